@@ -1,0 +1,147 @@
+/* What every kernel file shares: the reduction operators, typed dispatch from
+ * the C enums to template instances, and a launch-check macro.
+ *
+ * Kernels are C-style CUDA; templates appear only to stamp one kernel out for
+ * each dtype x op (and, where the technique needs it, a compile-time block
+ * size), the way CUB does. */
+#ifndef KERNELS_COMMON_CUH
+#define KERNELS_COMMON_CUH
+
+#include <cuda_runtime.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "kernels/variant.h"
+
+/* ---- operators ---------------------------------------------------------- */
+
+template <typename T> struct type_limits;
+template <> struct type_limits<float> {
+    __host__ __device__ static float lowest() { return -HUGE_VALF; }
+    __host__ __device__ static float highest() { return HUGE_VALF; }
+};
+template <> struct type_limits<double> {
+    __host__ __device__ static double lowest() { return -HUGE_VAL; }
+    __host__ __device__ static double highest() { return HUGE_VAL; }
+};
+template <> struct type_limits<int> {
+    __host__ __device__ static int lowest() { return INT_MIN; }
+    __host__ __device__ static int highest() { return INT_MAX; }
+};
+
+/* Integer sums wrap modulo 2^32 (computed in unsigned, so the wrap is defined
+ * behaviour); the CPU reference compares modulo 2^32 too. */
+struct op_sum {
+    template <typename T> __host__ __device__ static T identity() { return T(0); }
+    template <typename T> __device__ static T apply(T a, T b) { return a + b; }
+    __device__ static int apply(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+};
+struct op_max {
+    template <typename T> __host__ __device__ static T identity() { return type_limits<T>::lowest(); }
+    template <typename T> __device__ static T apply(T a, T b) { return a > b ? a : b; }
+};
+struct op_min {
+    template <typename T> __host__ __device__ static T identity() { return type_limits<T>::highest(); }
+    template <typename T> __device__ static T apply(T a, T b) { return a < b ? a : b; }
+};
+
+/* ---- atomics ------------------------------------------------------------ */
+
+/* Combine v into *p atomically. Native instructions where the hardware has them
+ * (sum for all three dtypes, max/min for i32); a compare-and-swap loop for
+ * float max/min, which is fine once per block but not once per element. */
+__device__ inline void atomic_combine(float *p, float v, op_sum) { atomicAdd(p, v); }
+__device__ inline void atomic_combine(double *p, double v, op_sum) { atomicAdd(p, v); }
+__device__ inline void atomic_combine(int *p, int v, op_sum) { atomicAdd(p, v); }
+__device__ inline void atomic_combine(int *p, int v, op_max) { atomicMax(p, v); }
+__device__ inline void atomic_combine(int *p, int v, op_min) { atomicMin(p, v); }
+
+template <typename Op>
+__device__ inline void atomic_combine(float *p, float v, Op)
+{
+    int *ip = (int *)p;
+    int old = *ip, assumed;
+    do {
+        assumed = old;
+        float next = Op::apply(__int_as_float(assumed), v);
+        if (__float_as_int(next) == assumed) return;
+        old = atomicCAS(ip, assumed, __float_as_int(next));
+    } while (old != assumed);
+}
+
+template <typename Op>
+__device__ inline void atomic_combine(double *p, double v, Op)
+{
+    unsigned long long *up = (unsigned long long *)p;
+    unsigned long long old = *up, assumed;
+    do {
+        assumed = old;
+        double next = Op::apply(__longlong_as_double((long long)assumed), v);
+        if ((unsigned long long)__double_as_longlong(next) == assumed) return;
+        old = atomicCAS(up, assumed, (unsigned long long)__double_as_longlong(next));
+    } while (old != assumed);
+}
+
+/* Block-scope versions for shared memory (seed 003's atomicAdd_block). */
+__device__ inline void atomic_combine_block(float *p, float v, op_sum) { atomicAdd_block(p, v); }
+__device__ inline void atomic_combine_block(double *p, double v, op_sum) { atomicAdd_block(p, v); }
+__device__ inline void atomic_combine_block(int *p, int v, op_sum) { atomicAdd_block(p, v); }
+__device__ inline void atomic_combine_block(int *p, int v, op_max) { atomicMax_block(p, v); }
+__device__ inline void atomic_combine_block(int *p, int v, op_min) { atomicMin_block(p, v); }
+
+/* ---- small kernels launchers share ------------------------------------- */
+
+template <typename T, typename Op>
+__global__ void fill_identity_kernel(T *out)
+{
+    *out = Op::template identity<T>();
+}
+
+/* Dynamic shared memory typed for T (one untyped extern array, so kernels of
+ * different T can share a translation unit). */
+template <typename T> __device__ inline T *shared_array()
+{
+    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    return reinterpret_cast<T *>(shared_bytes);
+}
+
+/* ---- dispatch ----------------------------------------------------------- */
+
+/* Calls FN<T, Op>(args...) for the dtype and op in the kernel_args `a`. */
+#define DISPATCH_DTYPE_OP(a, FN, ...)                                                  \
+    do {                                                                               \
+        switch ((a)->dtype * OP_COUNT + (a)->op) {                                     \
+        case DTYPE_F32 * OP_COUNT + OP_SUM: return FN<float, op_sum>(__VA_ARGS__);     \
+        case DTYPE_F32 * OP_COUNT + OP_MAX: return FN<float, op_max>(__VA_ARGS__);     \
+        case DTYPE_F32 * OP_COUNT + OP_MIN: return FN<float, op_min>(__VA_ARGS__);     \
+        case DTYPE_F64 * OP_COUNT + OP_SUM: return FN<double, op_sum>(__VA_ARGS__);    \
+        case DTYPE_F64 * OP_COUNT + OP_MAX: return FN<double, op_max>(__VA_ARGS__);    \
+        case DTYPE_F64 * OP_COUNT + OP_MIN: return FN<double, op_min>(__VA_ARGS__);    \
+        case DTYPE_I32 * OP_COUNT + OP_SUM: return FN<int, op_sum>(__VA_ARGS__);       \
+        case DTYPE_I32 * OP_COUNT + OP_MAX: return FN<int, op_max>(__VA_ARGS__);       \
+        case DTYPE_I32 * OP_COUNT + OP_MIN: return FN<int, op_min>(__VA_ARGS__);       \
+        default: return cudaErrorInvalidValue;                                         \
+        }                                                                              \
+    } while (0)
+
+/* Return the launch error (if any) of the kernel just launched. */
+#define RETURN_IF_LAUNCH_FAILED()                  \
+    do {                                           \
+        cudaError_t launch_err_ = cudaGetLastError(); \
+        if (launch_err_ != cudaSuccess) return launch_err_; \
+    } while (0)
+
+#define RETURN_IF_ERROR(call)                   \
+    do {                                        \
+        cudaError_t err_ = (call);              \
+        if (err_ != cudaSuccess) return err_;   \
+    } while (0)
+
+static inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* Bytes-moved models shared by many variants. */
+static inline double bytes_read_input(const kernel_args *a) { return (double)a->n * dtype_size(a->dtype); }
+
+#endif /* KERNELS_COMMON_CUH */

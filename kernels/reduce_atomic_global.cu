@@ -1,0 +1,56 @@
+/* reduce_atomic_global (seed 003 "atomic op", sum_atomic.cu)
+ *
+ * Demonstrates: the most direct parallel reduction - every thread combines its
+ * one element into a single global result with an atomic. Correct, but all n
+ * atomics serialize on one address: the cautionary baseline of seed 003
+ * (25.9 ms for 16M floats there, slower than the CPU).
+ *
+ * Departs from the seed: the result is reset to the operator's identity by the
+ * launcher on every call (the seed's `__device__ float dev_sum = 0` is zero only
+ * at module load, so a second call would add to the first call's sum).
+ */
+#include "kernels/common.cuh"
+
+template <typename T, typename Op>
+__global__ void reduce_atomic_global_kernel(const T *in, T *out, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomic_combine(out, in[i], Op());
+}
+
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    T *out = (T *)a->out;
+    fill_identity_kernel<T, Op><<<1, 1, 0, s>>>(out);
+    RETURN_IF_LAUNCH_FAILED();
+    reduce_atomic_global_kernel<T, Op><<<(unsigned)ceil_div(a->n, a->block_dim), a->block_dim, 0, s>>>(
+        (const T *)a->in, out, a->n);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { (void)a; return 0; }
+static double bytes(const kernel_args *a) { return (a->n + 1.0) * dtype_size(a->dtype); }
+
+extern "C" const variant reduce_atomic_global_variant = {
+    .name = "reduce_atomic_global",
+    .alias = "sum_atomic",
+    .family = "atomic",
+    .description = "one global atomic per element into a single result",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = FLOAT_MAX_MIN_PAIRS,
+    .limits = "max/min only for i32: f32/f64 have no native atomicMax/atomicMin, and a compare-and-swap "
+              "loop per element would measure CAS contention, not this technique",
+    .block_dims = BLOCKS_32_TO_1024,
+    .coarse_factors = COARSE_NONE,
+    .finishes = FINISH_BIT(FINISH_NONE),
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = "reads n elements, writes one result",
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

@@ -1,0 +1,86 @@
+/* reduce_cub (baseline; not from the seeds)
+ *
+ * Demonstrates: what a tuned library reaches. cub::DeviceReduce picks its own
+ * block size, items per thread and vector loads for the GPU it was compiled
+ * for, and for large n runs two kernels (per-tile partials, then one tile).
+ * Every sweep measures it at each n beside the hand-written variants. Block dim
+ * and coarse factor are CUB's own: the axes accept only the sweep's nominal 256.
+ *
+ * C++ because CUB is a C++ template library; the launcher is plain C.
+ */
+#include <cub/device/device_reduce.cuh>
+
+#include "kernels/common.cuh"
+
+template <typename T, typename Op> struct cub_call;
+template <typename T> struct cub_call<T, op_sum> {
+    static cudaError_t run(void *ws, size_t &bytes, const T *in, T *out, size_t n, cudaStream_t s)
+    {
+        return cub::DeviceReduce::Sum(ws, bytes, in, out, (int)n, s);
+    }
+};
+template <typename T> struct cub_call<T, op_max> {
+    static cudaError_t run(void *ws, size_t &bytes, const T *in, T *out, size_t n, cudaStream_t s)
+    {
+        return cub::DeviceReduce::Max(ws, bytes, in, out, (int)n, s);
+    }
+};
+template <typename T> struct cub_call<T, op_min> {
+    static cudaError_t run(void *ws, size_t &bytes, const T *in, T *out, size_t n, cudaStream_t s)
+    {
+        return cub::DeviceReduce::Min(ws, bytes, in, out, (int)n, s);
+    }
+};
+
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    size_t bytes = a->workspace_bytes;
+    return cub_call<T, Op>::run(a->workspace, bytes, (const T *)a->in, (T *)a->out, a->n, s);
+}
+
+/* CUB's query: with a NULL workspace it only reports the bytes it needs. */
+template <typename T, typename Op> static size_t workspace_typed(const kernel_args *a)
+{
+    size_t bytes = 0;
+    if (cub_call<T, Op>::run(NULL, bytes, NULL, NULL, a->n, 0) != cudaSuccess) return 0;
+    return bytes;
+}
+
+template <typename T, typename Op> static cudaError_t workspace_query(const kernel_args *a, size_t *bytes)
+{
+    *bytes = workspace_typed<T, Op>(a);
+    return cudaSuccess;
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a)
+{
+    size_t bytes = 0;
+    struct query {
+        static cudaError_t run(const kernel_args *a, size_t *b) { DISPATCH_DTYPE_OP(a, workspace_query, a, b); }
+    };
+    query::run(a, &bytes);
+    return bytes;
+}
+static double bytes(const kernel_args *a) { return (a->n + 1.0) * dtype_size(a->dtype); }
+
+extern "C" const variant reduce_cub_variant = {
+    .name = "reduce_cub",
+    .alias = "cub::DeviceReduce",
+    .family = "cub",
+    .description = "cub::DeviceReduce::Sum/Max/Min, the library baseline",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = "block dim and items per thread are CUB's own choice: only the nominal 256 x 1 is accepted",
+    .block_dims = AXIS_BIT(256),
+    .coarse_factors = COARSE_NONE,
+    .finishes = FINISH_BIT(FINISH_NONE),
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = "reads n elements, writes one result (CUB's partials not counted)",
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

@@ -1,0 +1,67 @@
+/* reduce_interleaved_divergent (Harris reduce0; seed 001 reduce_v0; seed 003 "tree")
+ *
+ * Demonstrates: the first tree reduction in shared memory. Each thread loads one
+ * element; at step s, threads whose id is a multiple of 2s add the element s
+ * away. The `tid % (2*s)` test leaves most lanes of every warp idle (divergent
+ * warps) and `%` is slow: this is the baseline the ladder improves on.
+ *
+ * Departs from the seeds: elements past n load the operator's identity (the
+ * seeds assume n is a multiple of the block size), and shared memory has the
+ * data's type (seed 000 declares it `int` while adding floats).
+ */
+#include "kernels/reduce_finish.cuh"
+
+template <typename T, typename Op>
+__global__ void reduce_interleaved_divergent_kernel(const T *in, T *out, size_t n, int atomic)
+{
+    T *sdata = shared_array<T>();
+    unsigned tid = threadIdx.x;
+    size_t i = (size_t)blockIdx.x * blockDim.x + tid;
+    sdata[tid] = i < n ? in[i] : Op::template identity<T>();
+    __syncthreads();
+
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        if (tid % (2 * s) == 0) sdata[tid] = Op::apply(sdata[tid], sdata[tid + s]);
+        __syncthreads();
+    }
+
+    if (tid == 0) {
+        if (atomic) atomic_combine(out, sdata[0], Op());
+        else out[blockIdx.x] = sdata[0];
+    }
+}
+
+static unsigned grid_for(const kernel_args *a, size_t count) { return (unsigned)ceil_div(count, a->block_dim); }
+
+template <typename T, typename Op>
+static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                        cudaStream_t s)
+{
+    reduce_interleaved_divergent_kernel<T, Op><<<grid, a->block_dim, a->block_dim * sizeof(T), s>>>(src, dst, count,
+                                                                                                  atomic);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+REDUCE_PARTIALS_GLUE(grid_for, stage)
+
+extern "C" const variant reduce_interleaved_divergent_variant = {
+    .name = "reduce_interleaved_divergent",
+    .alias = "reduce0, reduce_v0, sum_reduce",
+    .family = "harris",
+    .description = "interleaved addressing, divergent tid % (2*s) branch; one element per thread",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = NULL,
+    .block_dims = BLOCKS_32_TO_1024,
+    .coarse_factors = COARSE_NONE,
+    .finishes = FINISHES_BLOCK_PARTIALS,
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = PARTIALS_BYTES_MODEL,
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

@@ -1,0 +1,76 @@
+/* reduce_warp_shuffle (seed 001 reduce_v6; seed 003 "warp shuffle")
+ *
+ * Demonstrates: reducing inside a warp with register shuffles instead of shared
+ * memory. Each thread first reduces two elements (first add during load), each
+ * warp folds its 32 values with __shfl_down_sync, warp leaders meet in shared
+ * memory, and the first warp folds those the same way. One __syncthreads() in
+ * all, no shared-memory tree.
+ *
+ * Departs from the seeds: seed 003 uses __shfl_xor_sync on the last warp of a
+ * shared-memory tree; here the shuffle replaces the tree at both levels, which
+ * is the form CUB's warp reduction takes.
+ */
+#include "kernels/reduce_finish.cuh"
+
+template <typename T, typename Op> __device__ inline T warp_fold(T v)
+{
+    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
+    return v;
+}
+
+template <typename T, typename Op>
+__global__ void reduce_warp_shuffle_kernel(const T *in, T *out, size_t n, int atomic)
+{
+    T *warp_totals = shared_array<T>();
+    unsigned tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    size_t i = (size_t)blockIdx.x * (2 * blockDim.x) + tid;
+    T v = i < n ? in[i] : Op::template identity<T>();
+    if (i + blockDim.x < n) v = Op::apply(v, in[i + blockDim.x]);
+
+    v = warp_fold<T, Op>(v);
+    if (lane == 0) warp_totals[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < blockDim.x / 32 ? warp_totals[lane] : Op::template identity<T>();
+        v = warp_fold<T, Op>(v);
+        if (lane == 0) {
+            if (atomic) atomic_combine(out, v, Op());
+            else out[blockIdx.x] = v;
+        }
+    }
+}
+
+static unsigned grid_for(const kernel_args *a, size_t count) { return (unsigned)ceil_div(count, 2 * a->block_dim); }
+
+template <typename T, typename Op>
+static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                        cudaStream_t s)
+{
+    reduce_warp_shuffle_kernel<T, Op><<<grid, a->block_dim, (a->block_dim / 32) * sizeof(T), s>>>(src, dst, count,
+                                                                                                 atomic);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+REDUCE_PARTIALS_GLUE(grid_for, stage)
+
+extern "C" const variant reduce_warp_shuffle_variant = {
+    .name = "reduce_warp_shuffle",
+    .alias = "reduce_v6, sum_shuffle",
+    .family = "shuffle",
+    .description = "first add during load, then __shfl_down_sync within warps and across warp leaders",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = NULL,
+    .block_dims = BLOCKS_32_TO_1024,
+    .coarse_factors = COARSE_NONE,
+    .finishes = FINISHES_BLOCK_PARTIALS,
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = PARTIALS_BYTES_MODEL,
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

@@ -1,0 +1,113 @@
+/* The contract between a kernel variant and everything that runs it.
+ *
+ * A variant is one technique (one file in kernels/) described by a `variant`
+ * value: its names, the axes it accepts, its bytes-moved model and its
+ * launcher. The harness, the tests and the bundle see variants only through
+ * this header and the registry (registry.h); kernels/ knows nothing of them.
+ *
+ * Launchers take every buffer from the caller (`kernel_args`): they never
+ * allocate, so a timed launch measures the kernels alone. They return the
+ * first CUDA error they meet (launch errors included) and do not synchronize.
+ */
+#ifndef KERNELS_VARIANT_H
+#define KERNELS_VARIANT_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { DTYPE_F32 = 0, DTYPE_F64, DTYPE_I32, DTYPE_COUNT } dtype_t;
+typedef enum { OP_SUM = 0, OP_MAX, OP_MIN, OP_COUNT } op_t;
+typedef enum { KIND_REDUCE = 0, KIND_SCAN } kind_t;
+
+/* How a reduction turns its per-block partials into one value. */
+typedef enum {
+    FINISH_NONE = 0,     /* the technique ends in one value by itself (atomics, CUB) */
+    FINISH_RECURSIVE,    /* relaunch the same kernel on the partials until one is left */
+    FINISH_TWO_STEP,     /* one more kernel: a single block reduces all partials */
+    FINISH_ATOMIC,       /* every block combines its partial into the result atomically */
+    FINISH_COUNT
+} finish_t;
+
+typedef enum { SCAN_INCLUSIVE = 0, SCAN_EXCLUSIVE, SCAN_MODE_COUNT } scan_mode_t;
+
+/* Axis sets are bitmasks. Block dims and coarse factors are powers of two:
+ * bit k stands for 2^k (block dim 256 = bit 8, coarse factor 4 = bit 2). */
+#define AXIS_BIT(pow2) (1u << __builtin_ctz((unsigned)(pow2)))
+#define BLOCKS_32_TO_1024 0x7E0u /* 32, 64, 128, 256, 512, 1024 */
+#define BLOCKS_64_TO_1024 0x7C0u /* 64, 128, 256, 512, 1024 */
+#define COARSE_NONE 0x1u         /* factor 1 only: the technique has no coarse factor */
+#define COARSE_1_TO_64 0x7Fu     /* 1, 2, 4, 8, 16, 32, 64 */
+#define DTYPES_ALL 0x7u
+#define OPS_ALL 0x7u
+#define OPS_SUM_ONLY 0x1u
+#define FINISH_BIT(f) (1u << (f))
+#define FINISHES_BLOCK_PARTIALS \
+    (FINISH_BIT(FINISH_RECURSIVE) | FINISH_BIT(FINISH_TWO_STEP) | FINISH_BIT(FINISH_ATOMIC))
+#define SCAN_BOTH 0x3u
+#define PAIR_BIT(dtype, op) (1u << ((dtype) * OP_COUNT + (op)))
+#define FLOAT_MAX_MIN_PAIRS                                                                   \
+    (PAIR_BIT(DTYPE_F32, OP_MAX) | PAIR_BIT(DTYPE_F32, OP_MIN) | PAIR_BIT(DTYPE_F64, OP_MAX) | \
+     PAIR_BIT(DTYPE_F64, OP_MIN))
+
+/* One configuration's buffers and axes, as a launcher sees it. */
+typedef struct kernel_args {
+    dtype_t dtype;
+    op_t op;
+    size_t n;              /* element count, >= 1 */
+    unsigned block_dim;    /* threads per block */
+    unsigned coarse;       /* elements per thread (coarse factor); 1 where it does not apply */
+    finish_t finish;       /* reductions: how partials become one value */
+    scan_mode_t scan_mode; /* scans: inclusive or exclusive */
+    const void *in;        /* device, n elements of dtype */
+    void *out;             /* device: 1 element (reduce) or n elements (scan) */
+    void *workspace;       /* device, at least workspace_size() bytes; may be NULL when that is 0 */
+    size_t workspace_bytes;
+} kernel_args;
+
+typedef struct variant {
+    const char *name;        /* what it is: reduce_interleaved_divergent */
+    const char *alias;       /* the seeds' names for it: "reduce0, sum_reduce (seed 003)" */
+    const char *family;      /* groups variants in plots and colours: "harris", "atomic", ... */
+    const char *description; /* one line: what it demonstrates */
+    kind_t kind;
+    unsigned dtypes;         /* bitmask of dtype_t */
+    unsigned ops;            /* bitmask of op_t */
+    unsigned excluded_pairs; /* dtype x op pairs it cannot do, PAIR_BIT set (0: all of dtypes x ops) */
+    const char *limits;      /* why some dtype/op pairs are missing or axes narrowed; NULL if none */
+    unsigned block_dims;     /* accepted threads per block, AXIS_BIT set */
+    unsigned coarse_factors; /* accepted coarse factors, AXIS_BIT set; COARSE_NONE if n/a */
+    unsigned finishes;       /* reductions: FINISH_BIT set; FINISH_BIT(FINISH_NONE) if inherent */
+    unsigned scan_modes;     /* scans: bit per scan_mode_t; 0 for reductions */
+    size_t max_n;            /* largest n it handles in reasonable time; 0 = any n below 2^31 */
+    const char *bytes_model; /* the model below, in words */
+    /* Device-memory bytes the technique must move for these args (reads + writes). */
+    double (*bytes_moved)(const kernel_args *a);
+    /* Workspace the launcher needs for these args (0 if none). */
+    size_t (*workspace_size)(const kernel_args *a);
+    cudaError_t (*launch)(const kernel_args *a, cudaStream_t stream);
+} variant;
+
+size_t dtype_size(dtype_t d);
+const char *dtype_name(dtype_t d);
+const char *op_name(op_t o);
+const char *finish_name(finish_t f);
+const char *scan_mode_name(scan_mode_t m);
+const char *kind_name(kind_t k);
+/* Parse a name back; return -1 when unknown. */
+int dtype_from_name(const char *s);
+int op_from_name(const char *s);
+int finish_from_name(const char *s);
+int scan_mode_from_name(const char *s);
+
+/* Largest n any variant is asked to handle (kernels index with 32-bit grids). */
+#define VARIANT_MAX_N ((size_t)1 << 31)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KERNELS_VARIANT_H */
