@@ -26,6 +26,22 @@ ref_value reference_reduce(const void *in, size_t n, dtype_t d, op_t op, double 
 void reference_scan(const void *in, size_t n, dtype_t d, op_t op, scan_mode_t mode, ref_value *out_val,
                     double *out_abs);
 
+/* The state of a fold after some prefix, to continue it elsewhere: lets the
+ * checker split a large reference across threads (fold chunks, combine the
+ * chunk states in order, scan each chunk from its carry). */
+typedef struct ref_carry {
+    ref_value value; /* the prefix's result */
+    double sum, comp; /* compensated float sum state (value.d == sum + comp) */
+    double abs;       /* sum of |x| over the prefix */
+} ref_carry;
+
+ref_carry reference_fold(const void *in, size_t n, dtype_t d, op_t op);
+/* The state after prefix a then block b (b folded from the identity). */
+ref_carry reference_combine(ref_carry a, ref_carry b, dtype_t d, op_t op);
+/* reference_scan continuing from `carry` (NULL: from the identity). */
+void reference_scan_from(const void *in, size_t n, dtype_t d, op_t op, scan_mode_t mode, const ref_carry *carry,
+                         ref_value *out_val, double *out_abs);
+
 /* The identity of op for dtype d, as a ref_value. */
 ref_value reference_identity(dtype_t d, op_t op);
 

@@ -40,4 +40,11 @@ validate_result validate_reduce(const void *got, dtype_t d, op_t op, size_t n, r
 validate_result validate_scan(const void *got, dtype_t d, op_t op, scan_mode_t mode, size_t n,
                               const ref_value *ref, const double *abs_prefix);
 
+/* The same over elements [begin, end) only, with no message: lets the checker
+ * compare a large scan on several threads and merge. */
+validate_result validate_scan_range(const void *got, dtype_t d, op_t op, scan_mode_t mode, size_t begin, size_t end,
+                                    const ref_value *ref, const double *abs_prefix);
+/* Fill r->message for a failed scan of n elements. */
+void validate_scan_message(validate_result *r, dtype_t d, op_t op, scan_mode_t mode, size_t n);
+
 #endif

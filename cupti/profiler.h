@@ -1,0 +1,76 @@
+/* Hardware metrics for one region of host code, through the CUPTI Range
+ * Profiler (CUDA 13) with user ranges and user replay: the region is run once
+ * per pass the metric set needs, inside one named range, and the values are
+ * read back for the whole range (every kernel launched in it).
+ *
+ * Knows nothing of what is measured. One profiler per process at a time, used
+ * from the thread that opened it. Not usable while another profiler (Nsight
+ * Compute, Nsight Systems with GPU metrics, another CUPTI client) is attached:
+ * profiler_open then says so. Metric names and the default set: metrics.h. */
+#ifndef CUPTI_PROFILER_H
+#define CUPTI_PROFILER_H
+
+#include <stddef.h>
+
+#include "cupti/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct profiler profiler;
+
+typedef enum profiler_status {
+    PROFILER_OK = 0,
+    PROFILER_UNAVAILABLE_OTHER_PROFILER, /* CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
+                                            running under ncu / nsys or another CUPTI client */
+    PROFILER_INSUFFICIENT_PRIVILEGES,    /* GPU performance counters restricted to admin users */
+    PROFILER_UNKNOWN_METRIC,             /* a name the chip does not know (message: closest names) */
+    PROFILER_NO_DEVICE,                  /* no CUDA device or driver */
+    PROFILER_ERROR,                      /* anything else: bad arguments, CUDA or CUPTI errors */
+} profiler_status;
+
+/* Open a profiler on CUDA device `device` (made current, its primary context
+ * created) for `count` CUPTI metric names ("dram__bytes_read.sum"; a
+ * metric_plan's raw[] list). Repeated names are allowed. On success *out is
+ * set and *num_passes (may be NULL) is the number of passes each measurement
+ * takes. Otherwise *out is NULL and msg holds one line saying why. */
+profiler_status profiler_open(int device, const char *const *metric_names, size_t count,
+                              profiler **out, int *num_passes, char *msg, size_t msglen);
+
+/* Measure: for each pass, call restore(user) (when not NULL; outside the
+ * range, so its work is not counted), then fn(user) inside the range named
+ * `range_name` (NULL: "range"), until every pass is done. The device is
+ * synchronised after restore and after fn. Every pass must do the same work
+ * from the same state: restore must put back whatever fn changes (outputs,
+ * in-place inputs, caches that matter). fn and restore return 0 on success;
+ * anything else stops the measurement (PROFILER_ERROR). values[i] receives the
+ * value of metric_names[i] of profiler_open. May be called many times. */
+profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(void *user),
+                                 int (*restore)(void *user), void *user, double *values,
+                                 char *msg, size_t msglen);
+
+/* Number of passes per measurement; 0 for NULL. */
+int profiler_num_passes(const profiler *p);
+
+/* The chip name CUPTI reported ("GH100"); "" for NULL. */
+const char *profiler_chip(const profiler *p);
+
+/* Release everything profiler_open set up. NULL is a no-op. */
+void profiler_close(profiler *p);
+
+/* Check metric names against a chip's metric list without a GPU (the CUPTI
+ * host API alone): PROFILER_OK and the pass count, or PROFILER_UNKNOWN_METRIC
+ * with the closest names the chip knows. chip: a CUPTI chip name such as
+ * "GH100" (H100 / H200), "GA100", "AD102", "GB100". */
+profiler_status profiler_check_metrics(const char *chip, const char *const *metric_names,
+                                       size_t count, int *num_passes, char *msg, size_t msglen);
+
+/* A short constant name for a status ("ok", "no CUDA device", ...). */
+const char *profiler_status_text(profiler_status s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,148 @@
+/* The pieces of an in-block reduction that several variants share, each named
+ * after the variant that introduces it, so that a later rung of the ladder can
+ * reuse an earlier one without copying it:
+ *   block_result          - a block's partial to out[blockIdx.x], or atomically into out[0]
+ *   tree_sequential       - the shared-memory tree of reduce_sequential_addressing
+ *   warp_unrolled         - the last warp of reduce_unroll_last_warp (volatile + __syncwarp)
+ *   tree_unrolled<BLOCK>  - the completely unrolled tree of reduce_unroll_complete
+ *   warp_shfl / block_shfl - register-shuffle folds (warp, then warp leaders)
+ *   resident_blocks       - the grid cap of the grid-stride variants
+ *   launch_stage          - the launch every block-partial stage makes
+ */
+#ifndef KERNELS_REDUCE_BLOCK_CUH
+#define KERNELS_REDUCE_BLOCK_CUH
+
+#include "kernels/reduce_finish.cuh"
+
+/* ---- device pieces ------------------------------------------------------ */
+
+/* Thread 0's value v is the block's partial: dst[blockIdx.x], or combined into
+ * dst[0] under the atomic finish. */
+template <typename T, typename Op> __device__ inline void block_result(T *dst, T v, int atomic)
+{
+    if (atomic) atomic_combine(dst, v, Op());
+    else dst[blockIdx.x] = v;
+}
+
+/* Sequential addressing: at stride s the first s threads add the element s
+ * away, so active threads stay consecutive (whole warps retire) and a warp's
+ * accesses hit 32 consecutive words (no bank conflicts). Runs the strides
+ * blockDim.x/2 down to stop*2 (stop 0: the whole tree, the total in sdata[0];
+ * stop 32: the first 64 values are left for warp_unrolled). Called by every
+ * thread, after sdata is filled and a __syncthreads(). */
+template <typename T, typename Op> __device__ inline void tree_sequential(T *sdata, unsigned tid, unsigned stop)
+{
+    for (unsigned s = blockDim.x / 2; s > stop; s >>= 1) {
+        if (tid < s) sdata[tid] = Op::apply(sdata[tid], sdata[tid + s]);
+        __syncthreads();
+    }
+}
+
+/* The last six steps (strides 32..1) by the first warp alone, without
+ * __syncthreads(): sdata[0..63] become one value, returned to lane 0. Called by
+ * the 32 threads tid < 32 only, after a __syncthreads(); needs 64 values.
+ *
+ * Harris and the seeds use `volatile` alone and rely on the lanes of a warp
+ * running in lockstep. Since Volta, lanes are scheduled independently: lane 0
+ * may read sdata[16] after lane 16 has already overwritten it. Each step
+ * therefore reads, __syncwarp()s, writes, __syncwarp()s; volatile still keeps
+ * every access a real shared-memory access. The loop is unrolled (#pragma). */
+template <typename T, typename Op> __device__ inline T warp_unrolled(T *sdata, unsigned tid)
+{
+    volatile T *vs = sdata;
+    T v = vs[tid];
+#pragma unroll
+    for (unsigned s = 32; s > 0; s >>= 1) {
+        T other = vs[tid + s];
+        __syncwarp();
+        v = Op::apply(v, other);
+        vs[tid] = v;
+        __syncwarp();
+    }
+    return v;
+}
+
+/* Complete unrolling (Harris reduce5): with the block size a template parameter
+ * every stride test is resolved at compile time, leaving no loop. BLOCK is 64
+ * to 1024; the total is returned to thread 0 (other threads get garbage). */
+template <unsigned BLOCK, typename T, typename Op> __device__ inline T tree_unrolled(T *sdata, unsigned tid)
+{
+    static_assert(BLOCK >= 64 && BLOCK <= 1024 && (BLOCK & (BLOCK - 1)) == 0, "block size 64..1024, a power of 2");
+    if (BLOCK >= 1024) { if (tid < 512) sdata[tid] = Op::apply(sdata[tid], sdata[tid + 512]); __syncthreads(); }
+    if (BLOCK >= 512) { if (tid < 256) sdata[tid] = Op::apply(sdata[tid], sdata[tid + 256]); __syncthreads(); }
+    if (BLOCK >= 256) { if (tid < 128) sdata[tid] = Op::apply(sdata[tid], sdata[tid + 128]); __syncthreads(); }
+    if (BLOCK >= 128) { if (tid < 64) sdata[tid] = Op::apply(sdata[tid], sdata[tid + 64]); __syncthreads(); }
+    return tid < 32 ? warp_unrolled<T, Op>(sdata, tid) : sdata[tid];
+}
+
+/* A warp's 32 values folded with __shfl_down_sync; lane 0 gets the total. */
+template <typename T, typename Op> __device__ inline T warp_shfl(T v)
+{
+    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
+    return v;
+}
+
+/* Every warp folds by shuffles, warp leaders meet in warp_totals (blockDim.x/32
+ * entries), the first warp folds those: thread 0 gets the block's total. Called
+ * by every thread; warp_totals may be reused after the next __syncthreads(). */
+template <typename T, typename Op> __device__ inline T block_shfl(T v, T *warp_totals)
+{
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    v = warp_shfl<T, Op>(v);
+    if (lane == 0) warp_totals[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < blockDim.x / 32 ? warp_totals[lane] : Op::template identity<T>();
+        v = warp_shfl<T, Op>(v);
+    }
+    return v;
+}
+
+/* ---- host pieces -------------------------------------------------------- */
+
+/* The grid cap of the grid-stride variants: as many blocks as the device holds
+ * at once at full thread occupancy, SM count x (resident threads per SM /
+ * block dim). One such wave keeps every SM busy; more blocks only add block
+ * start-up and partials, fewer leave SMs idle. (Registers and shared memory do
+ * not limit these small kernels below full occupancy.) The attributes are
+ * queried once and cached: the harness drives one device per process. Without
+ * a device (workspace sizing on a build machine) it assumes an H200: 132 SMs
+ * of 2048 threads. */
+static inline unsigned resident_blocks(unsigned block_dim)
+{
+    static int sm_count = 0, threads_per_sm = 0;
+    if (sm_count == 0) {
+        int dev = 0, sms = 0, threads = 0;
+        if (cudaGetDevice(&dev) == cudaSuccess &&
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) == cudaSuccess &&
+            cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) == cudaSuccess) {
+            threads_per_sm = threads;
+            sm_count = sms;
+        } else {
+            (void)cudaGetLastError(); /* the failed query must not read as a launch error later */
+            return 132u * (2048u / block_dim);
+        }
+    }
+    unsigned per_sm = (unsigned)threads_per_sm / block_dim;
+    return (unsigned)sm_count * (per_sm ? per_sm : 1u);
+}
+
+/* The signature of every block-partial stage kernel: (src, dst, count, atomic). */
+template <typename T> using stage_kernel = void (*)(const T *, T *, size_t, int);
+
+template <typename T>
+static cudaError_t launch_stage(stage_kernel<T> kernel, unsigned grid, unsigned block, size_t shared_bytes,
+                                const T *src, T *dst, size_t count, int atomic, cudaStream_t s)
+{
+    if (!kernel) return cudaErrorInvalidValue;
+    kernel<<<grid, block, shared_bytes, s>>>(src, dst, count, atomic);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+/* KERNEL<T, Op, BLOCK> for a runtime block dim of 64..1024 (NULL otherwise). */
+#define KERNEL_FOR_BLOCK_64_TO_1024(KERNEL, T, Op, bd)                                                   \
+    ((bd) == 64 ? KERNEL<T, Op, 64> : (bd) == 128 ? KERNEL<T, Op, 128> : (bd) == 256 ? KERNEL<T, Op, 256> \
+     : (bd) == 512 ? KERNEL<T, Op, 512> : (bd) == 1024 ? KERNEL<T, Op, 1024> : (stage_kernel<T>)NULL)
+
+#endif /* KERNELS_REDUCE_BLOCK_CUH */

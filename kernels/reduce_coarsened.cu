@@ -1,0 +1,89 @@
+/* reduce_coarsened (seed 002 reduce_coarsening_gpu)
+ *
+ * Demonstrates: thread coarsening with a compile-time coarse factor. Each block
+ * owns COARSE * blockDim.x consecutive elements; thread t combines the COARSE
+ * elements t, t + blockDim.x, ... of its block's segment (each step a
+ * coalesced load) in a register, then the block reduces in shared memory with
+ * the tree of reduce_sequential_addressing. The block count falls by COARSE;
+ * registers are cheaper than shared memory, but a large COARSE means fewer
+ * blocks to hide latency with. The coarse axis (1..64) is args->coarse; the
+ * launcher picks the template instance for it, so the loop unrolls fully.
+ *
+ * Departs from the seed: seed 002 reads input[t + tile*BLOCK_DIM] with no
+ * bounds check (out of bounds unless n is a multiple of COARSE*BLOCK_DIM) and
+ * sizes shared memory by a BLOCK_DIM macro that must match the launch; here
+ * elements past n are skipped (combining the identity), and shared memory is
+ * dynamic, sized by the launch's block dim. Partials are written per block
+ * (or combined atomically under the atomic finish, which the seed mentions).
+ */
+#include "kernels/reduce_block.cuh"
+
+template <typename T, typename Op, unsigned COARSE>
+__global__ void reduce_coarsened_kernel(const T *in, T *out, size_t n, int atomic)
+{
+    T *sdata = shared_array<T>();
+    unsigned tid = threadIdx.x;
+    size_t base = (size_t)blockIdx.x * blockDim.x * COARSE + tid;
+    T v = Op::template identity<T>();
+#pragma unroll
+    for (unsigned tile = 0; tile < COARSE; tile++) {
+        size_t i = base + (size_t)tile * blockDim.x;
+        if (i < n) v = Op::apply(v, in[i]);
+    }
+    sdata[tid] = v;
+    __syncthreads();
+
+    tree_sequential<T, Op>(sdata, tid, 0);
+
+    if (tid == 0) block_result<T, Op>(out, sdata[0], atomic);
+}
+
+static unsigned grid_for(const kernel_args *a, size_t count)
+{
+    return (unsigned)ceil_div(count, (size_t)a->block_dim * a->coarse);
+}
+
+template <typename T, typename Op> static stage_kernel<T> kernel_for(unsigned coarse)
+{
+    switch (coarse) {
+    case 1: return reduce_coarsened_kernel<T, Op, 1>;
+    case 2: return reduce_coarsened_kernel<T, Op, 2>;
+    case 4: return reduce_coarsened_kernel<T, Op, 4>;
+    case 8: return reduce_coarsened_kernel<T, Op, 8>;
+    case 16: return reduce_coarsened_kernel<T, Op, 16>;
+    case 32: return reduce_coarsened_kernel<T, Op, 32>;
+    case 64: return reduce_coarsened_kernel<T, Op, 64>;
+    default: return NULL;
+    }
+}
+
+template <typename T, typename Op>
+static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                         cudaStream_t s)
+{
+    return launch_stage<T>(kernel_for<T, Op>(a->coarse), grid, a->block_dim, a->block_dim * sizeof(T), src, dst,
+                           count, atomic, s);
+}
+
+REDUCE_PARTIALS_GLUE(grid_for, stage)
+
+extern "C" const variant reduce_coarsened_variant = {
+    .name = "reduce_coarsened",
+    .alias = "reduce_coarsening_gpu (seed 002)",
+    .family = "coarsening",
+    .description = "thread coarsening: COARSE elements per thread summed in registers, then a shared-memory tree",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = NULL,
+    .block_dims = BLOCKS_32_TO_1024,
+    .coarse_factors = COARSE_1_TO_64,
+    .finishes = FINISHES_BLOCK_PARTIALS,
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = PARTIALS_BYTES_MODEL,
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

@@ -1,0 +1,64 @@
+/* reduce_unroll_complete (Harris reduce5; seed 001 reduce_v5; seed 000 "complete unrolling")
+ *
+ * Demonstrates: making the block size a compile-time constant. The kernel is a
+ * template on BLOCK, so every `BLOCK >= k` test of the tree folds away and no
+ * loop, counter or stride computation is left (tree_unrolled in
+ * reduce_block.cuh); the launcher picks the instance for the runtime block dim
+ * (64..1024), the way Harris's switch on blockSize does. Loads are those of
+ * reduce_first_add; shared memory is sized statically by BLOCK.
+ *
+ * Departs from the seeds: seed 000's listing already has reduce6's grid-stride
+ * loop (that is reduce_multi_element here); this rung keeps two elements per
+ * thread so that only the unrolling changes. The last warp is volatile plus
+ * __syncwarp() (see reduce_unroll_last_warp), not volatile alone; elements past
+ * n load the identity; shared memory has the data's type (seed 000 uses `int`).
+ */
+#include "kernels/reduce_block.cuh"
+
+template <typename T, typename Op, unsigned BLOCK>
+__global__ void __launch_bounds__(BLOCK) reduce_unroll_complete_kernel(const T *in, T *out, size_t n, int atomic)
+{
+    __shared__ T sdata[BLOCK];
+    unsigned tid = threadIdx.x;
+    size_t i = (size_t)blockIdx.x * (2 * BLOCK) + tid;
+    T v = i < n ? in[i] : Op::template identity<T>();
+    if (i + BLOCK < n) v = Op::apply(v, in[i + BLOCK]);
+    sdata[tid] = v;
+    __syncthreads();
+
+    v = tree_unrolled<BLOCK, T, Op>(sdata, tid);
+    if (tid == 0) block_result<T, Op>(out, v, atomic);
+}
+
+static unsigned grid_for(const kernel_args *a, size_t count) { return (unsigned)ceil_div(count, 2 * a->block_dim); }
+
+template <typename T, typename Op>
+static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                         cudaStream_t s)
+{
+    return launch_stage<T>(KERNEL_FOR_BLOCK_64_TO_1024(reduce_unroll_complete_kernel, T, Op, a->block_dim), grid,
+                           a->block_dim, 0, src, dst, count, atomic, s);
+}
+
+REDUCE_PARTIALS_GLUE(grid_for, stage)
+
+extern "C" const variant reduce_unroll_complete_variant = {
+    .name = "reduce_unroll_complete",
+    .alias = "reduce5, reduce_v5",
+    .family = "harris",
+    .description = "first add, tree completely unrolled for a compile-time block size (template on BLOCK)",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
+    .block_dims = BLOCKS_64_TO_1024,
+    .coarse_factors = COARSE_NONE,
+    .finishes = FINISHES_BLOCK_PARTIALS,
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = PARTIALS_BYTES_MODEL,
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

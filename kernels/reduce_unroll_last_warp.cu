@@ -1,0 +1,68 @@
+/* reduce_unroll_last_warp (Harris reduce4; seed 001 reduce_v4; seed 003 "last warp", sum_lastwarp)
+ *
+ * Demonstrates: dropping the barriers once one warp is left. As
+ * reduce_first_add, but the shared-memory tree stops at stride 64; the last
+ * six steps (strides 32..1) are run by the first warp alone, unrolled, with no
+ * __syncthreads() and no `if (tid < s)` (warp_unrolled in reduce_block.cuh).
+ *
+ * Departs from the seeds: their last warp is `volatile` alone and relies on the
+ * lanes of a warp executing in lockstep ("instructions are synchronous within a
+ * warp"). Volta and later schedule lanes independently, so one lane can
+ * overwrite a value before another has read it. Here each step reads,
+ * __syncwarp()s, writes and __syncwarp()s again; volatile still keeps the
+ * compiler from holding shared values in registers. Elements past n load the
+ * identity. The warp step reads sdata[tid + 32], so block dims start at 64.
+ */
+#include "kernels/reduce_block.cuh"
+
+template <typename T, typename Op>
+__global__ void reduce_unroll_last_warp_kernel(const T *in, T *out, size_t n, int atomic)
+{
+    T *sdata = shared_array<T>();
+    unsigned tid = threadIdx.x;
+    size_t i = (size_t)blockIdx.x * (2 * blockDim.x) + tid;
+    T v = i < n ? in[i] : Op::template identity<T>();
+    if (i + blockDim.x < n) v = Op::apply(v, in[i + blockDim.x]);
+    sdata[tid] = v;
+    __syncthreads();
+
+    tree_sequential<T, Op>(sdata, tid, 32);
+
+    if (tid < 32) {
+        v = warp_unrolled<T, Op>(sdata, tid);
+        if (tid == 0) block_result<T, Op>(out, v, atomic);
+    }
+}
+
+static unsigned grid_for(const kernel_args *a, size_t count) { return (unsigned)ceil_div(count, 2 * a->block_dim); }
+
+template <typename T, typename Op>
+static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                         cudaStream_t s)
+{
+    return launch_stage<T>(reduce_unroll_last_warp_kernel<T, Op>, grid, a->block_dim, a->block_dim * sizeof(T), src,
+                           dst, count, atomic, s);
+}
+
+REDUCE_PARTIALS_GLUE(grid_for, stage)
+
+extern "C" const variant reduce_unroll_last_warp_variant = {
+    .name = "reduce_unroll_last_warp",
+    .alias = "reduce4, reduce_v4, sum_lastwarp",
+    .family = "harris",
+    .description = "first add, tree down to 64 values, then the last warp unrolled (volatile + __syncwarp)",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
+    .block_dims = BLOCKS_64_TO_1024,
+    .coarse_factors = COARSE_NONE,
+    .finishes = FINISHES_BLOCK_PARTIALS,
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = PARTIALS_BYTES_MODEL,
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

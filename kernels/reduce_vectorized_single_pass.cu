@@ -1,0 +1,123 @@
+/* reduce_vectorized_single_pass (vectorized loads + last-block finish; not in the seeds)
+ *
+ * Demonstrates: two things the seeds stop short of. (1) 16-byte loads: the
+ * grid-stride loop reads float4 / int4 / double2, a quarter (half for f64) of
+ * the load instructions of scalar loads for the same bytes. (2) One kernel,
+ * no atomics on the data: each block folds its values by shuffles (block_shfl)
+ * and writes its partial to the workspace, makes it visible with
+ * __threadfence(), then takes a ticket from an atomic counter; the block that
+ * draws the last ticket knows every partial is written, reduces them in a
+ * fixed order and writes the result (the CUDA threadFenceReduction pattern).
+ * Unlike the atomic finish, float results do not depend on block order.
+ *
+ * The counter lives in the workspace and is zeroed by the launcher on every
+ * call (cudaMemsetAsync, part of the call): a counter left at gridDim.x by the
+ * previous call would make no block last. The grid is capped at
+ * resident_blocks() (see reduce_multi_element).
+ *
+ * Tail and alignment: the input is split into a scalar head up to the first
+ * 16-byte boundary (empty for cudaMalloc'd input), a vector body, and a scalar
+ * tail of fewer than one vector's elements; the head and tail are read by the
+ * first threads of the grid, so any n >= 1 and any element-aligned pointer
+ * work and nothing past n is read.
+ */
+#include <stdint.h>
+
+#include "kernels/reduce_block.cuh"
+
+template <typename T> struct vec16;
+template <> struct vec16<float> { typedef float4 type; };
+template <> struct vec16<double> { typedef double2 type; };
+template <> struct vec16<int> { typedef int4 type; };
+
+template <typename T, typename Op>
+__global__ void reduce_vectorized_single_pass_kernel(const T *in, T *out, size_t n, T *partials, unsigned *counter)
+{
+    typedef typename vec16<T>::type V;
+    const unsigned W = sizeof(V) / sizeof(T);
+    __shared__ T warp_totals[32];
+    __shared__ int am_last;
+    unsigned tid = threadIdx.x;
+    size_t gtid = (size_t)blockIdx.x * blockDim.x + tid, grid_size = (size_t)blockDim.x * gridDim.x;
+
+    size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(T);
+    if (head > n) head = n;
+    const V *body = (const V *)(in + head);
+    size_t nv = (n - head) / W, tail = head + nv * W;
+
+    T v = Op::template identity<T>();
+    if (gtid < head) v = in[gtid];
+    for (size_t i = gtid; i < nv; i += grid_size) {
+        V x = body[i];
+        const T *e = (const T *)&x;
+#pragma unroll
+        for (unsigned k = 0; k < W; k++) v = Op::apply(v, e[k]);
+    }
+    if (tail + gtid < n) v = Op::apply(v, in[tail + gtid]);
+
+    v = block_shfl<T, Op>(v, warp_totals);
+    if (tid == 0) {
+        partials[blockIdx.x] = v;
+        __threadfence(); /* the partial is visible device-wide before the ticket is taken */
+        am_last = atomicAdd(counter, 1u) == gridDim.x - 1;
+        if (am_last) __threadfence(); /* and the others' partials are read after it */
+    }
+    __syncthreads(); /* also: warp 0 is done with warp_totals */
+    if (!am_last) return;
+
+    v = Op::template identity<T>();
+    for (unsigned i = tid; i < gridDim.x; i += blockDim.x) v = Op::apply(v, __ldcg(partials + i)); /* L2, not L1 */
+    v = block_shfl<T, Op>(v, warp_totals);
+    if (tid == 0) *out = v;
+}
+
+static unsigned grid_for(const kernel_args *a)
+{
+    size_t per_vec = 16 / dtype_size(a->dtype);
+    size_t g = ceil_div(ceil_div(a->n, per_vec), a->block_dim), cap = resident_blocks(a->block_dim);
+    return (unsigned)(g < cap ? g : cap);
+}
+
+/* Workspace: the counter (padded to WORKSPACE_ALIGN), then one partial per block. */
+static size_t workspace(const kernel_args *a)
+{
+    return WORKSPACE_ALIGN + align_up(grid_for(a) * dtype_size(a->dtype), WORKSPACE_ALIGN);
+}
+
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
+    unsigned *counter = (unsigned *)a->workspace;
+    T *partials = (T *)((char *)a->workspace + WORKSPACE_ALIGN);
+    RETURN_IF_ERROR(cudaMemsetAsync(counter, 0, sizeof(unsigned), s));
+    reduce_vectorized_single_pass_kernel<T, Op><<<grid_for(a), a->block_dim, 0, s>>>((const T *)a->in, (T *)a->out,
+                                                                                    a->n, partials, counter);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+
+/* n elements read, one partial per block written and read back, one result. */
+static double bytes(const kernel_args *a) { return (a->n + 2.0 * grid_for(a) + 1) * dtype_size(a->dtype); }
+
+extern "C" const variant reduce_vectorized_single_pass_variant = {
+    .name = "reduce_vectorized_single_pass",
+    .alias = "vectorized",
+    .family = "single_pass",
+    .description = "16-byte vector loads in a grid-stride loop, shuffle block reduce, last block reduces the partials",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = NULL,
+    .block_dims = BLOCKS_32_TO_1024,
+    .coarse_factors = COARSE_NONE,
+    .finishes = FINISH_BIT(FINISH_NONE),
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = "reads n elements, writes and rereads one partial per block, writes one result",
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};
