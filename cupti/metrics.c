@@ -1,4 +1,5 @@
 /* Metric names, the default set and derived values: see metrics.h. */
+#define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "cupti/metrics.h"
 
 #include <ctype.h>

@@ -1,12 +1,14 @@
 /* The pieces of an in-block reduction that several variants share, each named
  * after the variant that introduces it, so that a later rung of the ladder can
  * reuse an earlier one without copying it:
+ *   load_or_identity      - element i, or the operator's identity past n
+ *   load_first_add        - two elements combined during the load (reduce_first_add)
  *   block_result          - a block's partial to out[blockIdx.x], or atomically into out[0]
  *   tree_sequential       - the shared-memory tree of reduce_sequential_addressing
  *   warp_unrolled         - the last warp of reduce_unroll_last_warp (volatile + __syncwarp)
  *   tree_unrolled<BLOCK>  - the completely unrolled tree of reduce_unroll_complete
  *   warp_shfl / block_shfl - register-shuffle folds (warp, then warp leaders)
- *   resident_blocks       - the grid cap of the grid-stride variants
+ *   resident_blocks, capped_grid - the grid cap of the grid-stride variants
  *   launch_stage          - the launch every block-partial stage makes
  */
 #ifndef KERNELS_REDUCE_BLOCK_CUH
@@ -15,6 +17,20 @@
 #include "kernels/reduce_finish.cuh"
 
 /* ---- device pieces ------------------------------------------------------ */
+
+/* Element i, or the operator's identity when i is past n: the padding that
+ * lets every kernel take any n >= 1. */
+template <typename T, typename Op> __device__ inline T load_or_identity(const T *in, size_t i, size_t n)
+{
+    return i < n ? in[i] : Op::template identity<T>();
+}
+
+/* The first add during the load: elements i and i + stride, each only if below n. */
+template <typename T, typename Op> __device__ inline T load_first_add(const T *in, size_t i, size_t stride, size_t n)
+{
+    T v = load_or_identity<T, Op>(in, i, n);
+    return i + stride < n ? Op::apply(v, in[i + stride]) : v;
+}
 
 /* Thread 0's value v is the block's partial: dst[blockIdx.x], or combined into
  * dst[0] under the atomic finish. */
@@ -27,9 +43,9 @@ template <typename T, typename Op> __device__ inline void block_result(T *dst, T
 /* Sequential addressing: at stride s the first s threads add the element s
  * away, so active threads stay consecutive (whole warps retire) and a warp's
  * accesses hit 32 consecutive words (no bank conflicts). Runs the strides
- * blockDim.x/2 down to stop*2 (stop 0: the whole tree, the total in sdata[0];
- * stop 32: the first 64 values are left for warp_unrolled). Called by every
- * thread, after sdata is filled and a __syncthreads(). */
+ * from blockDim.x/2 down while they exceed `stop` (stop 0: the whole tree, the
+ * total in sdata[0]; stop 32: sdata[0..63] are left for warp_unrolled). Called
+ * by every thread, after sdata is filled and a __syncthreads(). */
 template <typename T, typename Op> __device__ inline void tree_sequential(T *sdata, unsigned tid, unsigned stop)
 {
     for (unsigned s = blockDim.x / 2; s > stop; s >>= 1) {
@@ -125,6 +141,13 @@ static inline unsigned resident_blocks(unsigned block_dim)
     }
     unsigned per_sm = (unsigned)threads_per_sm / block_dim;
     return (unsigned)sm_count * (per_sm ? per_sm : 1u);
+}
+
+/* `blocks` blocks, but no more than resident_blocks(block_dim). */
+static inline unsigned capped_grid(size_t blocks, unsigned block_dim)
+{
+    size_t cap = resident_blocks(block_dim);
+    return (unsigned)(blocks < cap ? blocks : cap);
 }
 
 /* The signature of every block-partial stage kernel: (src, dst, count, atomic). */

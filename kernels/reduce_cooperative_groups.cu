@@ -22,14 +22,27 @@
 namespace cg = cooperative_groups;
 typedef cg::thread_block_tile<32> warp_tile;
 
-__device__ inline float tile_fold(const warp_tile &w, float v, op_sum) { return cg::reduce(w, v, cg::plus<float>()); }
-__device__ inline double tile_fold(const warp_tile &w, double v, op_sum) { return cg::reduce(w, v, cg::plus<double>()); }
+/* cg::reduce with the functor for each operator; returned to every lane. */
+__device__ inline float tile_fold(const warp_tile &w, float v, op_sum)
+{
+    return cg::reduce(w, v, cg::plus<float>());
+}
+__device__ inline double tile_fold(const warp_tile &w, double v, op_sum)
+{
+    return cg::reduce(w, v, cg::plus<double>());
+}
 __device__ inline int tile_fold(const warp_tile &w, int v, op_sum)
 {
     return (int)cg::reduce(w, (unsigned)v, cg::plus<unsigned>());
 }
-template <typename T> __device__ inline T tile_fold(const warp_tile &w, T v, op_max) { return cg::reduce(w, v, cg::greater<T>()); }
-template <typename T> __device__ inline T tile_fold(const warp_tile &w, T v, op_min) { return cg::reduce(w, v, cg::less<T>()); }
+template <typename T> __device__ inline T tile_fold(const warp_tile &w, T v, op_max)
+{
+    return cg::reduce(w, v, cg::greater<T>());
+}
+template <typename T> __device__ inline T tile_fold(const warp_tile &w, T v, op_min)
+{
+    return cg::reduce(w, v, cg::less<T>());
+}
 
 template <typename T, typename Op>
 __global__ void reduce_cooperative_groups_kernel(const T *in, T *out, size_t n, int atomic)
@@ -55,8 +68,7 @@ __global__ void reduce_cooperative_groups_kernel(const T *in, T *out, size_t n, 
 
 static unsigned grid_for(const kernel_args *a, size_t count)
 {
-    size_t g = ceil_div(count, a->block_dim), cap = resident_blocks(a->block_dim);
-    return (unsigned)(g < cap ? g : cap);
+    return capped_grid(ceil_div(count, a->block_dim), a->block_dim);
 }
 
 template <typename T, typename Op>

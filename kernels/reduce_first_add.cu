@@ -18,10 +18,7 @@ __global__ void reduce_first_add_kernel(const T *in, T *out, size_t n, int atomi
 {
     T *sdata = shared_array<T>();
     unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * (2 * blockDim.x) + tid;
-    T v = i < n ? in[i] : Op::template identity<T>();
-    if (i + blockDim.x < n) v = Op::apply(v, in[i + blockDim.x]);
-    sdata[tid] = v;
+    sdata[tid] = load_first_add<T, Op>(in, (size_t)blockIdx.x * (2 * blockDim.x) + tid, blockDim.x, n);
     __syncthreads();
 
     tree_sequential<T, Op>(sdata, tid, 0);

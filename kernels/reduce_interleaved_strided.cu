@@ -19,8 +19,7 @@ __global__ void reduce_interleaved_strided_kernel(const T *in, T *out, size_t n,
 {
     T *sdata = shared_array<T>();
     unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + tid;
-    sdata[tid] = i < n ? in[i] : Op::template identity<T>();
+    sdata[tid] = load_or_identity<T, Op>(in, (size_t)blockIdx.x * blockDim.x + tid, n);
     __syncthreads();
 
     /* blockDim.x is a power of two, so idx < blockDim.x implies idx + s < blockDim.x. */

@@ -41,8 +41,7 @@ __global__ void __launch_bounds__(BLOCK) reduce_multi_element_kernel(const T *in
 
 static unsigned grid_for(const kernel_args *a, size_t count)
 {
-    size_t g = ceil_div(count, 2 * a->block_dim), cap = resident_blocks(a->block_dim);
-    return (unsigned)(g < cap ? g : cap);
+    return capped_grid(ceil_div(count, 2 * a->block_dim), a->block_dim);
 }
 
 template <typename T, typename Op>

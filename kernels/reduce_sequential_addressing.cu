@@ -18,8 +18,7 @@ __global__ void reduce_sequential_addressing_kernel(const T *in, T *out, size_t 
 {
     T *sdata = shared_array<T>();
     unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * blockDim.x + tid;
-    sdata[tid] = i < n ? in[i] : Op::template identity<T>();
+    sdata[tid] = load_or_identity<T, Op>(in, (size_t)blockIdx.x * blockDim.x + tid, n);
     __syncthreads();
 
     tree_sequential<T, Op>(sdata, tid, 0);

@@ -20,13 +20,10 @@ __global__ void __launch_bounds__(BLOCK) reduce_unroll_complete_kernel(const T *
 {
     __shared__ T sdata[BLOCK];
     unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * (2 * BLOCK) + tid;
-    T v = i < n ? in[i] : Op::template identity<T>();
-    if (i + BLOCK < n) v = Op::apply(v, in[i + BLOCK]);
-    sdata[tid] = v;
+    sdata[tid] = load_first_add<T, Op>(in, (size_t)blockIdx.x * (2 * BLOCK) + tid, BLOCK, n);
     __syncthreads();
 
-    v = tree_unrolled<BLOCK, T, Op>(sdata, tid);
+    T v = tree_unrolled<BLOCK, T, Op>(sdata, tid);
     if (tid == 0) block_result<T, Op>(out, v, atomic);
 }
 

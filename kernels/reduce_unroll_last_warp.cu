@@ -20,16 +20,13 @@ __global__ void reduce_unroll_last_warp_kernel(const T *in, T *out, size_t n, in
 {
     T *sdata = shared_array<T>();
     unsigned tid = threadIdx.x;
-    size_t i = (size_t)blockIdx.x * (2 * blockDim.x) + tid;
-    T v = i < n ? in[i] : Op::template identity<T>();
-    if (i + blockDim.x < n) v = Op::apply(v, in[i + blockDim.x]);
-    sdata[tid] = v;
+    sdata[tid] = load_first_add<T, Op>(in, (size_t)blockIdx.x * (2 * blockDim.x) + tid, blockDim.x, n);
     __syncthreads();
 
     tree_sequential<T, Op>(sdata, tid, 32);
 
     if (tid < 32) {
-        v = warp_unrolled<T, Op>(sdata, tid);
+        T v = warp_unrolled<T, Op>(sdata, tid);
         if (tid == 0) block_result<T, Op>(out, v, atomic);
     }
 }

@@ -73,9 +73,8 @@ __global__ void reduce_vectorized_single_pass_kernel(const T *in, T *out, size_t
 
 static unsigned grid_for(const kernel_args *a)
 {
-    size_t per_vec = 16 / dtype_size(a->dtype);
-    size_t g = ceil_div(ceil_div(a->n, per_vec), a->block_dim), cap = resident_blocks(a->block_dim);
-    return (unsigned)(g < cap ? g : cap);
+    size_t vectors = ceil_div(a->n, 16 / dtype_size(a->dtype));
+    return capped_grid(ceil_div(vectors, a->block_dim), a->block_dim);
 }
 
 /* Workspace: the counter (padded to WORKSPACE_ALIGN), then one partial per block. */

@@ -1,0 +1,132 @@
+/* Experiments and plans.
+ *
+ * An experiment is a value: which variants, which axis values, how to time,
+ * which metrics. It comes from the built-in default or an .ini file
+ * (experiments/NAME.ini), then command-line overrides replace single fields.
+ * A plan is the experiment expanded against the registry: one configuration
+ * per combination, in a fixed order (variant, dtype, op, finish or scan mode,
+ * n, block dim, coarse factor). Combinations a variant rejects stay in the plan
+ * as skipped configurations with the variant's reason (NVBench's state.skip);
+ * axes a variant does not have collapse to its one value instead of
+ * multiplying (coarse factor 1 for a variant without one, CUB's nominal block
+ * dim, FINISH_NONE for a technique that ends in one value by itself).
+ *
+ * Experiment file format (every key optional; a missing key keeps the
+ * built-in default's value; unknown sections or keys, duplicate keys and bad
+ * values are errors reported as file:line):
+ *
+ *   [experiment]  name, description, variants, families, seed
+ *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
+ *   [timing]      min_samples, max_samples, max_noise, timeout
+ *   [profile]     metrics   (default | none | comma-separated metric names)
+ *
+ * Long lists may continue on indented lines. See experiments/default.ini. */
+#ifndef HARNESS_PLAN_H
+#define HARNESS_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/axes.h"
+#include "harness/timing.h"
+#include "kernels/variant.h"
+
+#define EXPERIMENT_NAME_LEN 64
+#define EXPERIMENT_MAX_METRICS 64
+#define EXPERIMENT_METRIC_LEN 128
+
+typedef enum {
+    METRICS_DEFAULT = 0, /* the profiler's default set */
+    METRICS_NONE,        /* no profiling */
+    METRICS_LIST,        /* the names listed */
+} metrics_mode;
+
+typedef struct experiment {
+    char name[EXPERIMENT_NAME_LEN];
+    char description[256];
+    char source[4096]; /* the file it was read from; "" for the built-in default */
+    glob_list variants; /* name or alias globs; empty = every variant */
+    glob_list families; /* family globs; empty = every family */
+    size_list sizes;
+    size_list block_dims;
+    size_list coarse;
+    unsigned dtypes, ops, scan_modes; /* bitmasks of dtype_t, op_t, scan_mode_t */
+    finish_policy finish_policy;
+    unsigned finishes; /* FINISHES_LIST: bitmask of finish_t */
+    timing_params timing;
+    uint64_t seed; /* base seed of the random inputs */
+    metrics_mode metrics_mode;
+    char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
+    size_t metric_count;
+} experiment;
+
+/* The built-in default experiment (the same as experiments/default.ini). */
+void experiment_defaults(experiment *e);
+
+/* Read an experiment file over the defaults. The name defaults to the file's
+ * base name without .ini. Returns 0, or -1 with "path:line: message". */
+int experiment_load(const char *path, experiment *e, char *err, size_t errlen);
+
+/* The same from text in memory; `display_path` names it in messages. */
+int experiment_parse_string(const char *text, const char *display_path, experiment *e, char *err, size_t errlen);
+
+/* An experiment name is [A-Za-z0-9_.-]+ (it names directories and NVTX ranges). */
+int experiment_name_ok(const char *name);
+
+/* One configuration: a variant and the axes of one launch (no buffers). */
+typedef struct sweep_config {
+    const variant *v;
+    kernel_args a;
+    const char *skip_reason; /* NULL: run it; else why it is skipped (static text) */
+} sweep_config;
+
+typedef struct sweep_plan {
+    sweep_config *configs;
+    size_t count;    /* every configuration, skipped ones included */
+    size_t skipped;
+    size_t variants; /* distinct variants */
+} sweep_plan;
+
+/* Expand e against the registry. Fails (-1, message) when a variant or family
+ * glob matches no registered variant, or when nothing at all is selected. */
+int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen);
+void plan_free(sweep_plan *p);
+
+/* Does the experiment select variant v (variants and families globs)? */
+int experiment_selects(const experiment *e, const variant *v);
+
+/* "reduce_warp_shuffle f32 sum n=1048576 block=256 coarse=1 two_step": the
+ * configuration's name in progress lines, NVTX ranges and messages. */
+void config_label(const sweep_config *c, char *buf, size_t len);
+
+/* The axes that identify a configuration's row (resume matches on them). */
+int config_same_axes(const sweep_config *x, const sweep_config *y);
+
+/* ---- the time a plan takes ------------------------------------------------------
+ * A model, not a measurement: kernels at a third of peak bandwidth, the L2
+ * flush, launch and synchronisation overheads, min_samples x 1.5 samples per
+ * measurement (capped by the timeout), and validation's host work (filling,
+ * copying, the CPU reference over the machine's cores). */
+typedef struct estimate_model {
+    double peak_GBps;   /* device memory bandwidth */
+    size_t l2_bytes;
+    double pcie_GBps;   /* host <-> device copies */
+    int host_threads;   /* cores the CPU reference uses */
+} estimate_model;
+
+/* An H200 (the study's device) on a 16-core host; used when no device is open. */
+estimate_model estimate_model_default(void);
+
+double estimate_config_s(const sweep_config *c, const timing_params *t, const estimate_model *m);
+/* Whole plan, skipped configurations cost nothing; plus the run's fixed start-up. */
+double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estimate_model *m);
+
+/* "1 h 02 min", "3 min 12 s", "42 s", "0.4 s" */
+void format_duration(double s, char *buf, size_t len);
+
+/* The dry-run rendering: axes, one line per variant (configurations, skipped,
+ * estimated time), skip reasons, totals and the estimate. */
+void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m);
+
+#endif

@@ -1,0 +1,138 @@
+#define _POSIX_C_SOURCE 200809L
+#include "harness/timing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+double timing_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Quantile of sorted data, linear interpolation between closest ranks
+ * (Hyndman-Fan type 7, what numpy and R use by default). */
+static double quantile(const double *s, size_t n, double q)
+{
+    double h = (n - 1) * q;
+    size_t lo = (size_t)floor(h);
+    size_t hi = lo + 1 < n ? lo + 1 : lo;
+    return s[lo] + (h - lo) * (s[hi] - s[lo]);
+}
+
+void timing_stats_compute(const double *x, size_t n, timing_stats *out)
+{
+    timing_stop stop = out->stop;
+    double elapsed = out->elapsed_s;
+    memset(out, 0, sizeof *out);
+    out->stop = stop;
+    out->elapsed_s = elapsed;
+    out->samples = n;
+    if (n == 0) {
+        out->median = out->min = out->max = out->mean = out->stdev = out->iqr = out->mad = out->noise = NAN;
+        return;
+    }
+    double *s = malloc(n * sizeof *s);
+    if (!s) {
+        out->median = out->min = out->max = out->mean = out->stdev = out->iqr = out->mad = out->noise = NAN;
+        return;
+    }
+    memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_double);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += s[i];
+    out->mean = sum / n;
+    double ss = 0;
+    for (size_t i = 0; i < n; i++) ss += (s[i] - out->mean) * (s[i] - out->mean);
+    out->stdev = n > 1 ? sqrt(ss / (n - 1)) : 0.0;
+    out->min = s[0];
+    out->max = s[n - 1];
+    out->median = quantile(s, n, 0.5);
+    out->iqr = quantile(s, n, 0.75) - quantile(s, n, 0.25);
+    for (size_t i = 0; i < n; i++) s[i] = fabs(s[i] - out->median);
+    qsort(s, n, sizeof *s, cmp_double);
+    out->mad = quantile(s, n, 0.5);
+    free(s);
+    double sigma = 1.4826 * out->mad;
+    out->noise = out->median > 0 ? 1.2533 * sigma / (out->median * sqrt((double)n)) : INFINITY;
+}
+
+const char *timing_stop_name(timing_stop s)
+{
+    switch (s) {
+    case STOP_NOISE: return "noise";
+    case STOP_TIMEOUT: return "timeout";
+    case STOP_MAX_SAMPLES: return "max_samples";
+    case STOP_INTERRUPTED: return "interrupted";
+    case STOP_ERROR: return "error";
+    default: return "";
+    }
+}
+
+int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn, void *ctx,
+                   volatile sig_atomic_t *interrupt, timing_stats *out)
+{
+    size_t cap = 64, n = 0;
+    double *x = malloc(cap * sizeof *x);
+    unsigned min = p->min_samples ? p->min_samples : 1;
+    unsigned max = p->max_samples >= min ? p->max_samples : min;
+    double start = timing_now();
+    int rc = 0;
+    timing_stop stop = STOP_NONE;
+    memset(out, 0, sizeof *out);
+    if (!x) {
+        out->stop = STOP_ERROR;
+        timing_stats_compute(NULL, 0, out);
+        return -1;
+    }
+    while (stop == STOP_NONE) {
+        if (interrupt && *interrupt) {
+            stop = STOP_INTERRUPTED;
+            break;
+        }
+        double ms;
+        if ((rc = fn(ctx, &ms)) != 0) {
+            stop = STOP_ERROR;
+            break;
+        }
+        if (n == cap) {
+            double *bigger = realloc(x, 2 * cap * sizeof *x);
+            if (!bigger) {
+                stop = STOP_ERROR;
+                rc = -1;
+                break;
+            }
+            x = bigger;
+            cap *= 2;
+        }
+        x[n++] = ms;
+        if (n < min) continue;
+        if (n >= max) {
+            stop = STOP_MAX_SAMPLES;
+            break;
+        }
+        /* The rule sorts the samples: past 64 of them, look every n/32 samples. */
+        if (n > 64 && n % (n / 32) != 0) {
+            if (timing_now() - start >= budget_s) stop = STOP_TIMEOUT;
+            continue;
+        }
+        timing_stats st = {0};
+        timing_stats_compute(x, n, &st);
+        if (st.noise <= p->max_noise) stop = STOP_NOISE;
+        else if (timing_now() - start >= budget_s) stop = STOP_TIMEOUT;
+    }
+    out->stop = stop;
+    out->elapsed_s = timing_now() - start;
+    timing_stats_compute(x, n, out);
+    free(x);
+    return rc;
+}

@@ -1,0 +1,65 @@
+/* Timing statistics and the stopping rule, apart from any device: a
+ * measurement is a loop over a sample function (one timed launch, or one batch
+ * of back-to-back launches divided by its length) that stops as NVBench does:
+ * at least min_samples, then as soon as the noise is below max_noise, or when
+ * the time budget is spent, or at max_samples.
+ *
+ * Noise is robust and measures the reported figure: the relative standard
+ * error of the median, 1.2533 * sigma / (median * sqrt(samples)), with sigma
+ * estimated as 1.4826 * MAD (the median absolute deviation), so one descheduled
+ * sample does not keep a measurement running. The spread of the samples
+ * themselves is reported beside it (stdev, IQR). */
+#ifndef HARNESS_TIMING_H
+#define HARNESS_TIMING_H
+
+#include <signal.h>
+#include <stddef.h>
+
+typedef struct timing_params {
+    unsigned min_samples; /* floor: sampling never stops before this many */
+    unsigned max_samples; /* ceiling */
+    double max_noise;     /* fraction: 0.005 = 0.5 % */
+    double timeout_s;     /* per configuration: cold and hot get half each */
+} timing_params;
+
+#define TIMING_DEFAULT_MIN_SAMPLES 10
+#define TIMING_DEFAULT_MAX_SAMPLES 1000
+#define TIMING_DEFAULT_MAX_NOISE 0.005
+#define TIMING_DEFAULT_TIMEOUT_S 1.0
+
+typedef enum {
+    STOP_NONE = 0,
+    STOP_NOISE,       /* noise fell below max_noise */
+    STOP_TIMEOUT,     /* the time budget ran out (after min_samples) */
+    STOP_MAX_SAMPLES, /* max_samples reached */
+    STOP_INTERRUPTED, /* SIGINT/SIGTERM */
+    STOP_ERROR,       /* the sample function failed */
+} timing_stop;
+
+typedef struct timing_stats {
+    size_t samples;
+    double median, min, max, mean, stdev, iqr, mad; /* milliseconds */
+    double noise;                                   /* fraction (relative standard error of the median) */
+    double elapsed_s;                               /* wall time the measurement took */
+    timing_stop stop;
+} timing_stats;
+
+/* Statistics of x[0..n); x is not modified. NaN everywhere when n == 0. */
+void timing_stats_compute(const double *x, size_t n, timing_stats *out);
+
+const char *timing_stop_name(timing_stop s);
+
+/* One sample in milliseconds; returns 0, or nonzero on failure (the
+ * measurement stops with STOP_ERROR and returns that value). */
+typedef int (*timing_sample_fn)(void *ctx, double *ms);
+
+/* Sample until the rule says stop; budget_s is this measurement's time budget.
+ * `interrupt` (may be NULL) is polled between samples. Returns 0, or the
+ * sample function's failure. */
+int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn, void *ctx,
+                   volatile sig_atomic_t *interrupt, timing_stats *out);
+
+/* Monotonic seconds. */
+double timing_now(void);
+
+#endif

@@ -1,0 +1,41 @@
+/* scan_kogge_stone_double_buffer (seed 002's double-buffered "ping-pong" Kogge-Stone)
+ *
+ * Demonstrates: trading shared memory for barriers. Two tile-sized buffers;
+ * each step reads one and writes the other, and the roles swap, so a step can
+ * no longer overwrite a value another thread of the same step still has to
+ * read: one barrier per step instead of two, for twice the shared memory (and a
+ * copy of the elements below the stride, which single-buffer Kogge-Stone skips).
+ * Any n: the hierarchical driver, as in scan_kogge_stone.
+ *
+ * Departs from the seed: the seed sizes the buffer BLOCK_DIM * 2 but addresses
+ * its second half with `length` (out of bounds whenever length > BLOCK_DIM);
+ * here both halves are blockDim.x elements and the second starts at
+ * s + blockDim.x. The seed's loop bound is the array length and it handles one
+ * block; here tiles past n are padded with the identity and blocks combine
+ * through the driver. Exclusive scans use the shifted load of the driver (the
+ * seed's version is inclusive only).
+ */
+#include "kernels/scan_hierarchical.cuh"
+
+SCAN_GLUE(step_kogge_stone_double_buffer)
+
+extern "C" const variant scan_kogge_stone_double_buffer_variant = {
+    .name = "scan_kogge_stone_double_buffer",
+    .alias = "kogge_stone_double_buffer, ping_pong_scan",
+    .family = "kogge_stone",
+    .description = "Kogge-Stone with two shared buffers (ping-pong), one barrier per step; hierarchical across blocks",
+    .kind = KIND_SCAN,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = NULL,
+    .block_dims = BLOCKS_32_TO_1024,
+    .coarse_factors = COARSE_NONE,
+    .finishes = 0,
+    .scan_modes = SCAN_BOTH,
+    .max_n = 0,
+    .bytes_model = SCAN_HIERARCHICAL_BYTES_MODEL,
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

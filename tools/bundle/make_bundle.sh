@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Packs the sweep, every test binary, the experiments and the plot scripts into
+# a directory and a tarball for GPU hosts that have the NVIDIA driver and a
+# CUDA runtime but no Bazel and no -dev packages.
+# Usage: bazel run //tools/bundle -- [OUT_DIR]   (default: bundle-out/gpu-bundle)
+set -euo pipefail
+here=$(pwd) # the runfiles tree
+out=${1:-bundle-out/gpu-bundle}
+case "$out" in /*) ;; *) out="${BUILD_WORKING_DIRECTORY:-$here}/$out" ;; esac
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/tests" "$out/lib" "$out/experiments" "$out/plots" "$out/tools"
+
+ws=. # bazel run starts in the runfiles tree of this workspace
+cp -L "$ws/harness/sweep" "$out/bin/" 2>/dev/null || true
+for t in $(cat "$ws/tools/bundle/tests.txt"); do cp -L "$ws/tests/$t" "$out/tests/"; done
+cp -L "$ws"/tools/bundle/run-tests "$out/"
+cp -L "$ws"/tools/count-tests.sh "$out/tools/"
+cp -L "$ws"/tools/sanitize.sh "$out/tools/" 2>/dev/null || true
+cp -L "$ws"/experiments/*.ini "$out/experiments/" 2>/dev/null || true
+cp -L "$ws"/plots/*.gp "$ws"/plots/*.sh "$out/plots/" 2>/dev/null || true
+# cmocka ships only as a shared library in Debian: carry it.
+for lib in $(ldd "$out"/tests/* 2>/dev/null | awk '/libcmocka/ {print $3}' | sort -u); do cp -L "$lib" "$out/lib/"; done
+chmod -R u+w "$out"
+tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")"
+echo "bundle: $out ($(du -sh "$out" | cut -f1)) and $out.tar.gz"

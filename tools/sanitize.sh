@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# compute-sanitizer over every registered variant: memcheck, racecheck,
+# synccheck and initcheck, at a small power-of-two and a non-power-of-two size
+# (f32 sum/max, block 256, first accepted coarse/finish/mode), then a table of
+# reported errors per variant and tool. Run on a GPU host, from the bundle:
+#   tools/sanitize.sh [TESTS_DIR] [SIZES]     (default: tests, 2048,100003)
+set -uo pipefail
+tests=${1:-tests}
+sizes=${2:-2048,100003}
+out=${SANITIZE_LOG_DIR:-sanitize-logs}
+mkdir -p "$out"
+export GPU_TEST_SIZES=$sizes GPU_TEST_BLOCK_DIMS=${GPU_TEST_BLOCK_DIMS:-256} GPU_TEST_DTYPES=${GPU_TEST_DTYPES:-f32}
+export GPU_TEST_OPS=${GPU_TEST_OPS:-sum,max} GPU_TEST_FIRST_AXES=1
+tools_list=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+status=0
+for tool in $tools_list; do
+    for t in gpu_reduce_test gpu_scan_test; do
+        extra=""
+        [ "$tool" = racecheck ] && extra="--racecheck-report hazard"
+        compute-sanitizer --tool "$tool" $extra --print-limit 50 --error-exitcode 99 "$tests/$t" \
+            >"$out/$tool-$t.log" 2>&1
+        rc=$?
+        echo "$tool $t exit $rc" >>"$out/summary.txt"
+        [ $rc -ne 0 ] && status=1
+    done
+done
+# The table: variants from the test logs, errors attributed by kernel name
+# (every kernel is named after its variant: <variant>_kernel...).
+printf '%-34s' variant; for tool in $tools_list; do printf ' %-10s' "$tool"; done; echo
+variants=$(grep -ho '^\[ RUN      \] [a-z0-9_]*' "$out"/memcheck-*.log "$out"/*.log 2>/dev/null | awk '{print $4}' | sort -u)
+for v in $variants; do
+    printf '%-34s' "$v"
+    for tool in $tools_list; do
+        n=0
+        for log in "$out/$tool"-*.log; do
+            [ -f "$log" ] || continue
+            c=$(grep -E "^========= .*(Error|Hazard|error)" -A3 "$log" | grep -c "${v}_" || true)
+            n=$((n + c))
+            # the variant's test itself failed under the tool
+            grep -q "^\[  FAILED  \] $v\$" "$log" && n=$((n + 1))
+        done
+        if [ $n -eq 0 ]; then printf ' %-10s' clean; else printf ' %-10s' "$n"; status=1; fi
+    done
+    echo
+done
+for tool in $tools_list; do
+    total=$(grep -h "ERROR SUMMARY" "$out/$tool"-*.log 2>/dev/null | awk '{s += $4} END {print s + 0}')
+    echo "$tool: ERROR SUMMARY total $total"
+done
+exit $status
