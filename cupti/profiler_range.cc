@@ -281,12 +281,19 @@ profiler_status unknown_metric(CUpti_Profiler_Host_Object *host, const std::stri
                     full_names.push_back(base + (s[0] == '.' ? "" : ".") + s);
             }
         }
+        // The usual rollups first: a bare counter name most likely wants one of them.
+        const char *usual[] = {".sum", ".ratio", ".pct", ".avg.pct_of_peak_sustained_elapsed", ".avg"};
         std::vector<const char *> ptrs;
+        for (const char *u : usual)
+            for (const std::string &s : full_names)
+                if (s == base + u)
+                    ptrs.push_back(s.c_str());
         for (const std::string &s : full_names)
-            ptrs.push_back(s.c_str());
+            if (std::find(ptrs.begin(), ptrs.end(), s.c_str()) == ptrs.end())
+                ptrs.push_back(s.c_str());
         const char *best[3];
-        size_t got = metric_suggest(name, ptrs.data(), ptrs.size(), best, 3);
-        if (got == 0) { // all too far for the distance rule: the first few will do
+        size_t got = suffix.empty() ? 0 : metric_suggest(name, ptrs.data(), ptrs.size(), best, 3);
+        if (got == 0) { // no suffix, or all too far for the distance rule: the usual ones
             got = std::min<size_t>(3, ptrs.size());
             std::copy_n(ptrs.begin(), got, best);
         }
@@ -497,7 +504,7 @@ profiler_status open_steps(profiler *p, int device, const char *const *names, si
     ap.pCounterAvailabilityImage = p->availability.data();
     CUPTI_TRY(cuptiProfilerGetCounterAvailability(&ap)); // image
 
-    CUPTI_TRY(host_init(p->chip.c_str(), p->availability.data(), &p->host));
+    CUPTI_CHECK(host_init(p->chip.c_str(), p->availability.data(), &p->host), "cuptiProfilerHostInitialize");
 
     s = build_config(p->host, p->chip, p->availability.data(), p->name_ptrs, p->config, p->passes,
                      msg, msglen);

@@ -67,7 +67,7 @@ static double bytes(const kernel_args *a)
 
 extern "C" const variant scan_hierarchical_variant = {
     .name = "scan_hierarchical",
-    .alias = NULL,
+    .alias = "hierarchical_scan",
     .family = "multi_pass",
     .description = "three kernels: coarsened tile scans, one block scans the tile totals, add-back",
     .kind = KIND_SCAN,

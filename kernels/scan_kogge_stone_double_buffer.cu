@@ -21,7 +21,7 @@ SCAN_GLUE(step_kogge_stone_double_buffer)
 
 extern "C" const variant scan_kogge_stone_double_buffer_variant = {
     .name = "scan_kogge_stone_double_buffer",
-    .alias = "kogge_stone_double_buffer, ping_pong_scan",
+    .alias = "ping_pong_scan, double_buffered_kogge_stone",
     .family = "kogge_stone",
     .description = "Kogge-Stone with two shared buffers (ping-pong), one barrier per step; hierarchical across blocks",
     .kind = KIND_SCAN,

@@ -106,7 +106,7 @@ static double bytes(const kernel_args *a)
 
 extern "C" const variant scan_reduce_then_scan_variant = {
     .name = "scan_reduce_then_scan",
-    .alias = NULL,
+    .alias = "reduce_then_scan",
     .family = "multi_pass",
     .description = "tile reductions, scan of the tile totals, then coarsened tile scans seeded with them",
     .kind = KIND_SCAN,

@@ -1,0 +1,130 @@
+/* Results: one row per configuration, and the printers that render them.
+ *
+ * results.csv -- one row per configuration, raw numbers (empty where not
+ * measured), units in the header names. Fixed columns, in this order (plots
+ * read them by name):
+ *   variant, alias, family, kind, dtype, op, n, block_dim, coarse, finish,
+ *   scan_mode, status (ok | invalid | error | skipped), skip_reason, error,
+ *   validation_error_abs, validation_tolerance_abs, bytes_moved,
+ *   time_cold_{median,min,mean,stdev,iqr}_ms, samples_cold,
+ *   time_hot_{median,min,mean,stdev,iqr}_ms, samples_hot,
+ *   bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy,
+ *   speedup_vs_baseline, speedup_vs_cub,
+ * then noise_cold_pct, noise_hot_pct, stop_cold, stop_hot, hot_batch, and
+ * one column per profiler metric, `m:<name>[<unit>]`.
+ *
+ * Bandwidths are the variant's bytes_moved model over the cold (or hot)
+ * median, in GB/s (1e9 bytes). Speedups compare cold medians with the fastest
+ * configuration of the baseline (reduce_interleaved_divergent = reduce0 for
+ * reductions, scan_naive for scans) and of CUB (reduce_cub, scan_cub) at the
+ * same n, dtype, op (and scan mode) in the same file; empty when that
+ * variant has no valid row there.
+ *
+ * run.json -- the run's identity, device and totals (see run_info). */
+#ifndef HARNESS_RESULTS_H
+#define HARNESS_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/device.h"
+#include "harness/plan.h"
+#include "harness/profiler.h"
+#include "harness/timing.h"
+
+#define SWEEP_SCHEMA_VERSION 1
+#define SWEEP_BASELINE_REDUCE "reduce_interleaved_divergent"
+#define SWEEP_BASELINE_SCAN "scan_naive"
+#define SWEEP_CUB_REDUCE "reduce_cub"
+#define SWEEP_CUB_SCAN "scan_cub"
+
+typedef enum { ROW_OK = 0, ROW_INVALID, ROW_ERROR, ROW_SKIPPED } row_status;
+const char *row_status_name(row_status s);
+
+typedef struct sweep_row {
+    sweep_config cfg; /* the variant and axes (cfg.skip_reason is not used: see skip_reason) */
+    row_status status;
+    char *skip_reason; /* heap, NULL unless skipped */
+    char *error;       /* heap, NULL when there is nothing to say */
+    double validation_error_abs, validation_tolerance_abs;
+    double bytes_moved;
+    timing_stats cold, hot; /* samples == 0: not measured */
+    unsigned hot_batch;
+    double bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy;
+    double speedup_vs_baseline, speedup_vs_cub;
+    double *metrics; /* one value per metric column (NaN: none); NULL without columns */
+} sweep_row;
+
+/* A row for configuration c with every figure unset; metric_count columns. */
+int row_init(sweep_row *r, const sweep_config *c, size_t metric_count);
+void row_free(sweep_row *r);
+void row_set_error(sweep_row *r, const char *msg);
+void row_set_skip(sweep_row *r, const char *reason);
+
+/* Bandwidths, % of peak and % of the measured copy bandwidth from the medians. */
+void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps);
+/* Speedups of every row against the baseline and CUB rows among rows[0..n). */
+void rows_derive_speedups(sweep_row *rows, size_t n);
+
+/* ---- results.csv ----------------------------------------------------------------------- */
+
+typedef struct metric_columns {
+    const sweep_metric *m;
+    size_t count;
+} metric_columns;
+
+void csv_write_header(FILE *f, metric_columns mc);
+void csv_write_row(FILE *f, const sweep_row *r, metric_columns mc);
+/* The whole file, through write_file_atomic. */
+int results_write_csv(const char *path, const sweep_row *rows, size_t n, metric_columns mc, char *err,
+                      size_t errlen);
+
+/* Read rows back (--resume). The header must be the one csv_write_header
+ * writes for mc; a torn last line (no newline: the run died mid-write) is
+ * dropped. Returns 0 and a malloc'd array, or -1 with a message. */
+int results_read_csv(const char *path, metric_columns mc, sweep_row **rows, size_t *count, char *err,
+                     size_t errlen);
+
+/* ---- run.json ------------------------------------------------------------------------------ */
+
+typedef struct run_info {
+    int argc;
+    char **argv;
+    char git_sha[64]; /* "unknown" outside a checkout */
+    int git_dirty;    /* 0, 1, or -1 unknown */
+    char date[32];    /* start, ISO 8601 UTC */
+    char host[256];
+    char experiment[EXPERIMENT_NAME_LEN];
+    char experiment_source[4096];
+    const experiment *exp; /* for the plan's axes and timing */
+    int fake_device;
+    int have_device;
+    device_info device;
+    double peak_bandwidth_GBps; /* NaN: unknown */
+    double copy_bandwidth_GBps; /* NaN: not measured */
+    metric_columns metrics;
+    int profiler_passes;
+    char profiler_status[256];
+    size_t plan_configs, plan_skipped;
+    int interrupted;
+    int complete;
+    char stop_reason[256]; /* why the run stopped early ("" when it did not) */
+    size_t rows, failures, skipped;
+    double wall_time_s;
+} run_info;
+
+int run_json_write(const char *path, const run_info *ri, char *err, size_t errlen);
+
+/* What --resume needs from an existing run.json: its experiment and schema. */
+int run_json_read_identity(const char *path, char *experiment, size_t len, int *schema_version, char *err,
+                           size_t errlen);
+
+/* ---- the summary ------------------------------------------------------------------------------ */
+
+/* Markdown: the best configuration per n (per kind, dtype, op, scan mode),
+ * then failures, then skip totals. */
+void summary_print(FILE *f, const sweep_row *rows, size_t n, const run_info *ri);
+int summary_write(const char *path, const sweep_row *rows, size_t n, const run_info *ri, char *err, size_t errlen);
+
+#endif

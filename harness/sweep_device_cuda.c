@@ -1,0 +1,339 @@
+/* The sweep's device layer on CUDA.
+ *
+ * Validation is check_run (fresh random input, poisoned output, the CPU
+ * reference); timing launches on check_prepare's buffers on a non-blocking
+ * stream, between two CUDA events:
+ *   cold: cudaMemsetAsync over 2x L2 bytes before each sample (outside the
+ *         events), so every sample starts with the input out of L2 -- sizes
+ *         that fit in L2 included;
+ *   hot:  `batch` launches back to back between one pair of events, the same
+ *         buffers, so the input stays in L2 where it fits.
+ * Waiting polls the stop event, so a kernel that never finishes is reported
+ * (and stops the run) instead of hanging it. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "harness/check.h"
+#include "harness/sweep_device.h"
+
+typedef struct cuda_impl {
+    int ordinal;
+    device_info info;
+    check_ctx *check;
+    cudaStream_t stream;
+    cudaEvent_t start, stop;
+    void *flush;
+    size_t flush_bytes;
+    unsigned flush_value;
+    double hang_limit_s;
+} cuda_impl;
+
+static void set_msg(char *msg, size_t len, const char *what, cudaError_t err)
+{
+    snprintf(msg, len, "%s: %s (%s)", what, cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
+static void sleep_us(long us)
+{
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* Wait for an event; cudaErrorNotReady after the hang limit. */
+static cudaError_t wait_event(cudaEvent_t e, double limit_s)
+{
+    double start = timing_now();
+    for (;;) {
+        cudaError_t err = cudaEventQuery(e);
+        if (err != cudaErrorNotReady) return err;
+        double waited = timing_now() - start;
+        if (waited > limit_s) return cudaErrorNotReady;
+        if (waited > 2e-3) sleep_us(100);
+    }
+}
+
+static int create_resources(cuda_impl *c, char *msg, size_t len)
+{
+    cudaError_t err;
+    if ((err = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)) != cudaSuccess) {
+        set_msg(msg, len, "creating a stream", err);
+        return -1;
+    }
+    if ((err = cudaEventCreate(&c->start)) != cudaSuccess || (err = cudaEventCreate(&c->stop)) != cudaSuccess) {
+        set_msg(msg, len, "creating events", err);
+        return -1;
+    }
+    c->flush_bytes = 2 * (c->info.l2_bytes ? c->info.l2_bytes : ((size_t)64 << 20));
+    if ((err = cudaMalloc(&c->flush, c->flush_bytes)) != cudaSuccess) {
+        set_msg(msg, len, "allocating the L2 flush buffer", err);
+        return -1;
+    }
+    c->check = check_create();
+    if (!c->check) {
+        snprintf(msg, len, "out of host memory");
+        return -1;
+    }
+    return 0;
+}
+
+static void release_resources(cuda_impl *c)
+{
+    if (c->check) check_destroy(c->check);
+    if (c->flush) cudaFree(c->flush);
+    if (c->start) cudaEventDestroy(c->start);
+    if (c->stop) cudaEventDestroy(c->stop);
+    if (c->stream) cudaStreamDestroy(c->stream);
+    c->check = NULL;
+    c->flush = NULL;
+    c->start = c->stop = NULL;
+    c->stream = NULL;
+}
+
+static int cuda_open(sweep_device *d, int ordinal, device_info *info, char *msg, size_t len)
+{
+    cuda_impl *c = d->impl;
+    if (device_open(ordinal, info, msg, len) != 0) return -1;
+    c->ordinal = ordinal;
+    c->info = *info;
+    c->hang_limit_s = 120.0;
+    if (create_resources(c, msg, len) != 0) return -1;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double cuda_copy_bandwidth(sweep_device *d, char *msg, size_t len)
+{
+    cuda_impl *c = d->impl;
+    size_t bytes = (size_t)1 << 30;
+    if (c->info.global_mem_bytes && c->info.global_mem_bytes < ((size_t)8 << 30)) bytes = (size_t)256 << 20;
+    void *src = NULL, *dst = NULL;
+    cudaError_t err;
+    double result = -1;
+    if ((err = cudaMalloc(&src, bytes)) != cudaSuccess || (err = cudaMalloc(&dst, bytes)) != cudaSuccess) {
+        set_msg(msg, len, "allocating the copy buffers", err);
+        goto out;
+    }
+    if ((err = cudaMemsetAsync(src, 1, bytes, c->stream)) != cudaSuccess ||
+        (err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, c->stream)) != cudaSuccess ||
+        (err = cudaStreamSynchronize(c->stream)) != cudaSuccess) {
+        set_msg(msg, len, "warming up the copy", err);
+        goto out;
+    }
+    enum { REPS = 10 };
+    double ms[REPS];
+    for (int i = 0; i < REPS; i++) {
+        float t = 0;
+        if ((err = cudaEventRecord(c->start, c->stream)) != cudaSuccess ||
+            (err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, c->stream)) != cudaSuccess ||
+            (err = cudaEventRecord(c->stop, c->stream)) != cudaSuccess ||
+            (err = wait_event(c->stop, c->hang_limit_s)) != cudaSuccess ||
+            (err = cudaEventElapsedTime(&t, c->start, c->stop)) != cudaSuccess) {
+            set_msg(msg, len, "timing the copy", err);
+            goto out;
+        }
+        ms[i] = t;
+    }
+    qsort(ms, REPS, sizeof ms[0], cmp_double);
+    double median = 0.5 * (ms[REPS / 2 - 1] + ms[REPS / 2]);
+    result = 2.0 * (double)bytes / (median * 1e-3) / 1e9;
+out:
+    cudaFree(src);
+    cudaFree(dst);
+    return result;
+}
+
+static dev_status cuda_validate(sweep_device *d, const variant *v, const kernel_args *cfg, uint64_t seed,
+                                sweep_validation *out)
+{
+    cuda_impl *c = d->impl;
+    memset(out, 0, sizeof *out);
+    check_result r = check_run(c->check, v, cfg, seed);
+    out->ok = r.ok;
+    out->cuda_error = r.cuda_error != cudaSuccess;
+    out->error_abs = r.cuda_error == cudaSuccess ? r.v.error : NAN;
+    out->tolerance_abs = r.cuda_error == cudaSuccess ? r.v.tolerance : NAN;
+    snprintf(out->message, sizeof out->message, "%s", r.message);
+    if (!r.ok && !out->cuda_error && !r.message[0]) snprintf(out->message, sizeof out->message, "validation failed");
+    return r.ok ? DEV_OK : DEV_FAILED;
+}
+
+static dev_status cuda_prepare(sweep_device *d, const variant *v, kernel_args *a, char *msg, size_t len)
+{
+    cuda_impl *c = d->impl;
+    cudaError_t err = check_prepare(c->check, v, a);
+    if (err != cudaSuccess) {
+        set_msg(msg, len, "preparing buffers", err);
+        return DEV_FAILED;
+    }
+    return DEV_OK;
+}
+
+static dev_status launch_and_wait(cuda_impl *c, const variant *v, const kernel_args *a, unsigned count, char *msg,
+                                  size_t len)
+{
+    cudaError_t err;
+    for (unsigned i = 0; i < count; i++)
+        if ((err = v->launch(a, c->stream)) != cudaSuccess) {
+            set_msg(msg, len, "launch", err);
+            return DEV_FAILED;
+        }
+    if ((err = cudaEventRecord(c->stop, c->stream)) != cudaSuccess) {
+        set_msg(msg, len, "recording an event", err);
+        return DEV_FAILED;
+    }
+    err = wait_event(c->stop, c->hang_limit_s);
+    if (err == cudaErrorNotReady) {
+        snprintf(msg, len, "kernel still running after %.0f s: the device is stuck", c->hang_limit_s);
+        return DEV_FATAL;
+    }
+    if (err != cudaSuccess) {
+        set_msg(msg, len, "kernel execution", err);
+        return DEV_FAILED;
+    }
+    return DEV_OK;
+}
+
+static dev_status cuda_warmup(sweep_device *d, const variant *v, const kernel_args *a, char *msg, size_t len)
+{
+    return launch_and_wait(d->impl, v, a, 2, msg, len);
+}
+
+typedef struct sample_ctx {
+    cuda_impl *c;
+    const variant *v;
+    const kernel_args *a;
+    unsigned batch;
+    int cold;
+    dev_status status;
+    char *msg;
+    size_t len;
+} sample_ctx;
+
+static int sample(void *p, double *ms)
+{
+    sample_ctx *s = p;
+    cuda_impl *c = s->c;
+    cudaError_t err;
+    if (s->cold) {
+        /* A different byte each time: the flush writes every line of the buffer. */
+        c->flush_value = (c->flush_value + 1) & 0xff;
+        if ((err = cudaMemsetAsync(c->flush, (int)c->flush_value, c->flush_bytes, c->stream)) != cudaSuccess) {
+            set_msg(s->msg, s->len, "flushing L2", err);
+            s->status = DEV_FAILED;
+            return -1;
+        }
+    }
+    if ((err = cudaEventRecord(c->start, c->stream)) != cudaSuccess) {
+        set_msg(s->msg, s->len, "recording an event", err);
+        s->status = DEV_FAILED;
+        return -1;
+    }
+    dev_status st = launch_and_wait(c, s->v, s->a, s->batch, s->msg, s->len);
+    if (st != DEV_OK) {
+        s->status = st;
+        return -1;
+    }
+    float t = 0;
+    if ((err = cudaEventElapsedTime(&t, c->start, c->stop)) != cudaSuccess) {
+        set_msg(s->msg, s->len, "reading events", err);
+        s->status = DEV_FAILED;
+        return -1;
+    }
+    *ms = (double)t / s->batch;
+    return 0;
+}
+
+static dev_status cuda_measure(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
+                               int cold, unsigned batch, double budget_s, volatile sig_atomic_t *interrupt,
+                               timing_stats *out, char *msg, size_t len)
+{
+    sample_ctx s = {d->impl, v, a, batch ? batch : 1, cold, DEV_OK, msg, len};
+    if (timing_measure(p, budget_s, sample, &s, interrupt, out) != 0) return s.status != DEV_OK ? s.status : DEV_FAILED;
+    return DEV_OK;
+}
+
+static dev_status cuda_measure_cold(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
+                                    double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out, char *msg,
+                                    size_t len)
+{
+    return cuda_measure(d, v, a, p, 1, 1, budget_s, interrupt, out, msg, len);
+}
+
+static dev_status cuda_measure_hot(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
+                                   unsigned batch, double budget_s, volatile sig_atomic_t *interrupt,
+                                   timing_stats *out, char *msg, size_t len)
+{
+    return cuda_measure(d, v, a, p, 0, batch, budget_s, interrupt, out, msg, len);
+}
+
+static int cuda_recover(sweep_device *d, char *msg, size_t len)
+{
+    cuda_impl *c = d->impl;
+    cudaError_t err = cudaDeviceSynchronize();
+    cudaGetLastError();
+    if (err == cudaSuccess && (err = cudaGetLastError()) == cudaSuccess) return 0;
+    /* A sticky error (an illegal address, say) poisons the context: start over. */
+    release_resources(c);
+    if ((err = cudaDeviceReset()) != cudaSuccess || (err = cudaSetDevice(c->ordinal)) != cudaSuccess) {
+        set_msg(msg, len, "resetting the device after an error", err);
+        return -1;
+    }
+    return create_resources(c, msg, len);
+}
+
+static cudaStream_t cuda_stream(sweep_device *d) { return ((cuda_impl *)d->impl)->stream; }
+
+static const sweep_profiler *cuda_builtin_profiler(sweep_device *d)
+{
+    (void)d;
+    return NULL;
+}
+
+static void cuda_close(sweep_device *d)
+{
+    cuda_impl *c = d->impl;
+    if (c->stream) cudaStreamSynchronize(c->stream);
+    release_resources(c);
+}
+
+static const sweep_device_ops cuda_ops = {
+    .name = "cuda",
+    .open = cuda_open,
+    .copy_bandwidth = cuda_copy_bandwidth,
+    .validate = cuda_validate,
+    .prepare = cuda_prepare,
+    .warmup = cuda_warmup,
+    .measure_cold = cuda_measure_cold,
+    .measure_hot = cuda_measure_hot,
+    .recover = cuda_recover,
+    .stream = cuda_stream,
+    .builtin_profiler = cuda_builtin_profiler,
+    .close = cuda_close,
+};
+
+sweep_device *sweep_device_cuda(void)
+{
+    static cuda_impl impl;
+    static sweep_device dev = {&cuda_ops, &impl};
+    return &dev;
+}
+
+unsigned hot_batch_for(double cold_median_ms)
+{
+    if (!(cold_median_ms > 0)) return 1;
+    double k = ceil(0.050 / cold_median_ms);
+    if (k < 1) k = 1;
+    if (k > 64) k = 64;
+    return (unsigned)k;
+}

@@ -1,0 +1,273 @@
+/* A device layer without a device, for tests and for trying the sweep on a
+ * machine without a GPU (SWEEP_FAKE_DEVICE=1 or --fake-device). It makes no
+ * CUDA call. Times are synthetic (the variant's bytes model at 3 TB/s plus
+ * 3 us, with a little deterministic noise) and run through the same stopping
+ * rule; validation passes unless asked to fail. Knobs, all optional:
+ *   SWEEP_FAKE_FAIL=GLOBS      validation of matching variants fails (status invalid)
+ *   SWEEP_FAKE_ERROR=GLOBS     ... fails with a CUDA error (status error)
+ *   SWEEP_FAKE_DELAY_MS=N      each configuration takes N ms longer (interrupt tests)
+ *   SWEEP_FAKE_NO_DEVICE=1     open fails as it does on a host without a GPU
+ * A built-in profiler reports the requested metrics (or two default ones)
+ * with synthetic values, so the metric columns and the profile phase can be
+ * exercised too. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/axes.h"
+#include "harness/sweep_device.h"
+
+typedef struct fake_impl {
+    uint64_t counter;
+} fake_impl;
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static int env_matches(const char *var, const char *name)
+{
+    const char *g = getenv(var);
+    if (!g || !*g) return 0;
+    glob_list list;
+    char err[256];
+    if (parse_globs(g, &list, err, sizeof err) != 0) return 0;
+    return globs_match(&list, name);
+}
+
+static void delay(void)
+{
+    const char *s = getenv("SWEEP_FAKE_DELAY_MS");
+    long ms = s ? atol(s) : 0;
+    if (ms <= 0) return;
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static int fake_open(sweep_device *d, int ordinal, device_info *info, char *msg, size_t len)
+{
+    (void)d;
+    const char *none = getenv("SWEEP_FAKE_NO_DEVICE");
+    if (none && *none && strcmp(none, "0")) {
+        snprintf(msg, len, "no CUDA device: the fake device layer was told there is none");
+        return -1;
+    }
+    if (ordinal != 0) {
+        snprintf(msg, len, "no CUDA device: ordinal %d out of range (the fake device layer has 1 device: 0..0)",
+                 ordinal);
+        return -1;
+    }
+    memset(info, 0, sizeof *info);
+    info->ordinal = 0;
+    snprintf(info->name, sizeof info->name, "fake device (no GPU used)");
+    info->sm_major = 9;
+    info->sm_minor = 0;
+    info->sm_count = 132;
+    info->l2_bytes = (size_t)60 << 20;
+    info->global_mem_bytes = (size_t)141 << 30;
+    info->mem_clock_khz = 2619000;
+    info->mem_bus_bits = 6144;
+    info->sm_clock_khz = 1980000;
+    info->peak_bandwidth_GBps = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
+    info->driver_version = 13000;
+    info->runtime_version = 13000;
+    return 0;
+}
+
+static double fake_copy_bandwidth(sweep_device *d, char *msg, size_t len)
+{
+    (void)d;
+    (void)msg;
+    (void)len;
+    return 4000.0;
+}
+
+static dev_status fake_validate(sweep_device *d, const variant *v, const kernel_args *cfg, uint64_t seed,
+                                sweep_validation *out)
+{
+    (void)d;
+    (void)seed;
+    memset(out, 0, sizeof *out);
+    delay();
+    if (env_matches("SWEEP_FAKE_ERROR", v->name)) {
+        out->ok = 0;
+        out->cuda_error = 1;
+        out->error_abs = out->tolerance_abs = NAN;
+        snprintf(out->message, sizeof out->message,
+                 "launch: an illegal memory access was encountered (cudaErrorIllegalAddress) [fake]");
+        return DEV_FAILED;
+    }
+    double tol = cfg->op == OP_SUM && cfg->dtype != DTYPE_I32 ? 7.0 * sqrt((double)cfg->n) * 0x1p-24 * cfg->n : 0.0;
+    if (env_matches("SWEEP_FAKE_FAIL", v->name)) {
+        out->ok = 0;
+        out->error_abs = tol + 1.0;
+        out->tolerance_abs = tol;
+        snprintf(out->message, sizeof out->message, "%s: expected %.9g, got %.9g (error %.3g > tolerance %.3g) [fake]",
+                 v->name, 1.0 * cfg->n, 1.0 * cfg->n + tol + 1.0, tol + 1.0, tol);
+        return DEV_FAILED;
+    }
+    out->ok = 1;
+    out->error_abs = 0.0;
+    out->tolerance_abs = tol;
+    return DEV_OK;
+}
+
+static dev_status fake_prepare(sweep_device *d, const variant *v, kernel_args *a, char *msg, size_t len)
+{
+    (void)d;
+    (void)v;
+    (void)msg;
+    (void)len;
+    a->in = a->out = a->workspace = NULL;
+    a->workspace_bytes = 0;
+    return DEV_OK;
+}
+
+static dev_status fake_warmup(sweep_device *d, const variant *v, const kernel_args *a, char *msg, size_t len)
+{
+    (void)d;
+    (void)v;
+    (void)a;
+    (void)msg;
+    (void)len;
+    return DEV_OK;
+}
+
+typedef struct fake_sample {
+    fake_impl *f;
+    double base_ms;
+} fake_sample;
+
+static int fake_sample_fn(void *p, double *ms)
+{
+    fake_sample *s = p;
+    uint64_t r = mix(s->f->counter++);
+    double u = (double)(r >> 11) * 0x1p-53; /* [0, 1) */
+    *ms = s->base_ms * (1.0 + 0.02 * (u - 0.5));
+    return 0;
+}
+
+static double fake_time_ms(const variant *v, const kernel_args *a, int cold)
+{
+    double bytes = v->bytes_moved ? v->bytes_moved(a) : 0;
+    double ms = bytes / 3e12 * 1e3 + 0.003;
+    return cold ? ms : ms * 0.8;
+}
+
+static dev_status fake_measure_cold(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
+                                    double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out, char *msg,
+                                    size_t len)
+{
+    (void)msg;
+    (void)len;
+    fake_sample s = {d->impl, fake_time_ms(v, a, 1)};
+    timing_measure(p, budget_s, fake_sample_fn, &s, interrupt, out);
+    return DEV_OK;
+}
+
+static dev_status fake_measure_hot(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
+                                   unsigned batch, double budget_s, volatile sig_atomic_t *interrupt,
+                                   timing_stats *out, char *msg, size_t len)
+{
+    (void)msg;
+    (void)len;
+    (void)batch;
+    fake_sample s = {d->impl, fake_time_ms(v, a, 0)};
+    timing_measure(p, budget_s, fake_sample_fn, &s, interrupt, out);
+    return DEV_OK;
+}
+
+static int fake_recover(sweep_device *d, char *msg, size_t len)
+{
+    (void)d;
+    (void)msg;
+    (void)len;
+    return 0;
+}
+
+static cudaStream_t fake_stream(sweep_device *d)
+{
+    (void)d;
+    return NULL;
+}
+
+/* ---- the fake profiler ---------------------------------------------------------------- */
+
+typedef struct fake_prof {
+    size_t count;
+} fake_prof;
+
+static int fake_prof_begin(void *state, sweep_profiler_setup *s)
+{
+    fake_prof *fp = state;
+    s->metric_count = 0;
+    if (s->requested_count == 0) {
+        snprintf(s->metrics[0].name, SWEEP_METRIC_NAME_LEN, "dram__bytes.sum");
+        snprintf(s->metrics[0].unit, SWEEP_METRIC_UNIT_LEN, "byte");
+        snprintf(s->metrics[1].name, SWEEP_METRIC_NAME_LEN, "gpu__time_duration.sum");
+        snprintf(s->metrics[1].unit, SWEEP_METRIC_UNIT_LEN, "ns");
+        s->metric_count = 2;
+    } else {
+        for (size_t i = 0; i < s->requested_count && i < SWEEP_MAX_METRICS; i++) {
+            snprintf(s->metrics[i].name, SWEEP_METRIC_NAME_LEN, "%s", s->requested[i]);
+            s->metrics[i].unit[0] = '\0';
+            s->metric_count++;
+        }
+    }
+    s->passes = 1;
+    snprintf(s->status, sizeof s->status, "ok: fake profiler (synthetic values)");
+    fp->count = s->metric_count;
+    return 0;
+}
+
+static int fake_prof_profile(void *state, const variant *v, const kernel_args *a, cudaStream_t stream,
+                             double *values, char *err, size_t errlen)
+{
+    fake_prof *fp = state;
+    (void)stream;
+    (void)err;
+    (void)errlen;
+    for (size_t i = 0; i < fp->count; i++) values[i] = i == 0 && v->bytes_moved ? v->bytes_moved(a) : (double)i;
+    return 0;
+}
+
+static void fake_prof_end(void *state) { (void)state; }
+
+static const sweep_profiler *fake_builtin_profiler(sweep_device *d)
+{
+    (void)d;
+    static fake_prof state;
+    static const sweep_profiler prof = {"fake", &state, fake_prof_begin, fake_prof_profile, fake_prof_end};
+    return &prof;
+}
+
+static void fake_close(sweep_device *d) { (void)d; }
+
+static const sweep_device_ops fake_ops = {
+    .name = "fake",
+    .open = fake_open,
+    .copy_bandwidth = fake_copy_bandwidth,
+    .validate = fake_validate,
+    .prepare = fake_prepare,
+    .warmup = fake_warmup,
+    .measure_cold = fake_measure_cold,
+    .measure_hot = fake_measure_hot,
+    .recover = fake_recover,
+    .stream = fake_stream,
+    .builtin_profiler = fake_builtin_profiler,
+    .close = fake_close,
+};
+
+sweep_device *sweep_device_fake(void)
+{
+    static fake_impl impl;
+    static sweep_device dev = {&fake_ops, &impl};
+    return &dev;
+}

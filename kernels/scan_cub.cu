@@ -1,0 +1,81 @@
+/* scan_cub (baseline; not from the seeds)
+ *
+ * Demonstrates: what a tuned library reaches. cub::DeviceScan is a single-pass
+ * decoupled look-back scan (the technique of scan_decoupled_lookback) with its
+ * own tile size, items per thread, vector loads and look-back tuning for the
+ * GPU it was compiled for. Sums use InclusiveSum / ExclusiveSum; max and min
+ * use InclusiveScan / ExclusiveScan with cuda::maximum / cuda::minimum, the
+ * exclusive ones seeded with the operator's identity (out[0] = identity, as
+ * for every scan here). Block dim and items per thread are CUB's own: the axes
+ * accept only the sweep's nominal 256 x 1.
+ *
+ * C++ because CUB is a C++ template library; the launcher is plain C.
+ */
+#include <cub/device/device_scan.cuh>
+#include <cuda/functional>
+
+#include "kernels/common.cuh"
+
+template <typename Op> struct cub_op;
+template <> struct cub_op<op_max> { typedef cuda::maximum<> type; };
+template <> struct cub_op<op_min> { typedef cuda::minimum<> type; };
+
+/* With ws == NULL the calls only report the bytes they need. */
+template <typename T, typename Op> struct cub_scan {
+    static cudaError_t run(void *ws, size_t &bytes, const T *in, T *out, size_t n, scan_mode_t mode, cudaStream_t s)
+    {
+        typename cub_op<Op>::type op;
+        if (mode == SCAN_EXCLUSIVE)
+            return cub::DeviceScan::ExclusiveScan(ws, bytes, in, out, op, Op::template identity<T>(), (int)n, s);
+        return cub::DeviceScan::InclusiveScan(ws, bytes, in, out, op, (int)n, s);
+    }
+};
+template <typename T> struct cub_scan<T, op_sum> {
+    static cudaError_t run(void *ws, size_t &bytes, const T *in, T *out, size_t n, scan_mode_t mode, cudaStream_t s)
+    {
+        if (mode == SCAN_EXCLUSIVE) return cub::DeviceScan::ExclusiveSum(ws, bytes, in, out, (int)n, s);
+        return cub::DeviceScan::InclusiveSum(ws, bytes, in, out, (int)n, s);
+    }
+};
+
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    size_t bytes = a->workspace_bytes;
+    return cub_scan<T, Op>::run(a->workspace, bytes, (const T *)a->in, (T *)a->out, a->n, a->scan_mode, s);
+}
+
+template <typename T, typename Op> static cudaError_t workspace_query(const kernel_args *a, size_t *bytes)
+{
+    *bytes = 0;
+    return cub_scan<T, Op>::run(NULL, *bytes, NULL, NULL, a->n, a->scan_mode, 0);
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static cudaError_t query(const kernel_args *a, size_t *bytes) { DISPATCH_DTYPE_OP(a, workspace_query, a, bytes); }
+static size_t workspace(const kernel_args *a)
+{
+    size_t bytes = 0;
+    return query(a, &bytes) == cudaSuccess ? bytes : 0;
+}
+static double bytes(const kernel_args *a) { return 2.0 * a->n * dtype_size(a->dtype); }
+
+extern "C" const variant scan_cub_variant = {
+    .name = "scan_cub",
+    .alias = "cub::DeviceScan",
+    .family = "cub",
+    .description = "cub::DeviceScan Inclusive/ExclusiveSum, Inclusive/ExclusiveScan with max/min: the library baseline",
+    .kind = KIND_SCAN,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = "block dim and items per thread are CUB's own choice: only the nominal 256 x 1 is accepted",
+    .block_dims = AXIS_BIT(256),
+    .coarse_factors = COARSE_NONE,
+    .finishes = 0,
+    .scan_modes = SCAN_BOTH,
+    .max_n = 0,
+    .bytes_model = "2n elements (reads n, writes n); CUB's tile status words not counted",
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+};

@@ -1,0 +1,265 @@
+#include "plots/csv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+static int sb_put(strbuf *b, char c)
+{
+    if (b->len + 1 >= b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 64;
+        char *s = realloc(b->s, cap);
+        if (!s) return -1;
+        b->s = s;
+        b->cap = cap;
+    }
+    b->s[b->len++] = c;
+    b->s[b->len] = '\0';
+    return 0;
+}
+
+static char *sb_take(strbuf *b)
+{
+    char *s = b->s ? b->s : calloc(1, 1);
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+typedef struct fieldlist {
+    char **f;
+    size_t n, cap;
+} fieldlist;
+
+static int fl_push(fieldlist *l, char *s)
+{
+    if (!s) return -1;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 16;
+        char **f = realloc(l->f, cap * sizeof *f);
+        if (!f) {
+            free(s);
+            return -1;
+        }
+        l->f = f;
+        l->cap = cap;
+    }
+    l->f[l->n++] = s;
+    return 0;
+}
+
+static void fl_free(fieldlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->f[i]);
+    free(l->f);
+    l->f = NULL;
+    l->n = l->cap = 0;
+}
+
+/* Read one record starting at *pos. Returns 1 when a record was read, 0 at end
+ * of input, -1 on error. *ended tells whether it ended with a line end. */
+static int read_record(const char *text, size_t len, size_t *pos, size_t *line, fieldlist *out, int *ended,
+                       char *err, size_t errlen)
+{
+    size_t p = *pos;
+    if (p >= len) return 0;
+    strbuf cur = {0};
+    int quoted = 0, in_quotes = 0, after_quote = 0;
+    size_t start_line = *line;
+    *ended = 0;
+    for (;;) {
+        if (p >= len) {
+            if (in_quotes) {
+                snprintf(err, errlen, "%zu: a quoted field is not closed", start_line);
+                free(cur.s);
+                fl_free(out);
+                return -1;
+            }
+            if (fl_push(out, sb_take(&cur))) goto oom;
+            break;
+        }
+        char c = text[p++];
+        if (in_quotes) {
+            if (c == '"') {
+                if (p < len && text[p] == '"') {
+                    if (sb_put(&cur, '"')) goto oom;
+                    p++;
+                } else {
+                    in_quotes = 0;
+                    after_quote = 1;
+                }
+            } else {
+                if (c == '\n') (*line)++;
+                if (sb_put(&cur, c)) goto oom;
+            }
+            continue;
+        }
+        if (c == ',') {
+            if (fl_push(out, sb_take(&cur))) goto oom;
+            quoted = after_quote = 0;
+            continue;
+        }
+        if (c == '\r' && p < len && text[p] == '\n') continue;
+        if (c == '\n' || c == '\r') {
+            (*line)++;
+            if (fl_push(out, sb_take(&cur))) goto oom;
+            *ended = 1;
+            break;
+        }
+        if (c == '"' && cur.len == 0 && !quoted) {
+            quoted = in_quotes = 1;
+            continue;
+        }
+        if (after_quote) {
+            snprintf(err, errlen, "%zu: text after the closing quote of a field", *line);
+            free(cur.s);
+            fl_free(out);
+            return -1;
+        }
+        if (sb_put(&cur, c)) goto oom;
+    }
+    *pos = p;
+    return 1;
+oom:
+    free(cur.s);
+    fl_free(out);
+    snprintf(err, errlen, "%zu: out of memory", start_line);
+    return -1;
+}
+
+static int blank_record(const fieldlist *l)
+{
+    return l->n == 1 && l->f[0][0] == '\0';
+}
+
+int csv_parse(const char *text, size_t len, csv_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    size_t pos = 0, line = 1;
+    if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+        pos = 3;
+    fieldlist rec = {0};
+    int ended;
+    int r;
+    /* The header: the first non-blank record. */
+    for (;;) {
+        r = read_record(text, len, &pos, &line, &rec, &ended, err, errlen);
+        if (r < 0) return -1;
+        if (r == 0) {
+            snprintf(err, errlen, "1: empty file (no header row)");
+            return -1;
+        }
+        if (!blank_record(&rec)) break;
+        fl_free(&rec);
+    }
+    t->header = rec.f;
+    t->ncols = rec.n;
+    rec = (fieldlist){0};
+    size_t cap = 0;
+    for (;;) {
+        size_t start = line;
+        r = read_record(text, len, &pos, &line, &rec, &ended, err, errlen);
+        if (r < 0) goto fail;
+        if (r == 0) break;
+        if (blank_record(&rec)) {
+            fl_free(&rec);
+            continue;
+        }
+        if (rec.n != t->ncols) {
+            if (!ended && pos >= len && rec.n < t->ncols) {
+                t->truncated_last = 1;
+                fl_free(&rec);
+                break;
+            }
+            snprintf(err, errlen, "%zu: %zu fields, the header has %zu", start, rec.n, t->ncols);
+            fl_free(&rec);
+            goto fail;
+        }
+        if (t->nrows == cap) {
+            cap = cap ? cap * 2 : 256;
+            char ***rows = realloc(t->rows, cap * sizeof *rows);
+            size_t *lines = realloc(t->lines, cap * sizeof *lines);
+            if (rows) t->rows = rows;
+            if (lines) t->lines = lines;
+            if (!rows || !lines) {
+                fl_free(&rec);
+                snprintf(err, errlen, "%zu: out of memory", start);
+                goto fail;
+            }
+        }
+        t->rows[t->nrows] = rec.f;
+        t->lines[t->nrows] = start;
+        t->nrows++;
+        rec = (fieldlist){0};
+    }
+    return 0;
+fail:
+    csv_free(t);
+    return -1;
+}
+
+int csv_read_file(const char *path, csv_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) break;
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (len < cap) break;
+        cap *= 2;
+        char *nb = realloc(buf, cap);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = nb;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (!buf || rerr) {
+        free(buf);
+        snprintf(err, errlen, "%s: %s", path, rerr ? "read error" : "out of memory");
+        return -1;
+    }
+    char e[512];
+    int r = csv_parse(buf, len, t, e, sizeof e);
+    free(buf);
+    if (r) snprintf(err, errlen, "%s:%s", path, e);
+    return r;
+}
+
+int csv_column(const csv_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->ncols; i++)
+        if (strcmp(t->header[i], name) == 0) return (int)i;
+    return -1;
+}
+
+void csv_free(csv_table *t)
+{
+    if (t->header) {
+        for (size_t i = 0; i < t->ncols; i++) free(t->header[i]);
+        free(t->header);
+    }
+    for (size_t r = 0; r < t->nrows; r++) {
+        for (size_t i = 0; i < t->ncols; i++) free(t->rows[r][i]);
+        free(t->rows[r]);
+    }
+    free(t->rows);
+    free(t->lines);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,66 @@
+/* Charts and a report from one results directory.
+ *
+ * Reads RESULTS_DIR/results.csv and RESULTS_DIR/run.json (nothing else, and
+ * nothing about kernels) and writes, into RESULTS_DIR:
+ *
+ *   charts/<chart>.png and .svg   every chart, drawn by gnuplot (plots/*.gp)
+ *   plots-data/                   the chart data (.dat), the gnuplot scripts
+ *                                 and commands.sh, which redraws every chart
+ *                                 by hand; gnuplot.log holds gnuplot's output
+ *   report.md, index.html         metadata, the seed-style tables, failures and
+ *                                 skips, every chart inline (index.html opens
+ *                                 from the file system: no server, no external
+ *                                 assets; PNGs are embedded in base64)
+ *
+ * The charts, per kind (reduce, scan), dtype and op found in the results:
+ *   bandwidth  cold bandwidth vs n per variant, theoretical peak and copy lines
+ *   ladder     reductions at one n: time, step and cumulative speedup
+ *   time       cold time vs n, log-log, CUB in bold, the bytes/peak floor
+ *   hotcold    hot vs cold bandwidth around the L2 size, one panel per variant
+ *   metrics    warp efficiency, bank conflicts, DRAM throughput, occupancy
+ *   heatmap    block dim x coarse factor bandwidth, per coarsened variant
+ * Where several configurations (block dims, coarse factors, finishes, scan
+ * modes) exist for one variant and n, each point is the fastest of them
+ * (lowest cold median); the chart subtitles say which axes were folded.
+ * A chart whose data is absent is skipped with a note in the report. */
+#ifndef PLOTS_RENDER_H
+#define PLOTS_RENDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Every field's zero value is its default: `plots_options o = {0};`. */
+typedef struct plots_options {
+    size_t n;                /* n of the ladder, metrics and heatmap charts and of the
+                                report's tables; 0: 2^22. Where a group lacks it, the
+                                nearest measured n is used and the chart says so. */
+    const char *baseline;    /* variant (name or one of its aliases) the cumulative
+                                speedup is measured against; NULL: the variant whose
+                                aliases name reduce0 when there is one, else the first */
+    const char *gnuplot;     /* gnuplot executable; NULL: $GNUPLOT, else gnuplot on PATH */
+    const char *scripts_dir; /* directory holding the *.gp scripts; NULL: $PLOTS_SCRIPTS_DIR,
+                                else the copies built into the library */
+    int no_charts;           /* non-zero: write the report only, without running gnuplot */
+    FILE *log;               /* progress and notes, one line each; NULL: silent */
+} plots_options;
+
+/* Render charts and report for results_dir. opt may be NULL (defaults).
+ * Returns 0 when every chart with data was drawn and the report written;
+ * 1 when the report was written but charts are missing (gnuplot absent, or a
+ * chart failed: see plots-data/gnuplot.log); -1 when the results could not be
+ * read or the report not written (e.g. results.csv lacks a required column:
+ * the message names it). msg receives one line saying what happened. */
+int plots_render(const char *results_dir, const plots_options *opt, char *msg, size_t msglen);
+
+/* Non-zero when a gnuplot executable is found ($GNUPLOT, else on PATH). */
+int plots_gnuplot_available(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLOTS_RENDER_H */
