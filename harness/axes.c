@@ -244,7 +244,7 @@ static int parse_name_set(const char *text, const char *what, int count, int (*f
                 strncat(known, ", ", sizeof known - strlen(known) - 1);
             }
             strncat(known, "all", sizeof known - strlen(known) - 1);
-            return fail(err, errlen, "'%s' is not a %s (known: %s)", item, what, known);
+            return fail(err, errlen, "'%s': unknown %s (known: %s)", item, what, known);
         }
         *mask |= 1u << v;
     }

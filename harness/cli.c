@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/files.h"
 
@@ -12,16 +13,16 @@ static const char usage_text[] =
     "usage: bazel run //harness:sweep -- [options]\n"
     "       sweep [options]                        (bundle: bin/sweep)\n"
     "\n"
-    "Runs an experiment: every configuration is validated against the CPU reference\n"
-    "(fresh random input, poisoned output), then timed with CUDA events (cold: L2\n"
-    "flushed before each sample; hot: back-to-back launches), then profiled when a\n"
-    "profiler is built in. Rows go to results.csv as they finish; run.json records\n"
-    "the run, the device and its measured copy bandwidth.\n"
+    "Runs an experiment: each configuration is validated against the CPU reference\n"
+    "(fresh random input, poisoned output; see --validate), then timed with CUDA\n"
+    "events (cold: L2 flushed before each sample; hot: back-to-back launches), then\n"
+    "profiled when a profiler is built in. Rows go to results.csv as they finish;\n"
+    "run.json records the run, the device and its measured copy bandwidth.\n"
     "\n"
     "Experiment and plan:\n"
     "  --experiment NAME|FILE  experiments/NAME.ini, or an .ini file (default: default)\n"
-    "  --variants GLOBS        variant names or seed aliases, comma-separated globs;\n"
-    "                          !GLOB excludes: 'reduce_*,!reduce_cub', 'reduce0'\n"
+    "  --variants GLOBS        comma-separated variant name globs, or exact seed aliases;\n"
+    "                          !GLOB excludes: 'reduce_*,!reduce_cub', 'reduce0,scan_*'\n"
     "  --sizes LIST            element counts: 1048576, 2^20, 1M, 2^10..2^30:x4,\n"
     "                          1000..8000:+1000 (ranges step x2 by default)\n"
     "  --block-dims LIST       threads per block, powers of two: 128,256 or 64..1024 or all\n"
@@ -41,7 +42,9 @@ static const char usage_text[] =
     "  --max-noise PCT         stop once the median's relative standard error is below\n"
     "                          PCT percent (robust: from the MAD; default 0.5)\n"
     "  --timeout SECONDS       sampling time per configuration once min-samples are in,\n"
-    "                          half cold, half hot (default 1; 500ms, 2s, 1m)\n"
+    "                          half cold, half hot (default 0.5; 500ms, 2s, 1m)\n"
+    "  --validate all|N        validate every configuration (all), or every one up to\n"
+    "                          n = N and above it the first per variant and n (default 2^26)\n"
     "  --seed N                base seed of the random inputs\n"
     "  --no-cupti              no profiling: no metric columns, no profile phase\n"
     "\n"
@@ -75,6 +78,7 @@ static const flag flags[] = {
     {"--finish", 1, STR(finishes)},       {"--min-samples", 1, STR(min_samples)},
     {"--max-samples", 1, STR(max_samples)}, {"--max-noise", 1, STR(max_noise)},
     {"--timeout", 1, STR(timeout)},       {"--seed", 1, STR(seed)},
+    {"--validate", 1, STR(validate)},
     {"--out", 1, STR(out)},               {"--device", 2, 0},
     {"--list", 0, STR(list)},             {"--dry-run", 0, STR(dry_run)},
     {"--resume", 0, STR(resume)},         {"--force", 0, STR(force)},
@@ -110,6 +114,7 @@ static int check_value(const char *opt, const char *value, char *err, size_t err
     else if (!strcmp(opt, "--max-noise")) r = parse_percent(value, &d, msg, sizeof msg);
     else if (!strcmp(opt, "--timeout")) r = parse_seconds(value, &d, msg, sizeof msg);
     else if (!strcmp(opt, "--seed")) r = parse_u64(value, &u, msg, sizeof msg);
+    else if (!strcmp(opt, "--validate")) r = parse_validate(value, &scratch.validate_all_to, msg, sizeof msg);
     else if (!strcmp(opt, "--out") || !strcmp(opt, "--experiment")) {
         if (!value[0]) {
             snprintf(msg, sizeof msg, "empty value");
@@ -194,6 +199,7 @@ int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
     APPLY(max_noise, "--max-noise", parse_percent(o->max_noise, &e->timing.max_noise, msg, sizeof msg));
     APPLY(timeout, "--timeout", parse_seconds(o->timeout, &e->timing.timeout_s, msg, sizeof msg));
     APPLY(seed, "--seed", parse_u64(o->seed, &e->seed, msg, sizeof msg));
+    APPLY(validate, "--validate", parse_validate(o->validate, &e->validate_all_to, msg, sizeof msg));
 #undef APPLY
     if (!r && o->min_samples) {
         opt = "--min-samples";
@@ -208,6 +214,7 @@ int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", opt, msg);
         return -1;
     }
+    if (o->variants) snprintf(e->variants_origin, sizeof e->variants_origin, "--variants");
     if (e->timing.max_samples < e->timing.min_samples) {
         snprintf(err, errlen, "%s: min samples (%u) above max samples (%u)",
                  o->max_samples ? "--max-samples" : "--min-samples", e->timing.min_samples, e->timing.max_samples);

@@ -14,7 +14,7 @@ typedef struct sweep_options {
     const char *experiment; /* NAME or FILE; NULL: "default" */
     /* Overrides of the experiment, as typed (validated by cli_parse). */
     const char *variants, *sizes, *block_dims, *coarse, *dtypes, *ops, *scan_modes, *finishes;
-    const char *min_samples, *max_samples, *max_noise, *timeout, *seed;
+    const char *min_samples, *max_samples, *max_noise, *timeout, *seed, *validate;
     const char *out;
     int device;
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device;

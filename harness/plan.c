@@ -37,6 +37,10 @@ void experiment_defaults(experiment *e)
     e->timing.max_noise = TIMING_DEFAULT_MAX_NOISE;
     e->timing.timeout_s = TIMING_DEFAULT_TIMEOUT_S;
     e->seed = 20240601;
+    /* Every configuration up to 2^26; above, one per variant and n: the CPU
+     * reference over 2^28..2^30 elements per block dim and coarse factor
+     * would take most of the default's 10 minutes. */
+    e->validate_all_to = (size_t)1 << 26;
     e->metrics_mode = METRICS_DEFAULT;
     e->metric_count = 0;
 }
@@ -56,7 +60,8 @@ static const struct {
     const char *section, *key;
 } known_keys[] = {
     {"experiment", "name"},     {"experiment", "description"}, {"experiment", "variants"},
-    {"experiment", "families"}, {"experiment", "seed"},        {"axes", "sizes"},
+    {"experiment", "families"}, {"experiment", "seed"},        {"experiment", "validate"},
+    {"axes", "sizes"},
     {"axes", "block_dims"},     {"axes", "coarse"},            {"axes", "dtypes"},
     {"axes", "ops"},            {"axes", "scan_modes"},        {"axes", "finishes"},
     {"timing", "min_samples"},  {"timing", "max_samples"},     {"timing", "max_noise"},
@@ -205,18 +210,31 @@ static void keys_of(const char *section, char *buf, size_t len)
     }
 }
 
-static int key_handler(void *user, const char *section, const char *name, const char *value)
+static int key_handler(void *user, const char *section, const char *name, const char *raw_value)
 {
     ini_src *s = user;
     if (s->err[0]) return 0;
     int line = s->line;
+    /* Inline comments (" ; ...") -- inih drops them on key lines but not on
+     * every build's continuation lines. */
+    char value[VALUE_LEN];
+    snprintf(value, sizeof value, "%s", raw_value ? raw_value : "");
+    for (char *c = value; *c; c++)
+        if (*c == ';' && (c == value || c[-1] == ' ' || c[-1] == '\t')) {
+            *c = '\0';
+            break;
+        }
+    for (size_t n = strlen(value); n && isspace((unsigned char)value[n - 1]);) value[--n] = '\0';
     /* An indented line continues the previous key's value (inih's multi-line
      * values): join with a comma, so lists can span lines. */
     if (s->indented && s->last_entry >= 0 && s->last_line < line &&
         !strcmp(s->entries[s->last_entry].key, name) && !strcmp(s->entries[s->last_entry].section, section)) {
         entry *en = &s->entries[s->last_entry];
         size_t used = strlen(en->value);
-        int w = snprintf(en->value + used, sizeof en->value - used, "%s%s", used ? ", " : "", value);
+        while (used && isspace((unsigned char)en->value[used - 1])) en->value[--used] = '\0';
+        /* "a," + "b" and "a" + ", b" and "a" + "b" all give "a, b" */
+        const char *sep = !used || en->value[used - 1] == ',' || value[0] == ',' ? " " : ", ";
+        int w = snprintf(en->value + used, sizeof en->value - used, "%s%s", used ? sep : "", value);
         if (w < 0 || (size_t)w >= sizeof en->value - used) {
             src_error(s, line, "%s: value longer than %d characters", name, VALUE_LEN - 1);
             return 0;
@@ -304,6 +322,28 @@ static int parse_metrics(const char *text, experiment *e, char *err, size_t errl
     return 0;
 }
 
+int parse_validate(const char *text, size_t *all_to, char *err, size_t errlen)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text ? text : "");
+    char *s = buf;
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    if (!strcmp(s, "all")) {
+        *all_to = 0;
+        return 0;
+    }
+    size_list l;
+    char msg[256];
+    if (parse_sizes(s, &l, msg, sizeof msg) || l.count != 1 || strstr(s, "..")) {
+        snprintf(err, errlen, "'%s': 'all' or one size (every configuration up to that n is validated)", s);
+        return -1;
+    }
+    *all_to = l.v[0];
+    return 0;
+}
+
 /* Apply one key; err gets the message without the location. */
 static int apply_entry(experiment *e, const entry *en, char *err, size_t errlen)
 {
@@ -326,6 +366,7 @@ static int apply_entry(experiment *e, const entry *en, char *err, size_t errlen)
         if (!strcmp(k, "variants")) return parse_globs(v, &e->variants, err, errlen);
         if (!strcmp(k, "families")) return parse_globs(v, &e->families, err, errlen);
         if (!strcmp(k, "seed")) return parse_u64(v, &e->seed, err, errlen);
+        if (!strcmp(k, "validate")) return parse_validate(v, &e->validate_all_to, err, errlen);
     } else if (!strcmp(en->section, "axes")) {
         if (!strcmp(k, "sizes")) return parse_sizes(v, &e->sizes, err, errlen);
         if (!strcmp(k, "block_dims")) return parse_pow2_list(v, 32, 1024, "block dims", &e->block_dims, err, errlen);
@@ -379,6 +420,8 @@ static int parse_src(ini_src *s, const char *path, experiment *e, char *err, siz
             snprintf(err, errlen, "%s:%d: %s: %s", path, en->line, en->key, msg);
             return -1;
         }
+        if (!strcmp(en->key, "variants")) snprintf(e->variants_origin, sizeof e->variants_origin, "%s:%d", path, en->line);
+        if (!strcmp(en->key, "families")) snprintf(e->families_origin, sizeof e->families_origin, "%s:%d", path, en->line);
         if (!strcmp(en->key, "min_samples")) min_line = en->line;
         if (!strcmp(en->key, "max_samples")) max_line = en->line;
     }
@@ -465,8 +508,13 @@ static size_t variant_names(const variant *v, char names[][AXES_GLOB_LEN], size_
     return k;
 }
 
+/* names[0] is the variant's name, the rest its aliases. A pattern with
+ * wildcards matches names only ("reduce_*" must not pick scan_reduce_then_scan
+ * through its alias reduce_then_scan); an exact word matches aliases too
+ * ("reduce0"). */
 static int glob_hits(const char *pat, char names[][AXES_GLOB_LEN], size_t n)
 {
+    if (strpbrk(pat, "*?[")) n = n ? 1 : 0;
     for (size_t i = 0; i < n; i++)
         if (fnmatch(pat, names[i], 0) == 0) return 1;
     return 0;
@@ -538,8 +586,14 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
                 hit = glob_hits(pat, names, n);
             }
             if (!hit) {
-                snprintf(err, errlen, "%s: '%s' matches no %s (see --list)", which ? "families" : "variants", pat,
-                         which ? "variant family" : "variant name or alias");
+                const char *origin = which ? e->families_origin : e->variants_origin;
+                const char *key = which ? "families" : "variants";
+                if (origin[0] == '-') /* the command line names itself */
+                    snprintf(err, errlen, "%s: '%s' matches no %s (see --list)", origin, pat,
+                             which ? "variant family" : "variant name or alias");
+                else
+                    snprintf(err, errlen, "%s%s%s: '%s' matches no %s (see --list)", origin, origin[0] ? ": " : "",
+                             key, pat, which ? "variant family" : "variant name or alias");
                 return -1;
             }
         }
@@ -586,7 +640,8 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
             for (int o = 0; o < OP_COUNT; o++) {
                 if (!(e->ops & (1u << o))) continue;
                 for (size_t m = 0; m < n_modes; m++)
-                    for (size_t i = 0; i < e->sizes.count; i++)
+                    for (size_t i = 0; i < e->sizes.count; i++) {
+                        int group_has_validator = 0;
                         for (size_t b = 0; b < bd.count; b++)
                             for (size_t c = 0; c < cf.count; c++) {
                                 sweep_config cfg;
@@ -607,12 +662,18 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
                                 const char *why = NULL;
                                 if (variant_accepts(v, &cfg.a, &why) != 0)
                                     cfg.skip_reason = why ? why : "not accepted by this variant";
+                                if (!cfg.skip_reason) {
+                                    cfg.validate = !e->validate_all_to || cfg.a.n <= e->validate_all_to ||
+                                                   !group_has_validator;
+                                    group_has_validator = 1;
+                                }
                                 if (push_config(p, &cap, &cfg)) {
                                     snprintf(err, errlen, "out of memory expanding the plan");
                                     plan_free(p);
                                     return -1;
                                 }
                             }
+                    }
             }
         }
     }
@@ -671,7 +732,7 @@ static void estimate_parts(const sweep_config *c, const timing_params *t, const 
      * copies at PCIe speed, the kernel once, and a fixed cost per check. */
     double host_per_elem = c->v->kind == KIND_SCAN ? 40e-9 : 8e-9;
     double copies = n * elem / (m->pcie_GBps * 1e9) * (c->v->kind == KIND_SCAN ? 2 : 1);
-    *validate_s = 1e-3 + n * host_per_elem / threads + copies + kernel;
+    *validate_s = c->validate ? 1e-3 + n * host_per_elem / threads + copies + kernel : 0.0;
     /* Timing: warm-up, then cold and hot samples, min_samples x 1.5 each. */
     double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
     double overhead = 25e-6;
@@ -747,6 +808,18 @@ static void glob_text(const glob_list *g, char *buf, size_t len)
     }
 }
 
+/* "64,128,256": block dims and coarse factors read best as plain numbers. */
+static void plain_list(const size_list *l, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < l->count && used + 1 < len; i++) {
+        int w = snprintf(buf + used, len - used, "%s%zu", i ? "," : "", l->v[i]);
+        if (w < 0 || (size_t)w >= len - used) break;
+        used += (size_t)w;
+    }
+}
+
 void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
 {
     char a[1024], b[256], c[256], d[256];
@@ -757,8 +830,8 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     fprintf(f, "variants:  %s   families: %s\n", a, b);
     format_size_list(&e->sizes, a, sizeof a);
     fprintf(f, "sizes:     %s\n", a);
-    format_size_list(&e->block_dims, a, sizeof a);
-    format_size_list(&e->coarse, b, sizeof b);
+    plain_list(&e->block_dims, a, sizeof a);
+    plain_list(&e->coarse, b, sizeof b);
     fprintf(f, "block dims: %s   coarse: %s (where a variant has these axes)\n", a, b);
     mask_names(e->dtypes, DTYPE_COUNT, dname, a, sizeof a);
     mask_names(e->ops, OP_COUNT, oname, b, sizeof b);
@@ -767,6 +840,14 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     else if (e->finish_policy == FINISHES_ALL) snprintf(d, sizeof d, "all");
     else mask_names(e->finishes, FINISH_COUNT, fname, d, sizeof d);
     fprintf(f, "dtypes: %s   ops: %s   scan modes: %s   finishes: %s\n", a, b, c, d);
+    if (e->validate_all_to) {
+        format_size(e->validate_all_to, a, sizeof a);
+        fprintf(f, "validate: every configuration up to n = %s; above, the first of each variant, dtype, op, "
+                   "finish/mode and n\n",
+                a);
+    } else {
+        fprintf(f, "validate: every configuration\n");
+    }
     fprintf(f, "timing: min %u samples, max %u, max noise %.3g %%, timeout %.3g s per configuration\n",
             e->timing.min_samples, e->timing.max_samples, e->timing.max_noise * 100, e->timing.timeout_s);
     if (e->metrics_mode == METRICS_NONE) fprintf(f, "metrics: none\n");

@@ -15,7 +15,7 @@
  * built-in default's value; unknown sections or keys, duplicate keys and bad
  * values are errors reported as file:line):
  *
- *   [experiment]  name, description, variants, families, seed
+ *   [experiment]  name, description, variants, families, seed, validate
  *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
  *   [timing]      min_samples, max_samples, max_noise, timeout
  *   [profile]     metrics   (default | none | comma-separated metric names)
@@ -46,8 +46,11 @@ typedef struct experiment {
     char name[EXPERIMENT_NAME_LEN];
     char description[256];
     char source[4096]; /* the file it was read from; "" for the built-in default */
-    glob_list variants; /* name or alias globs; empty = every variant */
+    glob_list variants; /* name globs or exact aliases; empty = every variant */
     glob_list families; /* family globs; empty = every family */
+    /* Where variants / families were set ("experiments/x.ini:4", "--variants";
+     * "" for the default), so a glob that matches nothing is reported there. */
+    char variants_origin[4200], families_origin[4200];
     size_list sizes;
     size_list block_dims;
     size_list coarse;
@@ -56,6 +59,11 @@ typedef struct experiment {
     unsigned finishes; /* FINISHES_LIST: bitmask of finish_t */
     timing_params timing;
     uint64_t seed; /* base seed of the random inputs */
+    /* Validation: 0 = every configuration; else every configuration with
+     * n <= validate_all_to, and above it the first configuration of each
+     * (variant, dtype, op, finish or scan mode, n) -- the others of that group
+     * are timed on its evidence, and validate themselves if it failed. */
+    size_t validate_all_to;
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
     size_t metric_count;
@@ -71,6 +79,9 @@ int experiment_load(const char *path, experiment *e, char *err, size_t errlen);
 /* The same from text in memory; `display_path` names it in messages. */
 int experiment_parse_string(const char *text, const char *display_path, experiment *e, char *err, size_t errlen);
 
+/* The validate key: "all" (0) or one size. */
+int parse_validate(const char *text, size_t *all_to, char *err, size_t errlen);
+
 /* An experiment name is [A-Za-z0-9_.-]+ (it names directories and NVTX ranges). */
 int experiment_name_ok(const char *name);
 
@@ -79,6 +90,7 @@ typedef struct sweep_config {
     const variant *v;
     kernel_args a;
     const char *skip_reason; /* NULL: run it; else why it is skipped (static text) */
+    int validate;            /* 1: validated itself; 0: its group's first configuration vouches for it */
 } sweep_config;
 
 typedef struct sweep_plan {

@@ -8,9 +8,10 @@
  *      requested metric names (the experiment's [profile] metrics; none listed
  *      means its default set) into the metric columns it will fill, with units,
  *      and says how many replay passes a configuration costs;
- *   2. calls profile() per configuration whose validation passed: the
- *      configuration's buffers are ready (a->in/out/workspace), the profiler
- *      launches v->launch(a, stream) as often as its passes need and writes one
+ *   2. calls profile() per configuration whose validation passed, with its
+ *      label (config_label(): a name for the profiler's range): the buffers are
+ *      ready (a->in/out/workspace), the profiler launches v->launch(a, stream)
+ *      as often as its passes need (synchronizing as it needs) and writes one
  *      value per column (NaN where none);
  *   3. calls end() once before the outputs are closed.
  * Columns appear in results.csv as `m:<name>[<unit>]`, in run.json as
@@ -53,8 +54,8 @@ typedef struct sweep_profiler {
     int (*begin)(void *state, sweep_profiler_setup *setup);
     /* 0, or nonzero with err: the row keeps its status, its metrics stay empty
      * and the message lands in its error column. */
-    int (*profile)(void *state, const variant *v, const kernel_args *a, cudaStream_t stream, double *values,
-                   char *err, size_t errlen);
+    int (*profile)(void *state, const char *label, const variant *v, const kernel_args *a, cudaStream_t stream,
+                   double *values, char *err, size_t errlen);
     void (*end)(void *state);
 } sweep_profiler;
 

@@ -44,6 +44,7 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
     r->cfg = *c;
     r->cfg.skip_reason = NULL;
     r->status = ROW_OK;
+    r->validated = -1;
     r->validation_error_abs = r->validation_tolerance_abs = NAN;
     /* A skipped configuration is outside what the variant accepts: no model for it. */
     r->bytes_moved = c->v && c->v->bytes_moved && !c->skip_reason ? c->v->bytes_moved(&c->a) : NAN;
@@ -164,7 +165,7 @@ enum {
     C_COLD_MEDIAN, C_COLD_MIN, C_COLD_MEAN, C_COLD_STDEV, C_COLD_IQR, C_COLD_SAMPLES,
     C_HOT_MEDIAN, C_HOT_MIN, C_HOT_MEAN, C_HOT_STDEV, C_HOT_IQR, C_HOT_SAMPLES,
     C_BW_COLD, C_BW_HOT, C_PCT_PEAK, C_PCT_COPY, C_SPEEDUP_BASE, C_SPEEDUP_CUB,
-    C_NOISE_COLD, C_NOISE_HOT, C_STOP_COLD, C_STOP_HOT, C_HOT_BATCH,
+    C_NOISE_COLD, C_NOISE_HOT, C_STOP_COLD, C_STOP_HOT, C_HOT_BATCH, C_VALIDATED,
     C_FIXED_COUNT
 };
 
@@ -177,7 +178,7 @@ static const char *const column_names[C_FIXED_COUNT] = {
     "samples_hot",
     "bw_cold_GBps", "bw_hot_GBps", "bw_cold_pct_peak", "bw_cold_pct_copy", "speedup_vs_baseline",
     "speedup_vs_cub",
-    "noise_cold_pct", "noise_hot_pct", "stop_cold", "stop_hot", "hot_batch",
+    "noise_cold_pct", "noise_hot_pct", "stop_cold", "stop_hot", "hot_batch", "validated",
 };
 
 static void csv_text(FILE *f, const char *s)
@@ -268,6 +269,7 @@ void csv_write_row(FILE *f, const sweep_row *r, metric_columns mc)
     fprintf(f, ",%s,%s,", r->cold.samples ? timing_stop_name(r->cold.stop) : "",
             r->hot.samples ? timing_stop_name(r->hot.stop) : "");
     if (r->hot.samples && r->hot_batch) fprintf(f, "%u", r->hot_batch);
+    fprintf(f, ",%s", r->validated == 1 ? "yes" : r->validated == 0 ? "no" : "");
     for (size_t i = 0; i < mc.count; i++) {
         fputc(',', f);
         if (r->metrics) csv_num(f, r->metrics[i]);
@@ -457,6 +459,7 @@ static int parse_row(csv_record *rec, metric_columns mc, sweep_row *r, char *err
         for (int t = STOP_NOISE; t <= STOP_ERROR; t++)
             if (!strcmp(f[stop[k]], timing_stop_name((timing_stop)t))) s->stop = (timing_stop)t;
     }
+    r->validated = !strcmp(f[C_VALIDATED], "yes") ? 1 : !strcmp(f[C_VALIDATED], "no") ? 0 : -1;
     double hb = parse_num(f[C_HOT_BATCH], &bad);
     r->hot_batch = isfinite(hb) ? (unsigned)hb : 0;
     r->bw_cold_GBps = parse_num(f[C_BW_COLD], &bad);

@@ -10,7 +10,9 @@
  *   time_hot_{median,min,mean,stdev,iqr}_ms, samples_hot,
  *   bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy,
  *   speedup_vs_baseline, speedup_vs_cub,
- * then noise_cold_pct, noise_hot_pct, stop_cold, stop_hot, hot_batch, and
+ * then noise_cold_pct, noise_hot_pct, stop_cold, stop_hot, hot_batch,
+ * validated (yes: checked itself; no: timed on the check of the first
+ * configuration of its variant, dtype, op, finish/mode and n), and
  * one column per profiler metric, `m:<name>[<unit>]`.
  *
  * Bandwidths are the variant's bytes_moved model over the cold (or hot)
@@ -45,6 +47,7 @@ const char *row_status_name(row_status s);
 typedef struct sweep_row {
     sweep_config cfg; /* the variant and axes (cfg.skip_reason is not used: see skip_reason) */
     row_status status;
+    int validated;     /* 1: validated itself; 0: timed on its group's validation (see experiment.validate_all_to); -1: not run */
     char *skip_reason; /* heap, NULL unless skipped */
     char *error;       /* heap, NULL when there is nothing to say */
     double validation_error_abs, validation_tolerance_abs;
@@ -109,7 +112,7 @@ typedef struct run_info {
     size_t plan_configs, plan_skipped;
     int interrupted;
     int complete;
-    char stop_reason[256]; /* why the run stopped early ("" when it did not) */
+    char stop_reason[600]; /* why the run stopped early ("" when it did not) */
     size_t rows, failures, skipped;
     double wall_time_s;
 } run_info;

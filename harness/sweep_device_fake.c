@@ -72,7 +72,7 @@ static int fake_open(sweep_device *d, int ordinal, device_info *info, char *msg,
     info->sm_count = 132;
     info->l2_bytes = (size_t)60 << 20;
     info->global_mem_bytes = (size_t)141 << 30;
-    info->mem_clock_khz = 2619000;
+    info->mem_clock_khz = 3125000; /* 4800 GB/s over 6144 bits, like an H200 */
     info->mem_bus_bits = 6144;
     info->sm_clock_khz = 1980000;
     info->peak_bandwidth_GBps = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
@@ -227,10 +227,11 @@ static int fake_prof_begin(void *state, sweep_profiler_setup *s)
     return 0;
 }
 
-static int fake_prof_profile(void *state, const variant *v, const kernel_args *a, cudaStream_t stream,
-                             double *values, char *err, size_t errlen)
+static int fake_prof_profile(void *state, const char *label, const variant *v, const kernel_args *a,
+                             cudaStream_t stream, double *values, char *err, size_t errlen)
 {
     fake_prof *fp = state;
+    (void)label;
     (void)stream;
     (void)err;
     (void)errlen;

@@ -41,6 +41,7 @@ template <typename T> struct cub_scan<T, op_sum> {
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
     size_t bytes = a->workspace_bytes;
+    if (!a->workspace) return cudaErrorInvalidValue; /* CUB would take a NULL workspace as a size query and do nothing */
     return cub_scan<T, Op>::run(a->workspace, bytes, (const T *)a->in, (T *)a->out, a->n, a->scan_mode, s);
 }
 

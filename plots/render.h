@@ -3,7 +3,7 @@
  * Reads RESULTS_DIR/results.csv and RESULTS_DIR/run.json (nothing else, and
  * nothing about kernels) and writes, into RESULTS_DIR:
  *
- *   charts/<chart>.png and .svg   every chart, drawn by gnuplot (plots/*.gp)
+ *   charts/<chart>.png and .svg   every chart, drawn by gnuplot (plots/<chart>.gp)
  *   plots-data/                   the chart data (.dat), the gnuplot scripts
  *                                 and commands.sh, which redraws every chart
  *                                 by hand; gnuplot.log holds gnuplot's output

@@ -1,0 +1,201 @@
+/* plots_render: read the results, draw the charts, write the report. */
+#define _POSIX_C_SOURCE 200809L
+#include "plots/render.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "plots/internal.h"
+#include "plots/scripts.h"
+
+/* The gnuplot to run: $GNUPLOT, else "gnuplot" found on PATH. Fills path
+ * (what to exec) and returns 1 when found. */
+static int find_gnuplot(const char *explicit_path, char *path, size_t len)
+{
+    const char *want = explicit_path && *explicit_path ? explicit_path : getenv("GNUPLOT");
+    if (want && *want) {
+        if (strchr(want, '/')) {
+            snprintf(path, len, "%s", want);
+            return access(want, X_OK) == 0;
+        }
+    } else {
+        want = "gnuplot";
+    }
+    const char *env = getenv("PATH");
+    char dirs[8192];
+    snprintf(dirs, sizeof dirs, "%s", env && *env ? env : "/usr/local/bin:/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        snprintf(path, len, "%s/%s", *d ? d : ".", want);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0) return 1;
+    }
+    path[0] = '\0';
+    return 0;
+}
+
+int plots_gnuplot_available(void)
+{
+    char path[PATH_LEN];
+    return find_gnuplot(NULL, path, sizeof path);
+}
+
+static int make_dir(const char *path, char *err, size_t errlen)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) {
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
+        snprintf(err, errlen, "%s: not a directory", path);
+        return -1;
+    }
+    snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    return -1;
+}
+
+/* Remove what an earlier rendering left in a directory of ours (files with
+ * these extensions only), so no chart outlives its data. */
+static void clear_dir(const char *dir, const char *const *exts, size_t nexts)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *dot = strrchr(e->d_name, '.');
+        if (!dot) continue;
+        for (size_t i = 0; i < nexts; i++)
+            if (strcmp(dot, exts[i]) == 0) {
+                char p[PATH_LEN];
+                join_path(p, sizeof p, dir, e->d_name);
+                remove(p);
+            }
+    }
+    closedir(d);
+}
+
+static int write_file(const char *path, const char *text, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        textf(err, errlen, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    fputs(text, f);
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        textf(err, errlen, "%s: write error", path);
+        return -1;
+    }
+    return 0;
+}
+
+int plots_render(const char *results_dir, const plots_options *opt, char *msg, size_t msglen)
+{
+    static const plots_options defaults = {0};
+    char err[1024] = "";
+    render_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.opt = opt ? *opt : defaults;
+    if (!ctx.opt.n) ctx.opt.n = PLOTS_DEFAULT_N;
+    if (!results_dir || !*results_dir) {
+        snprintf(msg, msglen, "plots: no results directory given");
+        return -1;
+    }
+    snprintf(ctx.dir, sizeof ctx.dir, "%s", results_dir);
+    size_t dl = strlen(ctx.dir);
+    while (dl > 1 && ctx.dir[dl - 1] == '/') ctx.dir[--dl] = '\0';
+
+    results r;
+    if (results_load(ctx.dir, &r, err, sizeof err)) {
+        snprintf(msg, msglen, "plots: %s", err);
+        return -1;
+    }
+    ctx.r = &r;
+    int rc = -1;
+
+    /* directories: absolute, since gnuplot runs inside plots-data */
+    char abs_dir[PATH_MAX];
+    if (!realpath(ctx.dir, abs_dir)) {
+        snprintf(err, sizeof err, "%s: %s", ctx.dir, strerror(errno));
+        goto out;
+    }
+    join_path(ctx.data_dir, sizeof ctx.data_dir, abs_dir, "plots-data");
+    join_path(ctx.charts_dir, sizeof ctx.charts_dir, abs_dir, "charts");
+    if (make_dir(ctx.data_dir, err, sizeof err) || make_dir(ctx.charts_dir, err, sizeof err)) goto out;
+    static const char *const chart_exts[] = {".png", ".svg"};
+    static const char *const data_exts[] = {".dat", ".gp", ".log", ".sh"};
+    clear_dir(ctx.charts_dir, chart_exts, 2);
+    clear_dir(ctx.data_dir, data_exts, 4);
+
+    /* the scripts: a directory given, else the built-in copies written out */
+    const char *sd = ctx.opt.scripts_dir && *ctx.opt.scripts_dir ? ctx.opt.scripts_dir : getenv("PLOTS_SCRIPTS_DIR");
+    if (sd && *sd) {
+        char abs_sd[PATH_MAX];
+        if (!realpath(sd, abs_sd)) {
+            snprintf(err, sizeof err, "scripts directory %s: %s", sd, strerror(errno));
+            goto out;
+        }
+        snprintf(ctx.gpdir, sizeof ctx.gpdir, "%s", abs_sd);
+    } else {
+        snprintf(ctx.gpdir, sizeof ctx.gpdir, ".");
+        for (size_t i = 0; i < plots_script_count; i++) {
+            char p[PATH_LEN];
+            join_path(p, sizeof p, ctx.data_dir, plots_scripts[i].name);
+            if (write_file(p, plots_scripts[i].text, err, sizeof err)) goto out;
+        }
+    }
+
+    /* gnuplot */
+    if (ctx.opt.no_charts) {
+        ctx.why_not_drawn = "charts were turned off";
+    } else if (!find_gnuplot(ctx.opt.gnuplot, ctx.gnuplot, sizeof ctx.gnuplot)) {
+        ctx.gnuplot[0] = '\0';
+        ctx.why_not_drawn = "gnuplot was not found on PATH";
+    }
+    if (ctx.why_not_drawn) ctx.gnuplot[0] = '\0';
+
+    char cmds_path[PATH_LEN];
+    join_path(cmds_path, sizeof cmds_path, ctx.data_dir, "commands.sh");
+    ctx.cmds = fopen(cmds_path, "w");
+    if (ctx.cmds) {
+        fputs("#!/bin/sh\n# Redraws every chart of this results directory into ../charts/ (gnuplot: $GNUPLOT or\n"
+              "# gnuplot on PATH). Written by plots/render with the data beside it.\nset -e\n"
+              "cd \"$(dirname \"$0\")\"\ngnuplot=${GNUPLOT:-gnuplot}\nmkdir -p ../charts\n",
+              ctx.cmds);
+    }
+    ctx_log(&ctx, "%s: %zu rows, %zu groups%s", ctx.dir, r.nrows, r.ngroups,
+            ctx.gnuplot[0] ? "" : " (report only)");
+    int crc = charts_render(&ctx, err, sizeof err);
+    if (ctx.cmds) {
+        fclose(ctx.cmds);
+        chmod(cmds_path, 0755);
+        ctx.cmds = NULL;
+    }
+    if (crc) goto out;
+    if (report_write(&ctx, err, sizeof err)) goto out;
+
+    if (ctx.why_not_drawn && !ctx.opt.no_charts) {
+        snprintf(msg, msglen,
+                 "plots: %s; wrote %s/report.md and index.html without charts; draw them later with "
+                 "`bazel run //plots:render -- %s`",
+                 ctx.why_not_drawn, ctx.dir, ctx.dir);
+        rc = 1;
+    } else if (ctx.failed) {
+        snprintf(msg, msglen, "plots: %zu chart%s failed (see %s/plots-data/gnuplot.log); %zu drawn, report in %s/index.html",
+                 ctx.failed, ctx.failed > 1 ? "s" : "", ctx.dir, ctx.drawn, ctx.dir);
+        rc = 1;
+    } else {
+        snprintf(msg, msglen, "plots: %zu chart%s drawn, %zu skipped (no data); report in %s/index.html and report.md",
+                 ctx.drawn, ctx.drawn == 1 ? "" : "s", ctx.skipped, ctx.dir);
+        rc = 0;
+    }
+out:
+    if (rc < 0) snprintf(msg, msglen, "plots: %s", err);
+    free(ctx.charts);
+    results_free(&r);
+    return rc;
+}

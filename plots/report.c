@@ -1,0 +1,481 @@
+/* report.md and index.html, written side by side from the same calls. The
+ * HTML is self-contained: styles inline, PNGs embedded in base64. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plots/internal.h"
+
+typedef struct doc {
+    FILE *md, *html;
+    const render_ctx *ctx;
+} doc;
+
+static void md_esc(FILE *f, const char *s, int in_table)
+{
+    for (; *s; s++) {
+        if (*s == '\n') fputs(in_table ? " " : "\n", f);
+        else if (in_table && *s == '|') fputs("\\|", f);
+        else if (strchr("\\*`<", *s)) fprintf(f, "\\%c", *s); /* '_' inside words is literal */
+        else fputc(*s, f);
+    }
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '&': fputs("&amp;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+    }
+}
+
+static void doc_h(doc *d, int level, const char *text, const char *id)
+{
+    for (int i = 0; i < level; i++) fputc('#', d->md);
+    fputc(' ', d->md);
+    md_esc(d->md, text, 0);
+    fputs("\n\n", d->md);
+    fprintf(d->html, "<h%d", level);
+    if (id) fprintf(d->html, " id=\"%s\"", id);
+    fputc('>', d->html);
+    html_esc(d->html, text);
+    fprintf(d->html, "</h%d>\n", level);
+}
+
+static void doc_p(doc *d, const char *cls, const char *fmt, ...)
+{
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (cls && strcmp(cls, "warn") == 0) fputs("**", d->md);
+    md_esc(d->md, buf, 0);
+    if (cls && strcmp(cls, "warn") == 0) fputs("**", d->md);
+    fputs("\n\n", d->md);
+    fprintf(d->html, "<p%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+    html_esc(d->html, buf);
+    fputs("</p>\n", d->html);
+}
+
+/* Tables: the header row, then rows; align: 'l' or 'r' per column. */
+static void doc_table(doc *d, size_t ncols, const char *const *head, const char *align)
+{
+    fputs("|", d->md);
+    for (size_t i = 0; i < ncols; i++) {
+        fputc(' ', d->md);
+        md_esc(d->md, head[i], 1);
+        fputs(" |", d->md);
+    }
+    fputs("\n|", d->md);
+    for (size_t i = 0; i < ncols; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
+    fputc('\n', d->md);
+    fputs("<table>\n<tr>", d->html);
+    for (size_t i = 0; i < ncols; i++) {
+        fprintf(d->html, "<th%s>", align[i] == 'r' ? " class=\"r\"" : "");
+        html_esc(d->html, head[i]);
+        fputs("</th>", d->html);
+    }
+    fputs("</tr>\n", d->html);
+}
+
+static void doc_row(doc *d, size_t ncols, const char *const *cells, const char *align)
+{
+    fputs("|", d->md);
+    for (size_t i = 0; i < ncols; i++) {
+        fputc(' ', d->md);
+        md_esc(d->md, cells[i], 1);
+        fputs(" |", d->md);
+    }
+    fputc('\n', d->md);
+    fputs("<tr>", d->html);
+    for (size_t i = 0; i < ncols; i++) {
+        fprintf(d->html, "<td%s>", align[i] == 'r' ? " class=\"r\"" : "");
+        html_esc(d->html, cells[i]);
+        fputs("</td>", d->html);
+    }
+    fputs("</tr>\n", d->html);
+}
+
+static void doc_table_end(doc *d)
+{
+    fputc('\n', d->md);
+    fputs("</table>\n", d->html);
+}
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static int embed_base64(FILE *out, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    unsigned char in[3 * 1024];
+    size_t got;
+    while ((got = fread(in, 1, sizeof in, f)) > 0) {
+        for (size_t i = 0; i < got; i += 3) {
+            unsigned v = (unsigned)in[i] << 16;
+            if (i + 1 < got) v |= (unsigned)in[i + 1] << 8;
+            if (i + 2 < got) v |= in[i + 2];
+            fputc(b64[v >> 18 & 63], out);
+            fputc(b64[v >> 12 & 63], out);
+            fputc(i + 1 < got ? b64[v >> 6 & 63] : '=', out);
+            fputc(i + 2 < got ? b64[v & 63] : '=', out);
+        }
+        if (got < sizeof in) break;
+    }
+    fclose(f);
+    return 0;
+}
+
+static void doc_chart(doc *d, const chart *c)
+{
+    const render_ctx *ctx = d->ctx;
+    doc_h(d, 3, c->title, NULL);
+    if (c->state == CH_SKIPPED) {
+        doc_p(d, "note", "Skipped: %s.", c->note);
+        return;
+    }
+    if (c->state == CH_FAILED) {
+        doc_p(d, "warn", "Not drawn: %s (see plots-data/gnuplot.log).", c->note);
+        return;
+    }
+    if (c->state == CH_NOT_DRAWN) {
+        doc_p(d, "note", "Not drawn: %s. Data in plots-data/; draw it with `bazel run //plots:render -- %s` or "
+                         "plots-data/commands.sh.",
+              ctx->why_not_drawn ? ctx->why_not_drawn : "gnuplot was not run", ctx->dir);
+        return;
+    }
+    fprintf(d->md, "![%s](charts/%s.png)\n\n", c->title, c->stem);
+    md_esc(d->md, c->caption, 0);
+    fprintf(d->md, " ([SVG](charts/%s.svg))\n\n", c->stem);
+    char png[PATH_LEN];
+    textf(png, sizeof png, "%s/%s.png", ctx->charts_dir, c->stem);
+    fputs("<figure><img alt=\"", d->html);
+    html_esc(d->html, c->title);
+    fputs("\" src=\"data:image/png;base64,", d->html);
+    embed_base64(d->html, png);
+    fputs("\"><figcaption>", d->html);
+    html_esc(d->html, c->caption);
+    fprintf(d->html, " <a href=\"charts/%s.svg\">SVG</a></figcaption></figure>\n", c->stem);
+}
+
+/* ---- metadata ---------------------------------------------------------------- */
+
+static void json_text(json_t *v, char *buf, size_t len)
+{
+    if (!v || json_is_null(v)) snprintf(buf, len, "–");
+    else if (json_is_string(v)) snprintf(buf, len, "%s", json_string_value(v));
+    else if (json_is_integer(v)) snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v)) snprintf(buf, len, "%.6g", json_real_value(v));
+    else if (json_is_true(v)) snprintf(buf, len, "yes");
+    else if (json_is_false(v)) snprintf(buf, len, "no");
+    else if (json_is_array(v)) {
+        buf[0] = '\0';
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e)
+        {
+            char one[512];
+            json_text(e, one, sizeof one);
+            size_t l = strlen(buf);
+            snprintf(buf + l, len - l, "%s%s", i ? " " : "", one);
+        }
+        if (!buf[0]) snprintf(buf, len, "(none)");
+    } else {
+        char *s = json_dumps(v, JSON_COMPACT);
+        snprintf(buf, len, "%s", s ? s : "?");
+        free(s);
+    }
+}
+
+static void kv(doc *d, const char *key, const char *value)
+{
+    const char *cells[2] = {key, value};
+    doc_row(d, 2, cells, "ll");
+}
+
+static void write_metadata(doc *d)
+{
+    const results *r = d->ctx->r;
+    json_t *root = r->run.json;
+    static const char *const head[2] = {"What", "Value"};
+    doc_h(d, 2, "Run", "run");
+    if (!root) {
+        doc_p(d, "warn", "No run metadata: %s.", r->run.error);
+    } else {
+        json_t *interrupted = json_object_get(root, "interrupted");
+        if (json_is_true(interrupted)) doc_p(d, "warn", "This run was interrupted: the results are incomplete.");
+    }
+    doc_table(d, 2, head, "ll");
+    char buf[2048], a[512], b[512];
+    if (root) {
+        json_t *dev = json_object_get(root, "device");
+        json_text(json_object_get(root, "experiment"), buf, sizeof buf);
+        kv(d, "experiment", buf);
+        json_text(json_object_get(root, "date"), buf, sizeof buf);
+        kv(d, "date", buf);
+        json_text(json_object_get(root, "host"), buf, sizeof buf);
+        kv(d, "host", buf);
+        if (json_is_object(dev)) {
+            char sm[64], cnt[64];
+            json_text(json_object_get(dev, "sm"), sm, sizeof sm);
+            json_text(json_object_get(dev, "sm_count"), cnt, sizeof cnt);
+            snprintf(buf, sizeof buf, "%s (%s%s, %s SMs)", r->run.device[0] ? r->run.device : "?",
+                     isdigit((unsigned char)sm[0]) ? "sm_" : "", sm, cnt);
+            kv(d, "device", buf);
+            double l2 = json_number_value(json_object_get(dev, "l2_bytes"));
+            double mem = json_number_value(json_object_get(dev, "global_mem_bytes"));
+            snprintf(buf, sizeof buf, "L2 %.0f MiB, %.1f GiB device memory", l2 / 1048576.0, mem / 1073741824.0);
+            kv(d, "memory", buf);
+            double smc = json_number_value(json_object_get(dev, "sm_clock_khz"));
+            double memc = json_number_value(json_object_get(dev, "mem_clock_khz"));
+            double bus = json_number_value(json_object_get(dev, "mem_bus_bits"));
+            snprintf(buf, sizeof buf, "SM %.0f MHz, memory %.0f MHz, %.0f-bit bus", smc / 1e3, memc / 1e3, bus);
+            kv(d, "clocks", buf);
+        }
+        json_text(json_object_get(root, "driver_version"), a, sizeof a);
+        json_text(json_object_get(root, "runtime_version"), b, sizeof b);
+        snprintf(buf, sizeof buf, "driver %s, runtime %s", a, b);
+        kv(d, "software", buf);
+        snprintf(buf, sizeof buf, "theoretical peak %.0f GB/s, measured copy %.0f GB/s (read + write)",
+                 r->run.peak_GBps, r->run.copy_GBps);
+        kv(d, "bandwidth", buf);
+        json_text(json_object_get(root, "git_sha"), a, sizeof a);
+        json_t *dirty = json_object_get(root, "git_dirty");
+        snprintf(buf, sizeof buf, "%s%s", a, json_is_true(dirty) ? " (with uncommitted changes)" : "");
+        kv(d, "source", buf);
+        json_text(json_object_get(root, "argv"), buf, sizeof buf);
+        kv(d, "command", buf);
+        json_text(json_object_get(root, "metrics"), buf, sizeof buf);
+        kv(d, "metrics", buf);
+        json_text(json_object_get(root, "profiler_status"), a, sizeof a);
+        json_text(json_object_get(root, "profiler_passes"), b, sizeof b);
+        snprintf(buf, sizeof buf, "%s, %s passes", a, b);
+        kv(d, "profiler", buf);
+        double wall = json_number_value(json_object_get(root, "wall_time_s"));
+        snprintf(buf, sizeof buf, "%.0f s", wall);
+        kv(d, "wall time", buf);
+    }
+    snprintf(buf, sizeof buf, "%zu: %zu ok, %zu invalid, %zu error, %zu skipped%s", r->nrows, r->n_ok, r->n_invalid,
+             r->n_error, r->n_skipped, r->n_other ? ", others with an unknown status" : "");
+    kv(d, "configurations", buf);
+    doc_table_end(d);
+    if (r->notes[0]) doc_p(d, "note", "%s", r->notes);
+}
+
+/* ---- the seed-style table ----------------------------------------------------------- */
+
+static void speed_cell(double s, char *buf, size_t len)
+{
+    if (!isfinite(s)) snprintf(buf, len, "–");
+    else snprintf(buf, len, "%.*fx", s >= 100 ? 0 : 2, s);
+}
+
+static void config_text(const row *w, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "block %ld", w->block_dim);
+    if (w->coarse > 1 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, ", coarse %ld", w->coarse);
+    if (w->finish[0] && strcmp(w->finish, "none") && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ", %s", w->finish);
+    if (w->scan_mode[0] && n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, ", %s", w->scan_mode);
+}
+
+static void write_table(doc *d, const group *g)
+{
+    const render_ctx *ctx = d->ctx;
+    const results *r = ctx->r;
+    ladder l;
+    ladder_build(r, g, ctx->opt.n, ctx->opt.baseline, &l);
+    char ns[32], want[32], th[96];
+    format_n(l.n, ns, sizeof ns);
+    format_n(ctx->opt.n, want, sizeof want);
+    if (!l.nrows) {
+        doc_p(d, "note", "Nothing of %s %s %s ran successfully.", g->kind, g->dtype, g->op);
+        free(l.rows);
+        return;
+    }
+    snprintf(th, sizeof th, "Time(%s %s)", ns, g->dtype);
+    const char *head[] = {"Kernel", th, "Bandwidth(GB/s)", "% of peak", "Step", "Speedup", "Configuration"};
+    const char *align = "lrrrrrl";
+    doc_p(d, NULL,
+          "At n = %s%s, cold L2. Each row is the fastest configuration of its variant (lowest cold median); Step is "
+          "the speedup over the row above, Speedup the cumulative speedup against %s.%s%s%s",
+          ns, l.n != ctx->opt.n ? " (the nearest measured n)" : "", r->vars[l.base_var].name,
+          l.missing[0] ? " Not measured at this n: " : "", l.missing, l.missing[0] ? "." : "");
+    if (l.note[0]) doc_p(d, "note", "%s", l.note);
+    doc_table(d, 7, head, align);
+    for (size_t i = 0; i < l.nrows; i++) {
+        const ladder_row *x = &l.rows[i];
+        char name[160], t[48], bw[48], pct[48], step[32], cum[32], cfg[128];
+        snprintf(name, sizeof name, "%s%s", r->vars[x->var].name, x->is_cub ? " (library)" : "");
+        format_ms(x->w->t_cold, t, sizeof t);
+        if (isfinite(x->w->bw_cold)) snprintf(bw, sizeof bw, "%.1f", x->w->bw_cold);
+        else snprintf(bw, sizeof bw, "–");
+        if (isfinite(x->w->bw_cold) && isfinite(r->run.peak_GBps))
+            snprintf(pct, sizeof pct, "%.1f%%", 100.0 * x->w->bw_cold / r->run.peak_GBps);
+        else snprintf(pct, sizeof pct, "–");
+        speed_cell(x->step, step, sizeof step);
+        speed_cell(x->cum, cum, sizeof cum);
+        config_text(x->w, cfg, sizeof cfg);
+        const char *cells[] = {name, t, bw, pct, step, cum, cfg};
+        doc_row(d, 7, cells, align);
+    }
+    doc_table_end(d);
+    free(l.rows);
+}
+
+/* ---- failures and skips ---------------------------------------------------------------- */
+
+static void write_failures(doc *d)
+{
+    const results *r = d->ctx->r;
+    doc_h(d, 2, "Failures and skips", "failures");
+    size_t nfail = r->n_invalid + r->n_error + r->n_other;
+    if (!nfail) {
+        doc_p(d, NULL, "No configuration failed.");
+    } else {
+        doc_p(d, "warn", "%zu configuration%s failed (invalid: the result did not match the CPU reference; error: "
+                         "the launch or the run failed).",
+              nfail, nfail > 1 ? "s" : "");
+        const char *head[] = {"Variant", "dtype", "op", "n", "Configuration", "Status", "What"};
+        const char *align = "lllrlll";
+        doc_table(d, 7, head, align);
+        size_t shown = 0;
+        for (size_t i = 0; i < r->nrows; i++) {
+            const row *w = &r->rows[i];
+            if (!strcmp(w->status, "ok") || !strcmp(w->status, "skipped")) continue;
+            if (shown++ >= 200) continue;
+            char n[32], cfg[128], what[600];
+            format_n(w->n, n, sizeof n);
+            config_text(w, cfg, sizeof cfg);
+            if (w->error[0]) snprintf(what, sizeof what, "%s", w->error);
+            else if (isfinite(w->err_abs))
+                snprintf(what, sizeof what, "error %.3g > tolerance %.3g", w->err_abs, w->tol_abs);
+            else snprintf(what, sizeof what, "–");
+            const char *cells[] = {w->variant, w->dtype, w->op, n, cfg, w->status, what};
+            doc_row(d, 7, cells, align);
+        }
+        doc_table_end(d);
+        if (shown > 200) doc_p(d, "note", "… and %zu more (results.csv has them all).", shown - 200);
+    }
+    if (!r->n_skipped) {
+        doc_p(d, NULL, "No configuration was skipped.");
+        return;
+    }
+    doc_p(d, NULL, "%zu configuration%s skipped, by variant and reason:", r->n_skipped, r->n_skipped > 1 ? "s were" : " was");
+    const char *head[] = {"Variant", "Reason", "Configurations"};
+    doc_table(d, 3, head, "llr");
+    /* distinct (variant, reason) pairs in order of first appearance */
+    size_t *first = malloc(r->nrows * sizeof *first), nfirst = 0;
+    size_t *count = calloc(r->nrows, sizeof *count);
+    if (first && count) {
+        for (size_t i = 0; i < r->nrows; i++) {
+            const row *w = &r->rows[i];
+            if (strcmp(w->status, "skipped")) continue;
+            size_t k = 0;
+            while (k < nfirst && !(r->rows[first[k]].var == w->var && !strcmp(r->rows[first[k]].skip_reason, w->skip_reason)))
+                k++;
+            if (k == nfirst) first[nfirst++] = i;
+            count[k]++;
+        }
+        for (size_t k = 0; k < nfirst && k < 300; k++) {
+            char cnt[32];
+            snprintf(cnt, sizeof cnt, "%zu", count[k]);
+            const row *w = &r->rows[first[k]];
+            const char *cells[] = {w->variant, w->skip_reason[0] ? w->skip_reason : "–", cnt};
+            doc_row(d, 3, cells, "llr");
+        }
+    }
+    doc_table_end(d);
+    free(first);
+    free(count);
+}
+
+/* ---- the whole report ------------------------------------------------------------------ */
+
+static const char *const css =
+    "body{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif;max-width:1440px;margin:2em auto;padding:0 1em;"
+    "color:#222;line-height:1.4}"
+    "table{border-collapse:collapse;margin:0.6em 0 1.2em}th,td{padding:0.25em 0.7em;border-bottom:1px solid #ddd;"
+    "text-align:left;vertical-align:top}th{background:#f3f3f3}td.r,th.r{text-align:right;"
+    "font-variant-numeric:tabular-nums}"
+    "figure{margin:1em 0 2.2em}figure img{max-width:100%;height:auto;border:1px solid #eee}"
+    "figcaption{color:#555;font-size:0.92em;max-width:1100px}p.note{color:#666}p.warn{color:#a00;font-weight:bold}"
+    "nav a{margin-right:1em}h2{border-bottom:2px solid #ccc;padding-bottom:0.2em;margin-top:1.8em}";
+
+int report_write(render_ctx *ctx, char *err, size_t errlen)
+{
+    const results *r = ctx->r;
+    char md_path[PATH_LEN], html_path[PATH_LEN];
+    join_path(md_path, sizeof md_path, ctx->dir, "report.md");
+    join_path(html_path, sizeof html_path, ctx->dir, "index.html");
+    doc d = {.ctx = ctx};
+    d.md = fopen(md_path, "w");
+    d.html = fopen(html_path, "w");
+    if (!d.md || !d.html) {
+        snprintf(err, errlen, "%s: %s", d.md ? html_path : md_path, strerror(errno));
+        if (d.md) fclose(d.md);
+        if (d.html) fclose(d.html);
+        return -1;
+    }
+    char title[512], exp[256] = "";
+    if (r->run.json) json_text(json_object_get(r->run.json, "experiment"), exp, sizeof exp);
+    snprintf(title, sizeof title, "Reduction and scan results%s%s%s%s", exp[0] && strcmp(exp, "–") ? ": " : "",
+             exp[0] && strcmp(exp, "–") ? exp : "", r->run.device[0] ? " on " : "", r->run.device);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", d.html);
+    html_esc(d.html, title);
+    fprintf(d.html, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+    doc_h(&d, 1, title, NULL);
+
+    /* contents */
+    fputs("<nav><a href=\"#run\">Run</a>", d.html);
+    for (size_t gi = 0; gi < r->ngroups; gi++) {
+        const group *g = &r->groups[gi];
+        fprintf(d.html, "<a href=\"#g%zu\">", gi);
+        html_esc(d.html, kind_title(g->kind));
+        fprintf(d.html, ", %s %s</a>", g->dtype, g->op);
+    }
+    fputs("<a href=\"#failures\">Failures and skips</a></nav>\n", d.html);
+    if (ctx->why_not_drawn)
+        doc_p(&d, "warn", "Charts were not drawn: %s. Draw them later with `bazel run //plots:render -- %s`.",
+              ctx->why_not_drawn, ctx->dir);
+    else if (ctx->failed)
+        doc_p(&d, "warn", "%zu chart%s could not be drawn: see plots-data/gnuplot.log.", ctx->failed,
+              ctx->failed > 1 ? "s" : "");
+
+    write_metadata(&d);
+
+    for (size_t gi = 0; gi < r->ngroups; gi++) {
+        const group *g = &r->groups[gi];
+        char h[128], id[32];
+        snprintf(h, sizeof h, "%s, %s %s", kind_title(g->kind), g->dtype, g->op);
+        snprintf(id, sizeof id, "g%zu", gi);
+        doc_h(&d, 2, h, id);
+        write_table(&d, g);
+        for (size_t k = 0; k < ctx->ncharts; k++)
+            if (ctx->charts[k].group == (int)gi) doc_chart(&d, &ctx->charts[k]);
+    }
+    if (!r->ngroups) doc_p(&d, "warn", "results.csv has no rows.");
+
+    write_failures(&d);
+    fputs("</body>\n</html>\n", d.html);
+    int bad = ferror(d.md) || ferror(d.html);
+    bad |= fclose(d.md) != 0;
+    bad |= fclose(d.html) != 0;
+    if (bad) {
+        snprintf(err, errlen, "%s: write error", ctx->dir);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,533 @@
+#define _POSIX_C_SOURCE 200809L
+#include "plots/results.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const char *const pm_names[PM_COUNT] = {
+    [PM_WARP_EFF] = "smsp__thread_inst_executed_per_inst_executed.ratio",
+    [PM_WARP_EFF_PRED] = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio",
+    [PM_BANK_LD] = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    [PM_BANK_ST] = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    [PM_DRAM_READ] = "dram__bytes_read.sum",
+    [PM_DRAM_WRITE] = "dram__bytes_write.sum",
+    [PM_DRAM_PCT] = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+    [PM_OCCUPANCY] = "sm__warps_active.avg.pct_of_peak_sustained_active",
+};
+
+/* Columns without which nothing can be drawn. The rest are optional: a chart
+ * that needs an absent one is skipped with a note. */
+static const char *const required[] = {"variant", "kind", "dtype", "op", "n", "block_dim",
+                                       "coarse", "status", "time_cold_median_ms"};
+
+size_t dtype_bytes(const char *dtype)
+{
+    if (strcmp(dtype, "f64") == 0) return 8;
+    return 4;
+}
+
+void format_n(unsigned long long n, char *buf, size_t len)
+{
+    if (n && (n & (n - 1)) == 0) {
+        int k = 0;
+        while ((1ull << k) != n) k++;
+        snprintf(buf, len, "2^%d", k);
+    } else {
+        snprintf(buf, len, "%llu", n);
+    }
+}
+
+void format_ms(double ms, char *buf, size_t len)
+{
+    if (!isfinite(ms)) snprintf(buf, len, "–");
+    else if (ms < 1.0) snprintf(buf, len, "%.*f µs", ms < 0.01 ? 2 : ms < 0.1 ? 1 : 0, ms * 1000.0);
+    else if (ms < 1000.0) snprintf(buf, len, "%.3f ms", ms);
+    else snprintf(buf, len, "%.2f s", ms / 1000.0);
+}
+
+static int alias_token_eq(const char *tok, size_t len, const char *s)
+{
+    while (len && (*tok == ' ' || *tok == '\t')) tok++, len--;
+    while (len && (tok[len - 1] == ' ' || tok[len - 1] == '\t')) len--;
+    if (strlen(s) == len && strncmp(tok, s, len) == 0) return 1;
+    /* "reduce_gpu (seed 002)": its first word counts too */
+    size_t w = 0;
+    while (w < len && tok[w] != ' ') w++;
+    return w < len && strlen(s) == w && strncmp(tok, s, w) == 0;
+}
+
+int var_matches(const var_info *v, const char *s)
+{
+    if (!s || !*s) return 0;
+    if (strcmp(v->name, s) == 0) return 1;
+    const char *a = v->alias;
+    while (a && *a) {
+        const char *c = strchr(a, ',');
+        size_t len = c ? (size_t)(c - a) : strlen(a);
+        if (alias_token_eq(a, len, s)) return 1;
+        a = c ? c + 1 : NULL;
+    }
+    return 0;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+static int parse_double(const char *s, double *out)
+{
+    if (!s || !*s) {
+        *out = NAN;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    while (*end == ' ') end++;
+    if (end == s || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_ull(const char *s, unsigned long long *out)
+{
+    double d;
+    if (parse_double(s, &d) || !isfinite(d) || d < 0 || d != floor(d)) return -1;
+    *out = (unsigned long long)d;
+    return 0;
+}
+
+static int parse_long(const char *s, long *out)
+{
+    if (!s || !*s) {
+        *out = -1;
+        return 0;
+    }
+    unsigned long long v;
+    if (parse_ull(s, &v)) return -1;
+    *out = (long)v;
+    return 0;
+}
+
+/* ---- colours ---------------------------------------------------------------
+ * One hue per family (in order of first appearance), shades within it from
+ * dark to light in order, so a family's ladder reads as one colour growing
+ * lighter; the library baseline (family cub) is black. */
+
+static unsigned hsl(double h, double s, double l)
+{
+    double c = (1 - fabs(2 * l - 1)) * s, hp = fmod(fmod(h, 360.0) + 360.0, 360.0) / 60.0;
+    double x = c * (1 - fabs(fmod(hp, 2.0) - 1)), r = 0, g = 0, b = 0;
+    if (hp < 1) r = c, g = x;
+    else if (hp < 2) r = x, g = c;
+    else if (hp < 3) g = c, b = x;
+    else if (hp < 4) g = x, b = c;
+    else if (hp < 5) r = x, b = c;
+    else r = c, b = x;
+    double m = l - c / 2;
+    unsigned R = (unsigned)lround((r + m) * 255), G = (unsigned)lround((g + m) * 255), B = (unsigned)lround((b + m) * 255);
+    return R << 16 | G << 8 | B;
+}
+
+/* Is vars[j] the first variant of its family within its kind? */
+static int first_of_family(const results *r, size_t j)
+{
+    for (size_t q = 0; q < j; q++)
+        if (strcmp(r->vars[q].kind, r->vars[j].kind) == 0 && strcmp(r->vars[q].family, r->vars[j].family) == 0)
+            return 0;
+    return 1;
+}
+
+static void assign_colors(results *r)
+{
+    static const double hues[] = {215, 4, 135, 275, 180, 45, 320, 95, 245, 22, 160, 345};
+    static const int pts[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12, 10, 14};
+    /* Each kind is drawn on its own charts: families, shades and point types
+     * are counted within the kind. */
+    for (size_t i = 0; i < r->nvars; i++) {
+        var_info *v = &r->vars[i];
+        size_t pos = 0, k = 0, count = 0, fam_first = i;
+        for (size_t j = 0; j < r->nvars; j++) {
+            const var_info *o = &r->vars[j];
+            if (strcmp(o->kind, v->kind) != 0) continue;
+            if (j < i) pos++;
+            if (strcmp(o->family, v->family) == 0) {
+                if (j < i) k++;
+                if (j < fam_first) fam_first = j;
+                count++;
+            }
+        }
+        size_t nf = 0; /* families (not cub) of this kind that appear before v's */
+        for (size_t j = 0; j < fam_first; j++)
+            if (strcmp(r->vars[j].kind, v->kind) == 0 && !r->vars[j].is_cub && first_of_family(r, j)) nf++;
+        double t = count > 1 ? (double)k / (double)(count - 1) : 0.0;
+        if (v->is_cub) {
+            v->color = 0x000000;
+        } else {
+            double h = hues[nf % (sizeof hues / sizeof hues[0])];
+            /* dark to light, with a small hue drift so neighbours differ */
+            v->color = hsl(h + (t - 0.5) * (count > 3 ? 40 : 20), count > 1 ? 0.78 : 0.72,
+                           count > 1 ? 0.24 + 0.38 * t : 0.40);
+        }
+        v->point_type = pts[pos % (sizeof pts / sizeof pts[0])];
+    }
+}
+
+/* ---- groups and the fastest configuration per variant and n ---------------- */
+
+static const results *sort_ctx;
+
+static int group_key_cmp(const row *a, const row *b)
+{
+    int c = strcmp(a->kind, b->kind);
+    if (!c) c = strcmp(a->dtype, b->dtype);
+    if (!c) c = strcmp(a->op, b->op);
+    return c;
+}
+
+static int row_order(const void *pa, const void *pb)
+{
+    const row *a = &sort_ctx->rows[*(const size_t *)pa], *b = &sort_ctx->rows[*(const size_t *)pb];
+    int c = group_key_cmp(a, b);
+    if (c) return c;
+    if (a->var != b->var) return a->var < b->var ? -1 : 1;
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    if (a->t_cold != b->t_cold) return a->t_cold < b->t_cold ? -1 : 1;
+    return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static int build_groups(results *r)
+{
+    size_t nok = 0;
+    for (size_t i = 0; i < r->nrows; i++) nok += r->rows[i].ok;
+    size_t *idx = malloc((nok ? nok : 1) * sizeof *idx);
+    if (!idx) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].ok) idx[k++] = i;
+    sort_ctx = r;
+    qsort(idx, nok, sizeof *idx, row_order);
+
+    /* Groups in order of first appearance in the CSV. */
+    r->groups = calloc(r->nrows ? r->nrows : 1, sizeof *r->groups);
+    if (!r->groups) {
+        free(idx);
+        return -1;
+    }
+    for (size_t i = 0; i < r->nrows; i++) {
+        const row *w = &r->rows[i];
+        size_t g = 0;
+        while (g < r->ngroups && !(strcmp(r->groups[g].kind, w->kind) == 0 && strcmp(r->groups[g].dtype, w->dtype) == 0 &&
+                                   strcmp(r->groups[g].op, w->op) == 0))
+            g++;
+        if (g == r->ngroups) {
+            r->groups[g] = (group){.kind = w->kind, .dtype = w->dtype, .op = w->op, .esize = dtype_bytes(w->dtype)};
+            r->ngroups++;
+        }
+        r->groups[g].nrows++;
+        r->groups[g].nok += w->ok;
+    }
+
+    for (size_t a = 0; a < nok;) {
+        const row *first = &r->rows[idx[a]];
+        group *g = NULL;
+        for (size_t j = 0; j < r->ngroups; j++)
+            if (strcmp(r->groups[j].kind, first->kind) == 0 && strcmp(r->groups[j].dtype, first->dtype) == 0 &&
+                strcmp(r->groups[j].op, first->op) == 0)
+                g = &r->groups[j];
+        /* one variant of this group: rows a..b */
+        size_t b = a;
+        while (b < nok && group_key_cmp(&r->rows[idx[b]], first) == 0 && r->rows[idx[b]].var == first->var) b++;
+        series *s = realloc(g->s, (g->ns + 1) * sizeof *s);
+        if (!s) {
+            free(idx);
+            return -1;
+        }
+        g->s = s;
+        series *cur = &g->s[g->ns++];
+        *cur = (series){.var = first->var};
+        cur->pts = calloc(b - a, sizeof *cur->pts);
+        if (!cur->pts) {
+            free(idx);
+            return -1;
+        }
+        for (size_t i = a; i < b;) {
+            const row *best = &r->rows[idx[i]];
+            size_t j = i;
+            while (j < b && r->rows[idx[j]].n == best->n) {
+                const row *o = &r->rows[idx[j]];
+                if (o->block_dim != best->block_dim) g->folded |= AX_BLOCK;
+                if (o->coarse != best->coarse) g->folded |= AX_COARSE;
+                if (strcmp(o->finish, best->finish) != 0) g->folded |= AX_FINISH;
+                if (strcmp(o->scan_mode, best->scan_mode) != 0) g->folded |= AX_MODE;
+                j++;
+            }
+            cur->pts[cur->npts++] = (point){.n = best->n, .best = best};
+            i = j;
+        }
+        a = b;
+    }
+    free(idx);
+    /* series in variant order (the sort already did that within a group) */
+    return 0;
+}
+
+unsigned long long group_nearest_n(const group *g, unsigned long long want)
+{
+    unsigned long long best = 0;
+    double bd = INFINITY;
+    for (size_t i = 0; i < g->ns; i++)
+        for (size_t j = 0; j < g->s[i].npts; j++) {
+            unsigned long long n = g->s[i].pts[j].n;
+            double d = fabs(log2((double)n) - log2((double)want));
+            if (d < bd - 1e-12 || (fabs(d - bd) <= 1e-12 && n > best)) {
+                bd = d;
+                best = n;
+            }
+        }
+    return best;
+}
+
+const row *series_at(const series *s, unsigned long long n)
+{
+    for (size_t j = 0; j < s->npts; j++)
+        if (s->pts[j].n == n) return s->pts[j].best;
+    return NULL;
+}
+
+const row *best_with_metric(const results *r, const group *g, int var, unsigned long long n, int k)
+{
+    const row *best = NULL;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const row *w = &r->rows[i];
+        if (!w->ok || w->var != var || w->n != n || !isfinite(w->m[k])) continue;
+        if (strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) || strcmp(w->op, g->op)) continue;
+        if (!best || w->t_cold < best->t_cold) best = w;
+    }
+    return best;
+}
+
+/* ---- run.json ------------------------------------------------------------- */
+
+static double json_num(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    if (json_is_number(v)) return json_number_value(v);
+    if (json_is_string(v)) {
+        double d;
+        if (parse_double(json_string_value(v), &d) == 0) return d;
+    }
+    return NAN;
+}
+
+static void load_run(const char *dir, results *r)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    run_info *ri = &r->run;
+    ri->peak_GBps = ri->copy_GBps = ri->l2_bytes = NAN;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(ri->error, sizeof ri->error, "run.json: %s", strerror(errno));
+        return;
+    }
+    json_error_t je;
+    json_t *root = json_loadf(f, 0, &je);
+    fclose(f);
+    if (!root || !json_is_object(root)) {
+        if (root) json_decref(root);
+        snprintf(ri->error, sizeof ri->error, "run.json:%d:%d: %s", je.line, je.column,
+                 root ? "not a JSON object" : je.text);
+        return;
+    }
+    ri->present = 1;
+    ri->json = root;
+    json_t *dev = json_object_get(root, "device");
+    if (json_is_object(dev)) {
+        json_t *name = json_object_get(dev, "name");
+        if (json_is_string(name)) snprintf(ri->device, sizeof ri->device, "%s", json_string_value(name));
+        ri->l2_bytes = json_num(dev, "l2_bytes");
+    }
+    json_t *date = json_object_get(root, "date");
+    if (json_is_string(date)) {
+        const char *d = json_string_value(date);
+        snprintf(ri->date, sizeof ri->date, "%s", d);
+        if (strlen(d) >= 10 && d[4] == '-' && d[7] == '-') snprintf(ri->day, sizeof ri->day, "%.10s", d);
+        else snprintf(ri->day, sizeof ri->day, "%.15s", d);
+    }
+    ri->peak_GBps = json_num(root, "peak_bandwidth_GBps");
+    ri->copy_GBps = json_num(root, "copy_bandwidth_GBps");
+    if (!(ri->peak_GBps > 0)) ri->peak_GBps = NAN;
+    if (!(ri->copy_GBps > 0)) ri->copy_GBps = NAN;
+    if (!(ri->l2_bytes > 0)) ri->l2_bytes = NAN;
+}
+
+/* ---- results.csv ------------------------------------------------------------ */
+
+static void note(results *r, const char *text)
+{
+    size_t len = strlen(r->notes);
+    snprintf(r->notes + len, sizeof r->notes - len, "%s%s", len ? " " : "", text);
+}
+
+int results_load(const char *dir, results *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    if (csv_read_file(path, &r->csv, err, errlen)) return -1;
+    const csv_table *t = &r->csv;
+
+    char missing[512] = "";
+    size_t nmissing = 0;
+    for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
+        if (csv_column(t, required[i]) < 0) {
+            size_t len = strlen(missing);
+            snprintf(missing + len, sizeof missing - len, "%s%s", nmissing ? ", " : "", required[i]);
+            nmissing++;
+        }
+    if (nmissing) {
+        snprintf(err, errlen, "%s: missing required column%s: %s", path, nmissing > 1 ? "s" : "", missing);
+        results_free(r);
+        return -1;
+    }
+
+    for (int k = 0; k < PM_COUNT; k++) r->metric_col[k] = -1;
+    for (size_t c = 0; c < t->ncols; c++) {
+        const char *h = t->header[c];
+        if (strncmp(h, "m:", 2) != 0) continue;
+        r->n_metric_cols++;
+        const char *name = h + 2, *br = strchr(name, '[');
+        size_t len = br ? (size_t)(br - name) : strlen(name);
+        for (int k = 0; k < PM_COUNT; k++)
+            if (strlen(pm_names[k]) == len && strncmp(pm_names[k], name, len) == 0 && r->metric_col[k] < 0)
+                r->metric_col[k] = (int)c;
+    }
+
+    int c_var = csv_column(t, "variant"), c_alias = csv_column(t, "alias"), c_fam = csv_column(t, "family");
+    int c_kind = csv_column(t, "kind"), c_dtype = csv_column(t, "dtype"), c_op = csv_column(t, "op");
+    int c_n = csv_column(t, "n"), c_block = csv_column(t, "block_dim"), c_coarse = csv_column(t, "coarse");
+    int c_finish = csv_column(t, "finish"), c_mode = csv_column(t, "scan_mode"), c_status = csv_column(t, "status");
+    int c_skip = csv_column(t, "skip_reason"), c_error = csv_column(t, "error");
+    int c_eabs = csv_column(t, "validation_error_abs"), c_tol = csv_column(t, "validation_tolerance_abs");
+    int c_bytes = csv_column(t, "bytes_moved"), c_tc = csv_column(t, "time_cold_median_ms");
+    int c_th = csv_column(t, "time_hot_median_ms"), c_tcmin = csv_column(t, "time_cold_min_ms");
+    int c_tciqr = csv_column(t, "time_cold_iqr_ms"), c_bwc = csv_column(t, "bw_cold_GBps");
+    int c_bwh = csv_column(t, "bw_hot_GBps");
+    r->has_hot = c_th >= 0;
+    r->has_bw = c_bwc >= 0 || c_bytes >= 0;
+
+    r->rows = calloc(t->nrows ? t->nrows : 1, sizeof *r->rows);
+    r->vars = calloc(t->nrows ? t->nrows : 1, sizeof *r->vars);
+    if (!r->rows || !r->vars) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        results_free(r);
+        return -1;
+    }
+#define FIELD(c) ((c) >= 0 ? f[(c)] : "")
+    for (size_t i = 0; i < t->nrows; i++) {
+        char **f = t->rows[i];
+        row *w = &r->rows[r->nrows];
+        w->line = t->lines[i];
+        w->variant = FIELD(c_var);
+        w->alias = FIELD(c_alias);
+        w->family = FIELD(c_fam);
+        w->kind = FIELD(c_kind);
+        w->dtype = FIELD(c_dtype);
+        w->op = FIELD(c_op);
+        w->finish = FIELD(c_finish);
+        w->scan_mode = FIELD(c_mode);
+        w->status = FIELD(c_status);
+        w->skip_reason = FIELD(c_skip);
+        w->error = FIELD(c_error);
+        if (!*w->variant) {
+            snprintf(err, errlen, "%s:%zu: empty variant", path, w->line);
+            results_free(r);
+            return -1;
+        }
+        struct {
+            int col;
+            double *dst;
+        } nums[] = {{c_bytes, &w->bytes},   {c_tc, &w->t_cold},     {c_th, &w->t_hot},    {c_tcmin, &w->t_cold_min},
+                    {c_tciqr, &w->t_cold_iqr}, {c_bwc, &w->bw_cold}, {c_bwh, &w->bw_hot}, {c_eabs, &w->err_abs},
+                    {c_tol, &w->tol_abs}};
+        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+            if (nums[k].col < 0) {
+                *nums[k].dst = NAN;
+            } else if (parse_double(f[nums[k].col], nums[k].dst)) {
+                snprintf(err, errlen, "%s:%zu: column %s: not a number: \"%s\"", path, w->line, t->header[nums[k].col],
+                         f[nums[k].col]);
+                results_free(r);
+                return -1;
+            }
+        }
+        for (int k = 0; k < PM_COUNT; k++) {
+            w->m[k] = NAN;
+            if (r->metric_col[k] >= 0 && parse_double(f[r->metric_col[k]], &w->m[k])) w->m[k] = NAN; /* "n/a" */
+        }
+        if (*f[c_n] && (parse_ull(f[c_n], &w->n) || w->n == 0)) {
+            snprintf(err, errlen, "%s:%zu: column n: not a positive integer: \"%s\"", path, w->line, f[c_n]);
+            results_free(r);
+            return -1;
+        }
+        if (parse_long(f[c_block], &w->block_dim) || parse_long(f[c_coarse], &w->coarse)) {
+            snprintf(err, errlen, "%s:%zu: block_dim or coarse: not an integer: \"%s\", \"%s\"", path, w->line,
+                     f[c_block], f[c_coarse]);
+            results_free(r);
+            return -1;
+        }
+        /* bandwidth from bytes and time where the column is empty */
+        if (!isfinite(w->bw_cold) && w->bytes > 0 && w->t_cold > 0) w->bw_cold = w->bytes / (w->t_cold * 1e6);
+        if (!isfinite(w->bw_hot) && w->bytes > 0 && w->t_hot > 0) w->bw_hot = w->bytes / (w->t_hot * 1e6);
+
+        if (strcmp(w->status, "ok") == 0) r->n_ok++;
+        else if (strcmp(w->status, "invalid") == 0) r->n_invalid++;
+        else if (strcmp(w->status, "error") == 0) r->n_error++;
+        else if (strcmp(w->status, "skipped") == 0) r->n_skipped++;
+        else r->n_other++;
+        w->ok = strcmp(w->status, "ok") == 0 && isfinite(w->t_cold) && w->t_cold > 0 && w->n > 0;
+
+        size_t v = 0;
+        while (v < r->nvars && strcmp(r->vars[v].name, w->variant) != 0) v++;
+        if (v == r->nvars) {
+            r->vars[v] = (var_info){.name = w->variant, .alias = w->alias, .family = w->family, .kind = w->kind};
+            r->vars[v].is_cub = strcasecmp(w->family, "cub") == 0;
+            r->nvars++;
+        }
+        w->var = (int)v;
+        r->nrows++;
+    }
+#undef FIELD
+    if (t->truncated_last) note(r, "The last line of results.csv was cut short (an interrupted run) and is left out.");
+    assign_colors(r);
+    if (build_groups(r)) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        results_free(r);
+        return -1;
+    }
+    load_run(dir, r);
+    if (!r->run.present) {
+        char m[400];
+        snprintf(m, sizeof m, "No run metadata (%s): charts lack the device, the peak and copy lines and the L2 size.",
+                 r->run.error);
+        note(r, m);
+    }
+    return 0;
+}
+
+void results_free(results *r)
+{
+    for (size_t g = 0; g < r->ngroups; g++) {
+        for (size_t s = 0; s < r->groups[g].ns; s++) free(r->groups[g].s[s].pts);
+        free(r->groups[g].s);
+    }
+    free(r->groups);
+    free(r->rows);
+    free(r->vars);
+    if (r->run.json) json_decref((json_t *)r->run.json);
+    csv_free(&r->csv);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,580 @@
+/* The sweep's plan: axis values, experiment files (file:line errors,
+ * duplicate and unknown keys), the expansion against the registry, skip and
+ * collapse rules, validation sampling, estimates. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "harness/axes.h"
+#include "harness/plan.h"
+#include "kernels/registry.h"
+#include "tests/sweep_test_util.h"
+
+static char err[8192];
+
+/* ---- axis values ------------------------------------------------------------------- */
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    size_list l;
+    assert_int_equal(parse_sizes("2^10..2^30:x4", &l, err, sizeof err), 0);
+    assert_int_equal(l.count, 11);
+    assert_int_equal(l.v[0], 1024);
+    assert_int_equal(l.v[10], (size_t)1 << 30);
+    assert_int_equal(parse_sizes("2^10..2^12", &l, err, sizeof err), 0); /* x2 by default */
+    assert_int_equal(l.count, 3);
+    assert_int_equal(parse_sizes("1000..5000:+1000, 1K, 1M, 1G, 7", &l, err, sizeof err), 0);
+    assert_int_equal(l.count, 9);
+    assert_int_equal(l.v[0], 7); /* sorted */
+    assert_int_equal(l.v[8], (size_t)1 << 30);
+    assert_int_equal(parse_sizes("4, 4, 2^2", &l, err, sizeof err), 0); /* duplicates fold */
+    assert_int_equal(l.count, 1);
+    assert_int_equal(parse_sizes("2^31 - 1", &l, err, sizeof err), -1);
+    assert_int_equal(parse_sizes("2147483647", &l, err, sizeof err), 0);
+    assert_int_equal(l.v[0], 2147483647u);
+
+    struct {
+        const char *text, *needle;
+    } bad[] = {
+        {"2^31", "'2^31': n must be below 2^31"},
+        {"0", "'0': n must be at least 1"},
+        {"2^20..2^10", "runs backwards"},
+        {"1..8:x1", "does not advance"},
+        {"1..8:/2", "must be xK"},
+        {"abc", "'abc' is not a number"},
+        {"1,,2", "empty item"},
+        {"1,", "empty item"},
+        {"", "empty list"},
+        {"3^4", "only powers of two"},
+        {"1T", "unknown suffix 'T'"},
+        {"99999999999999999999999", "too large"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        assert_int_equal(parse_sizes(bad[i].text, &l, err, sizeof err), -1);
+        if (!strstr(err, bad[i].needle)) fail_msg("sizes '%s': message '%s' lacks '%s'", bad[i].text, err, bad[i].needle);
+    }
+}
+
+static void test_pow2_and_names(void **state)
+{
+    (void)state;
+    size_list l;
+    assert_int_equal(parse_pow2_list("64..1024", 32, 1024, "block dims", &l, err, sizeof err), 0);
+    assert_int_equal(l.count, 5);
+    assert_int_equal(parse_pow2_list("all", 32, 1024, "block dims", &l, err, sizeof err), 0);
+    assert_int_equal(l.count, 6);
+    assert_int_equal(parse_pow2_list("96", 32, 1024, "block dims", &l, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'96': block dims must be powers of two"));
+    assert_int_equal(parse_pow2_list("2048", 32, 1024, "block dims", &l, err, sizeof err), -1);
+
+    unsigned mask;
+    assert_int_equal(parse_dtypes("f32, f64", &mask, err, sizeof err), 0);
+    assert_int_equal(mask, (1u << DTYPE_F32) | (1u << DTYPE_F64));
+    assert_int_equal(parse_dtypes("all", &mask, err, sizeof err), 0);
+    assert_int_equal(mask, 7u);
+    assert_int_equal(parse_dtypes("f16", &mask, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'f16': unknown dtype (known: f32, f64, i32, all)"));
+    assert_int_equal(parse_ops("max,min", &mask, err, sizeof err), 0);
+    assert_int_equal(mask, (1u << OP_MAX) | (1u << OP_MIN));
+    assert_int_equal(parse_scan_modes("exclusive", &mask, err, sizeof err), 0);
+    assert_int_equal(mask, 1u << SCAN_EXCLUSIVE);
+
+    finish_policy fp;
+    assert_int_equal(parse_finishes("first", &fp, &mask, err, sizeof err), 0);
+    assert_int_equal(fp, FINISHES_FIRST);
+    assert_int_equal(parse_finishes("all", &fp, &mask, err, sizeof err), 0);
+    assert_int_equal(fp, FINISHES_ALL);
+    assert_int_equal(parse_finishes("two_step, atomic", &fp, &mask, err, sizeof err), 0);
+    assert_int_equal(fp, FINISHES_LIST);
+    assert_int_equal(mask, (1u << FINISH_TWO_STEP) | (1u << FINISH_ATOMIC));
+    assert_int_equal(parse_finishes("first, atomic", &fp, &mask, err, sizeof err), -1);
+    assert_int_equal(parse_finishes("sideways", &fp, &mask, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'sideways'"));
+
+    double d;
+    assert_int_equal(parse_percent("0.5%", &d, err, sizeof err), 0);
+    assert_true(d > 0.00499 && d < 0.00501);
+    assert_int_equal(parse_percent("2", &d, err, sizeof err), 0);
+    assert_true(d > 0.0199 && d < 0.0201);
+    assert_int_equal(parse_percent("0", &d, err, sizeof err), -1);
+    assert_int_equal(parse_percent("x%", &d, err, sizeof err), -1);
+    assert_int_equal(parse_seconds("500ms", &d, err, sizeof err), 0);
+    assert_true(d > 0.499 && d < 0.501);
+    assert_int_equal(parse_seconds("2s", &d, err, sizeof err), 0);
+    assert_int_equal(parse_seconds("1m", &d, err, sizeof err), 0);
+    assert_true(d == 60.0);
+    assert_int_equal(parse_seconds("-1", &d, err, sizeof err), -1);
+    assert_int_equal(parse_seconds("5h", &d, err, sizeof err), -1);
+    long x;
+    assert_int_equal(parse_count("12", 1, 100, &x, err, sizeof err), 0);
+    assert_int_equal(x, 12);
+    assert_int_equal(parse_count("0", 1, 100, &x, err, sizeof err), -1);
+    assert_int_equal(parse_count("1.5", 1, 100, &x, err, sizeof err), -1);
+}
+
+static void test_globs(void **state)
+{
+    (void)state;
+    glob_list g;
+    assert_int_equal(parse_globs("reduce_*, !reduce_cub", &g, err, sizeof err), 0);
+    assert_int_equal(g.count, 2);
+    assert_true(globs_match(&g, "reduce_warp_shuffle"));
+    assert_false(globs_match(&g, "reduce_cub"));
+    assert_false(globs_match(&g, "scan_naive"));
+    assert_int_equal(parse_globs("!scan_*", &g, err, sizeof err), 0);
+    assert_true(globs_match(&g, "reduce_cub")); /* only exclusions: everything else passes */
+    assert_false(globs_match(&g, "scan_cub"));
+    assert_int_equal(parse_globs("!", &g, err, sizeof err), -1);
+    assert_int_equal(parse_globs("a b", &g, err, sizeof err), -1);
+}
+
+/* ---- experiment files ------------------------------------------------------------------ */
+
+static void expect_file_error(const char *text, const char *needle)
+{
+    experiment e;
+    err[0] = '\0';
+    if (experiment_parse_string(text, "experiments/t.ini", &e, err, sizeof err) == 0)
+        fail_msg("parsed without error:\n%s", text);
+    if (!strstr(err, needle)) fail_msg("message '%s' lacks '%s'", err, needle);
+}
+
+static void test_experiment_file(void **state)
+{
+    (void)state;
+    experiment e;
+    const char *text = "; comment\n"
+                       "[experiment]\n"
+                       "name = mine\n"
+                       "variants = reduce_*, !reduce_cub\n"
+                       "validate = all\n"
+                       "\n"
+                       "[axes]\n"
+                       "sizes = 2^10,\n"
+                       "    2^12, 2^14   ; continued lines join\n"
+                       "block_dims = 128, 256\n"
+                       "dtypes = f32, i32\n"
+                       "ops = all\n"
+                       "finishes = all\n"
+                       "[timing]\n"
+                       "min_samples = 3\n"
+                       "max_noise = 1%\n"
+                       "timeout = 250ms\n"
+                       "[profile]\n"
+                       "metrics = dram__bytes_read.sum, sm__throughput.avg.pct_of_peak_sustained_elapsed\n";
+    if (experiment_parse_string(text, "experiments/t.ini", &e, err, sizeof err)) fail_msg("%s", err);
+    assert_string_equal(e.name, "mine");
+    assert_int_equal(e.variants.count, 2);
+    assert_int_equal(e.validate_all_to, 0);
+    assert_int_equal(e.sizes.count, 3);
+    assert_int_equal(e.sizes.v[2], 1u << 14);
+    assert_int_equal(e.block_dims.count, 2);
+    assert_int_equal(e.dtypes, (1u << DTYPE_F32) | (1u << DTYPE_I32));
+    assert_int_equal(e.ops, 7u);
+    assert_int_equal(e.finish_policy, FINISHES_ALL);
+    assert_int_equal(e.timing.min_samples, 3);
+    assert_true(e.timing.timeout_s > 0.249 && e.timing.timeout_s < 0.251);
+    assert_int_equal(e.metrics_mode, METRICS_LIST);
+    assert_int_equal(e.metric_count, 2);
+    assert_string_equal(e.metrics[0], "dram__bytes_read.sum");
+    /* untouched keys keep the defaults */
+    assert_int_equal(e.coarse.count, 6);
+    assert_string_equal(e.variants_origin, "experiments/t.ini:4");
+
+    /* the name defaults to the file's */
+    assert_int_equal(experiment_parse_string("[axes]\nsizes = 1K\n", "x/quick.ini", &e, err, sizeof err), 0);
+    assert_string_equal(e.name, "quick");
+
+    expect_file_error("[experiment]\nname = a\n[axes]\nsizes = 1K\nsizes = 2K\n",
+                      "experiments/t.ini:5: duplicate key 'sizes' in [axes] (first at line 4)");
+    expect_file_error("[axes]\nsize = 1K\n", "experiments/t.ini:2: unknown key 'size' in [axes] (known: sizes,");
+    expect_file_error("[experiment]\nname = a\n\n[axis]\n", "experiments/t.ini:4: unknown section [axis]");
+    expect_file_error("[axes]\n[timing]\n[axes]\n", "experiments/t.ini:3: section [axes] repeated (first at line 1)");
+    expect_file_error("name = x\n", "experiments/t.ini:1: 'name' is outside a section");
+    expect_file_error("[axes]\n\n\nsizes = 2^40\n", "experiments/t.ini:4: sizes: '2^40': n must be below 2^31");
+    expect_file_error("[axes]\nblock_dims = 100\n", "experiments/t.ini:2: block_dims: '100': block dims must be");
+    expect_file_error("[axes]\ndtypes = f32, bf16\n", "experiments/t.ini:2: dtypes: 'bf16': unknown dtype");
+    expect_file_error("[timing]\nmax_noise = lots\n", "experiments/t.ini:2: max_noise: 'lots' is not a percentage");
+    expect_file_error("[timing]\nmin_samples = 20\nmax_samples = 10\n",
+                      "experiments/t.ini:3: max_samples (10) is below min_samples (20)");
+    expect_file_error("[experiment]\nname = a/b\n", "experiments/t.ini:2: name: 'a/b'");
+    expect_file_error("[experiment]\njust a line\n", "experiments/t.ini:2: syntax error");
+    expect_file_error("[profile]\nmetrics = a b\n", "experiments/t.ini:2: metrics: 'a b' is not a metric name");
+    expect_file_error("[experiment]\nvalidate = 2^10..2^12\n", "experiments/t.ini:2: validate:");
+    char longline[600];
+    snprintf(longline, sizeof longline, "[axes]\nsizes = %0500d\n", 1);
+    expect_file_error(longline, "experiments/t.ini:2: line longer than");
+}
+
+static void test_experiment_load_missing(void **state)
+{
+    (void)state;
+    experiment e;
+    assert_int_equal(experiment_load("/nonexistent/x.ini", &e, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent/x.ini: cannot open"));
+}
+
+/* experiments/default.ini says the same as the built-in default; full and
+ * smoke parse. */
+static void test_shipped_experiments(void **state)
+{
+    (void)state;
+    const char *dflt = tu_runfile("experiments/default.ini", "../experiments/default.ini");
+    assert_non_null(dflt);
+    experiment file, builtin;
+    if (experiment_load(dflt, &file, err, sizeof err)) fail_msg("%s", err);
+    experiment_defaults(&builtin);
+    assert_string_equal(file.name, builtin.name);
+    assert_string_equal(file.description, builtin.description);
+    assert_memory_equal(&file.sizes, &builtin.sizes, sizeof file.sizes);
+    assert_memory_equal(&file.block_dims, &builtin.block_dims, sizeof file.block_dims);
+    assert_memory_equal(&file.coarse, &builtin.coarse, sizeof file.coarse);
+    assert_int_equal(file.dtypes, builtin.dtypes);
+    assert_int_equal(file.ops, builtin.ops);
+    assert_int_equal(file.scan_modes, builtin.scan_modes);
+    assert_int_equal(file.finish_policy, builtin.finish_policy);
+    assert_int_equal(file.validate_all_to, builtin.validate_all_to);
+    assert_int_equal(file.seed, builtin.seed);
+    assert_memory_equal(&file.timing, &builtin.timing, sizeof file.timing);
+    assert_int_equal(file.metrics_mode, builtin.metrics_mode);
+    sweep_plan a, b;
+    assert_int_equal(plan_build(&file, &a, err, sizeof err), 0);
+    assert_int_equal(plan_build(&builtin, &b, err, sizeof err), 0);
+    assert_int_equal(a.count, b.count);
+    assert_int_equal(a.skipped, b.skipped);
+    plan_free(&a);
+    plan_free(&b);
+
+    const char *names[] = {"full", "smoke"};
+    for (size_t i = 0; i < 2; i++) {
+        char rel[64], bundle[64];
+        snprintf(rel, sizeof rel, "experiments/%s.ini", names[i]);
+        snprintf(bundle, sizeof bundle, "../experiments/%s.ini", names[i]);
+        const char *p = tu_runfile(rel, bundle);
+        assert_non_null(p);
+        if (experiment_load(p, &file, err, sizeof err)) fail_msg("%s", err);
+        assert_string_equal(file.name, names[i]);
+        assert_int_equal(plan_build(&file, &a, err, sizeof err), 0);
+        assert_true(a.count > 0);
+        plan_free(&a);
+    }
+}
+
+/* ---- expansion ------------------------------------------------------------------------- */
+
+static int popcount(unsigned x) { return __builtin_popcount(x); }
+
+/* The default plan, recounted from the registry independently. */
+static void test_default_plan_counts(void **state)
+{
+    (void)state;
+    experiment e;
+    experiment_defaults(&e);
+    sweep_plan p;
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    size_t want = 0, want_skipped = 0;
+    for (size_t i = 0; i < registry_count(); i++) {
+        const variant *v = registry_get(i);
+        size_t bd = popcount(v->block_dims) == 1 ? 1 : 5;
+        size_t cf = popcount(v->coarse_factors) == 1 ? 1 : 6;
+        want += 11 * bd * cf;
+    }
+    assert_int_equal(p.count, want);
+    assert_int_equal(p.variants, registry_count());
+    for (size_t i = 0; i < p.count; i++) {
+        const sweep_config *c = &p.configs[i];
+        const char *why = NULL;
+        int accepted = variant_accepts(c->v, &c->a, &why) == 0;
+        assert_int_equal(accepted, c->skip_reason == NULL);
+        if (!accepted) {
+            assert_string_equal(c->skip_reason, why);
+            want_skipped++;
+        }
+        assert_int_equal(c->a.dtype, DTYPE_F32);
+        assert_int_equal(c->a.op, OP_SUM);
+        if (c->v->kind == KIND_REDUCE)
+            assert_int_equal(c->a.finish, __builtin_ctz(c->v->finishes)); /* the first finish only */
+        else
+            assert_int_equal(c->a.scan_mode, SCAN_INCLUSIVE);
+        if (popcount(c->v->coarse_factors) == 1) assert_int_equal(c->a.coarse, c->v->coarse_factors);
+        if (popcount(c->v->block_dims) == 1) assert_int_equal(c->a.block_dim, c->v->block_dims);
+    }
+    assert_int_equal(p.skipped, want_skipped);
+    /* Variants come in registry order, each contiguous. */
+    size_t vi = 0;
+    for (size_t i = 0; i < p.count; i++) {
+        while (vi < registry_count() && registry_get(vi) != p.configs[i].v) vi++;
+        assert_true(vi < registry_count());
+    }
+    plan_free(&p);
+}
+
+static const sweep_config *find_config(const sweep_plan *p, const char *variant, size_t n, unsigned bd, unsigned c)
+{
+    for (size_t i = 0; i < p->count; i++) {
+        const sweep_config *x = &p->configs[i];
+        if (!strcmp(x->v->name, variant) && x->a.n == n && x->a.block_dim == bd && x->a.coarse == c) return x;
+    }
+    return NULL;
+}
+
+static void test_collapse_and_skips(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_cub, reduce0, reduce_unroll_last_warp, reduce_atomic_global", &e.variants,
+                                 err, sizeof err),
+                     0);
+    assert_int_equal(parse_sizes("1K, 1M", &e.sizes, err, sizeof err), 0);
+    assert_int_equal(parse_pow2_list("32, 256", 32, 1024, "block dims", &e.block_dims, err, sizeof err), 0);
+    assert_int_equal(parse_dtypes("f32", &e.dtypes, err, sizeof err), 0);
+    assert_int_equal(parse_ops("sum, max", &e.ops, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    /* reduce_cub: block dim and coarse are CUB's own: one configuration per n and op */
+    size_t cub = 0;
+    for (size_t i = 0; i < p.count; i++)
+        if (!strcmp(p.configs[i].v->name, "reduce_cub")) {
+            cub++;
+            assert_int_equal(p.configs[i].a.block_dim, 256);
+            assert_int_equal(p.configs[i].a.coarse, 1);
+            assert_int_equal(p.configs[i].a.finish, FINISH_NONE);
+        }
+    assert_int_equal(cub, 2 * 2);
+    /* a block dim the variant lacks: a skipped row with its reason */
+    const sweep_config *c = find_config(&p, "reduce_unroll_last_warp", 1024, 32, 1);
+    assert_non_null(c);
+    assert_non_null(c->skip_reason);
+    assert_non_null(strstr(c->skip_reason, "block dim"));
+    /* a dtype/op pair the variant excludes: skipped with its limits */
+    const variant *ag = registry_find("reduce_atomic_global");
+    assert_non_null(ag);
+    if (ag->excluded_pairs & PAIR_BIT(DTYPE_F32, OP_MAX)) {
+        int seen = 0;
+        for (size_t i = 0; i < p.count; i++) {
+            const sweep_config *x = &p.configs[i];
+            if (x->v == ag && x->a.op == OP_MAX) {
+                assert_non_null(x->skip_reason);
+                assert_string_equal(x->skip_reason, ag->limits);
+                seen++;
+            }
+        }
+        assert_int_equal(seen, 2 * 2);
+    }
+    plan_free(&p);
+
+    /* n above a variant's max_n */
+    const variant *naive = registry_find("scan_naive");
+    if (naive && naive->max_n) {
+        experiment_defaults(&e);
+        assert_int_equal(parse_globs("scan_naive", &e.variants, err, sizeof err), 0);
+        e.sizes.count = 2;
+        e.sizes.v[0] = naive->max_n;
+        e.sizes.v[1] = naive->max_n * 2;
+        assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+        for (size_t i = 0; i < p.count; i++) {
+            const sweep_config *x = &p.configs[i];
+            if (x->a.n > naive->max_n) {
+                assert_non_null(x->skip_reason);
+                assert_non_null(strstr(x->skip_reason, "max_n"));
+            }
+        }
+        plan_free(&p);
+    }
+}
+
+static void test_finishes_and_modes(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce0", &e.variants, err, sizeof err), 0); /* an alias */
+    assert_int_equal(parse_sizes("1K", &e.sizes, err, sizeof err), 0);
+    assert_int_equal(parse_pow2_list("256", 32, 1024, "block dims", &e.block_dims, err, sizeof err), 0);
+    e.finish_policy = FINISHES_ALL;
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    const variant *r0 = registry_find("reduce0");
+    assert_non_null(r0);
+    assert_int_equal(p.count, (size_t)popcount(r0->finishes));
+    for (size_t i = 0; i < p.count; i++) assert_ptr_equal(p.configs[i].v, r0);
+    plan_free(&p);
+
+    /* a listed finish the variant does not take is a skipped row */
+    assert_int_equal(parse_finishes("two_step, none", &e.finish_policy, &e.finishes, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    assert_int_equal(p.count, 2);
+    size_t skipped = 0;
+    for (size_t i = 0; i < p.count; i++)
+        if (p.configs[i].a.finish == FINISH_NONE && !(r0->finishes & 1u)) {
+            assert_non_null(p.configs[i].skip_reason);
+            skipped++;
+        }
+    assert_int_equal(p.skipped, skipped);
+    plan_free(&p);
+
+    /* scans: both modes */
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("scan_*", &e.variants, err, sizeof err), 0);
+    assert_int_equal(parse_sizes("1K", &e.sizes, err, sizeof err), 0);
+    assert_int_equal(parse_pow2_list("256", 32, 1024, "block dims", &e.block_dims, err, sizeof err), 0);
+    assert_int_equal(parse_pow2_list("1", 1, 1024, "coarse", &e.coarse, err, sizeof err), 0);
+    e.scan_modes = 3;
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    size_t scans = 0;
+    for (size_t i = 0; i < registry_count(); i++) scans += registry_get(i)->kind == KIND_SCAN;
+    assert_int_equal(p.count, 2 * scans);
+    plan_free(&p);
+}
+
+static void test_globs_and_aliases(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    /* wildcards match names only: no scan through an alias like reduce_then_scan */
+    assert_int_equal(parse_globs("reduce_*", &e.variants, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    for (size_t i = 0; i < p.count; i++) assert_int_equal(p.configs[i].v->kind, KIND_REDUCE);
+    plan_free(&p);
+    /* an exact alias selects its variant; exclusions by alias too */
+    assert_int_equal(parse_globs("reduce0, reduce_cub, !cub::DeviceReduce", &e.variants, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    assert_int_equal(p.variants, 1);
+    assert_string_equal(p.configs[0].v->name, "reduce_interleaved_divergent");
+    plan_free(&p);
+}
+
+static void test_glob_errors(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_*, reduce_nonesuch*", &e.variants, err, sizeof err), 0);
+    snprintf(e.variants_origin, sizeof e.variants_origin, "--variants");
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--variants: 'reduce_nonesuch*' matches no variant name or alias"));
+    assert_int_equal(experiment_parse_string("[experiment]\n\nfamilies = harris, nope\n", "e/x.ini", &e, err,
+                                             sizeof err),
+                     0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "e/x.ini:3: families: 'nope' matches no variant family"));
+    /* both lists select, but nothing in common */
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("scan_*", &e.variants, err, sizeof err), 0);
+    assert_int_equal(parse_globs("harris", &e.families, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no variant is selected"));
+}
+
+static void test_validation_sampling(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_warp_shuffle, reduce_cub", &e.variants, err, sizeof err), 0);
+    assert_int_equal(parse_sizes("2^10, 2^14", &e.sizes, err, sizeof err), 0);
+    e.validate_all_to = 1u << 12;
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    size_t validating_big = 0;
+    for (size_t i = 0; i < p.count; i++) {
+        const sweep_config *c = &p.configs[i];
+        if (c->skip_reason) continue;
+        if (c->a.n <= (1u << 12)) assert_true(c->validate);
+        else validating_big += c->validate;
+    }
+    assert_int_equal(validating_big, 2); /* one per variant at 2^14 */
+    plan_free(&p);
+    e.validate_all_to = 0;
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    for (size_t i = 0; i < p.count; i++)
+        if (!p.configs[i].skip_reason) assert_true(p.configs[i].validate);
+    plan_free(&p);
+    size_t v;
+    assert_int_equal(parse_validate("all", &v, err, sizeof err), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(parse_validate("2^26", &v, err, sizeof err), 0);
+    assert_int_equal(v, 1u << 26);
+    assert_int_equal(parse_validate("some", &v, err, sizeof err), -1);
+}
+
+static void test_label_and_estimates(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_warp_shuffle", &e.variants, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    char label[256];
+    const sweep_config *c = find_config(&p, "reduce_warp_shuffle", 1u << 20, 256, 1);
+    assert_non_null(c);
+    config_label(c, label, sizeof label);
+    char want[256];
+    snprintf(want, sizeof want, "reduce_warp_shuffle f32 sum n=1048576 block=256 coarse=1 %s", finish_name(c->a.finish));
+    assert_string_equal(label, want);
+    estimate_model m = estimate_model_default();
+    const sweep_config *small = find_config(&p, "reduce_warp_shuffle", 1u << 10, 256, 1);
+    const sweep_config *big = find_config(&p, "reduce_warp_shuffle", 1u << 30, 256, 1);
+    assert_true(estimate_config_s(small, &e.timing, &m) < estimate_config_s(big, &e.timing, &m));
+    sweep_config skipped = *small;
+    skipped.skip_reason = "x";
+    assert_true(estimate_config_s(&skipped, &e.timing, &m) == 0.0);
+    assert_true(estimate_plan_s(&p, &e.timing, &m) > 0);
+    plan_free(&p);
+    char buf[32];
+    format_duration(42.4, buf, sizeof buf);
+    assert_string_equal(buf, "42 s");
+    format_duration(192, buf, sizeof buf);
+    assert_string_equal(buf, "3 min 12 s");
+    format_duration(3720, buf, sizeof buf);
+    assert_string_equal(buf, "1 h 02 min");
+}
+
+/* The default experiment is sized for 10 minutes on one H200; its estimate
+ * keeps a margin for the model's error. */
+static void test_default_fits_budget(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    estimate_model m = estimate_model_default();
+    double s = estimate_plan_s(&p, &e.timing, &m);
+    if (s > 300) fail_msg("the default experiment is estimated at %.0f s; keep it under 300 s (10 min with margin)", s);
+    plan_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_pow2_and_names),
+        cmocka_unit_test(test_globs),
+        cmocka_unit_test(test_experiment_file),
+        cmocka_unit_test(test_experiment_load_missing),
+        cmocka_unit_test(test_shipped_experiments),
+        cmocka_unit_test(test_default_plan_counts),
+        cmocka_unit_test(test_collapse_and_skips),
+        cmocka_unit_test(test_finishes_and_modes),
+        cmocka_unit_test(test_globs_and_aliases),
+        cmocka_unit_test(test_glob_errors),
+        cmocka_unit_test(test_validation_sampling),
+        cmocka_unit_test(test_label_and_estimates),
+        cmocka_unit_test(test_default_fits_budget),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

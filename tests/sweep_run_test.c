@@ -1,0 +1,456 @@
+/* The sweep binary end to end on the fake device layer (no GPU): outputs and
+ * where they go (BUILD_WORKING_DIRECTORY), exit codes, usage errors leaving
+ * nothing behind, --force, --resume (and what it refuses), interrupts, the
+ * metric columns, --list and --dry-run, and "no CUDA device". */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "harness/plan.h"
+#include "harness/results.h"
+#include "kernels/registry.h"
+#include "tests/sweep_test_util.h"
+
+#define FAKE "SWEEP_FAKE_DEVICE=1"
+/* A small plan: 3 variants x 2 sizes x 2 block dims (CUB collapses to one). */
+#define SMALL "--variants", "reduce0,reduce_cub,scan_kogge_stone", "--sizes", "1K,4K", "--block-dims", "128,256"
+
+static size_t small_plan_rows(void)
+{
+    experiment e;
+    sweep_plan p;
+    char err[1024];
+    experiment_defaults(&e);
+    parse_globs("reduce0,reduce_cub,scan_kogge_stone", &e.variants, err, sizeof err);
+    parse_sizes("1K,4K", &e.sizes, err, sizeof err);
+    parse_pow2_list("128,256", 32, 1024, "block dims", &e.block_dims, err, sizeof err);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    size_t n = p.count;
+    plan_free(&p);
+    return n;
+}
+
+/* dir/rel, malloc'd (a test's few paths are not freed). */
+static char *path_in(const char *dir, const char *rel)
+{
+    size_t len = strlen(dir) + strlen(rel) + 2;
+    char *b = malloc(len);
+    snprintf(b, len, "%s/%s", dir, rel);
+    return b;
+}
+
+static json_t *load_json(const char *path)
+{
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    if (!o) fail_msg("%s: %s", path, je.text);
+    return o;
+}
+
+static size_t csv_rows(const char *path)
+{
+    char *t = tu_read_file(path);
+    assert_non_null(t);
+    size_t n = tu_count_lines(t) - 1;
+    free(t);
+    return n;
+}
+
+static void test_outputs_under_working_directory(void **state)
+{
+    (void)state;
+    const char *bwd = tu_tempdir("bwd");
+    const char *elsewhere = tu_tempdir("cwd");
+    char bwd_env[4200];
+    snprintf(bwd_env, sizeof bwd_env, "BUILD_WORKING_DIRECTORY=%s", bwd);
+    const char *env[] = {FAKE, bwd_env, NULL};
+    const char *args[] = {SMALL, "--out", "runs/one", "--quiet", NULL};
+    tu_result r = tu_run(elsewhere, env, args);
+    if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
+    const char *dir = path_in(bwd, "runs/one");
+    assert_true(tu_exists(path_in(dir, "results.csv")));
+    assert_true(tu_exists(path_in(dir, "run.json")));
+    assert_true(tu_exists(path_in(dir, "summary.md")));
+    assert_false(tu_exists(path_in(elsewhere, "runs")));
+    assert_int_equal(csv_rows(path_in(dir, "results.csv")), small_plan_rows());
+    json_t *o = load_json(path_in(dir, "run.json"));
+    assert_true(json_is_false(json_object_get(o, "interrupted")));
+    assert_int_equal(json_integer_value(json_object_get(o, "rows")), small_plan_rows());
+    assert_int_equal(json_integer_value(json_object_get(o, "failures")), 0);
+    assert_string_equal(json_string_value(json_object_get(o, "experiment")), "default");
+    assert_true(json_is_true(json_object_get(o, "fake_device")));
+    assert_true(json_real_value(json_object_get(o, "copy_bandwidth_GBps")) > 0);
+    json_decref(o);
+    assert_string_equal(r.out, ""); /* --quiet */
+    tu_result_free(&r);
+
+    /* no --out: results/<timestamp>-<experiment> there */
+    const char *args2[] = {SMALL, "--quiet", NULL};
+    r = tu_run(elsewhere, env, args2);
+    assert_int_equal(r.status, 0);
+    DIR *d = opendir(path_in(bwd, "results"));
+    assert_non_null(d);
+    struct dirent *e;
+    int found = 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t l = strlen(e->d_name);
+        if (l > 8 && !strcmp(e->d_name + l - 8, "-default") && e->d_name[8] == '-') found++;
+    }
+    closedir(d);
+    assert_int_equal(found, 1);
+    tu_result_free(&r);
+}
+
+static void test_csv_content_and_metrics(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("content");
+    const char *env[] = {FAKE, NULL};
+    const char *args[] = {SMALL, "--out", dir, "--force", "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    char *csv = tu_read_file(path_in(dir, "results.csv"));
+    assert_non_null(strstr(csv, ",m:dram__bytes.sum[byte],m:gpu__time_duration.sum[ns]\n"));
+    assert_non_null(strstr(csv, "reduce_interleaved_divergent,\"reduce0, reduce_v0, sum_reduce\",harris,reduce,f32,sum,1024,128,1,"));
+    assert_int_equal(tu_count(csv, ",ok,"), small_plan_rows());
+    free(csv);
+    json_t *o = load_json(path_in(dir, "run.json"));
+    assert_int_equal(json_array_size(json_object_get(o, "metrics")), 2);
+    json_decref(o);
+
+    /* --no-cupti: no metric columns, profiler off */
+    const char *args2[] = {SMALL, "--out", dir, "--force", "--quiet", "--no-cupti", NULL};
+    r = tu_run(NULL, env, args2);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    csv = tu_read_file(path_in(dir, "results.csv"));
+    assert_null(strstr(csv, "m:"));
+    free(csv);
+    o = load_json(path_in(dir, "run.json"));
+    assert_int_equal(json_array_size(json_object_get(o, "metrics")), 0);
+    assert_non_null(strstr(json_string_value(json_object_get(o, "profiler_status")), "--no-cupti"));
+    json_decref(o);
+}
+
+static void test_usage_errors_write_nothing(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("usage");
+    const char *env[] = {FAKE, NULL};
+    const char *out = path_in(base, "never");
+    struct {
+        const char *a[8];
+        const char *needle;
+    } cases[] = {
+        {{"--sizes", "2^40", "--out", NULL}, "--sizes: '2^40': n must be below 2^31"},
+        {{"--variants", "reduce_nonesuch", "--out", NULL}, "--variants: 'reduce_nonesuch' matches no variant"},
+        {{"--experiment", "nonesuch", "--out", NULL}, "--experiment: no experiment 'nonesuch'"},
+        {{"--bogus", "--out", NULL}, "unknown option '--bogus'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *args[10];
+        size_t k = 0;
+        for (; cases[i].a[k]; k++) args[k] = cases[i].a[k];
+        args[k++] = out;
+        args[k] = NULL;
+        tu_result r = tu_run(NULL, env, args);
+        assert_int_equal(r.status, 2);
+        if (!strstr(r.err, cases[i].needle)) fail_msg("stderr '%s' lacks '%s'", r.err, cases[i].needle);
+        assert_int_equal(tu_count_lines(r.err), 1); /* one clear message */
+        assert_false(tu_exists(out));
+        tu_result_free(&r);
+    }
+    /* an experiment file with a bad value: file:line */
+    const char *ini = path_in(base, "bad.ini");
+    assert_int_equal(tu_write_file(ini, "[experiment]\nname = bad\n[axes]\nblock_dims = 64, 96\n"), 0);
+    const char *args[] = {"--experiment", ini, "--out", out, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 2);
+    char want[4300];
+    snprintf(want, sizeof want, "%s:4: block_dims: '96'", ini);
+    if (!strstr(r.err, want)) fail_msg("stderr '%s' lacks '%s'", r.err, want);
+    assert_false(tu_exists(out));
+    tu_result_free(&r);
+}
+
+static void test_existing_directory_needs_force(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("exists");
+    assert_int_equal(tu_write_file(path_in(dir, "results.csv"), "precious\n"), 0);
+    const char *env[] = {FAKE, NULL};
+    const char *args[] = {SMALL, "--out", dir, "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "exists (--force replaces its results"));
+    tu_result_free(&r);
+    char *t = tu_read_file(path_in(dir, "results.csv"));
+    assert_string_equal(t, "precious\n");
+    free(t);
+    const char *args2[] = {SMALL, "--out", dir, "--quiet", "--force", NULL};
+    r = tu_run(NULL, env, args2);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    assert_int_equal(csv_rows(path_in(dir, "results.csv")), small_plan_rows());
+}
+
+static void test_validation_failure_exit_1(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("fail");
+    const char *env[] = {FAKE, "SWEEP_FAKE_FAIL=scan_*", "SWEEP_FAKE_ERROR=reduce_cub", NULL};
+    const char *args[] = {SMALL, "--out", dir, "--force", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "INVALID scan_kogge_stone f32 sum n=1024"));
+    assert_non_null(strstr(r.err, "configurations failed"));
+    assert_non_null(strstr(r.out, "## Failures (6)")); /* 4 scan configs + 2 cub */
+    char *csv = tu_read_file(path_in(dir, "results.csv"));
+    assert_int_equal(tu_count(csv, ",invalid,"), 4);
+    assert_int_equal(tu_count(csv, ",error,,"), 2); /* status, empty skip_reason (the header has ",error,v") */
+    free(csv);
+    json_t *o = load_json(path_in(dir, "run.json"));
+    assert_int_equal(json_integer_value(json_object_get(o, "failures")), 6);
+    json_decref(o);
+    tu_result_free(&r);
+}
+
+static void test_no_device(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("nodev");
+    const char *out = path_in(base, "out");
+    const char *env[] = {FAKE, "SWEEP_FAKE_NO_DEVICE=1", NULL};
+    const char *args[] = {SMALL, "--out", out, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no CUDA device: "));
+    assert_false(tu_exists(out));
+    tu_result_free(&r);
+    /* The real device layer: on a host without a GPU the same; with one, a tiny run. */
+    const char *env2[] = {"SWEEP_FAKE_DEVICE=", NULL};
+    const char *args2[] = {"--variants", "reduce0", "--sizes", "1K", "--block-dims", "256", "--min-samples", "1",
+                           "--out", out, "--quiet", NULL};
+    r = tu_run(NULL, env2, args2);
+    if (r.status == 1 && strstr(r.err, "no CUDA device: ")) {
+        assert_false(tu_exists(out));
+    } else {
+        assert_int_equal(r.status, 0);
+        assert_true(tu_exists(path_in(out, "results.csv")));
+    }
+    tu_result_free(&r);
+}
+
+static void wait_for_rows(const char *csv, size_t rows, pid_t pid)
+{
+    for (int i = 0; i < 3000; i++) {
+        char *t = tu_read_file(csv);
+        size_t n = t ? tu_count_lines(t) : 0;
+        free(t);
+        if (n >= rows + 1) return;
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    fail_msg("no %zu rows in %s after 15 s", rows, csv);
+}
+
+static void interrupt_and_resume(int sig, int want_status)
+{
+    const char *base = tu_tempdir("intr");
+    const char *dir = path_in(base, "run");
+    const char *env[] = {FAKE, "SWEEP_FAKE_DELAY_MS=40", NULL};
+    const char *args[] = {"--variants", "reduce_*", "--sizes", "1K,4K", "--block-dims", "128,256", "--out", dir,
+                          "--quiet", NULL};
+    char o[4200], e[4200];
+    snprintf(o, sizeof o, "%s/stdout", base);
+    snprintf(e, sizeof e, "%s/stderr", base);
+    pid_t pid = tu_spawn(NULL, env, args, o, e);
+    wait_for_rows(path_in(dir, "results.csv"), 3, pid);
+    kill(pid, sig);
+    int status = tu_wait(pid);
+    char *err = tu_read_file(e);
+    if (status != want_status) fail_msg("exit %d, want %d: %s", status, want_status, err);
+    assert_non_null(strstr(err, "--resume --out"));
+    free(err);
+    /* a valid CSV of finished rows, and run.json says interrupted */
+    sweep_row *rows;
+    size_t n;
+    char msg[1024];
+    metric_columns mc = {NULL, 0};
+    /* the fake profiler's two columns */
+    sweep_metric m[2] = {{"dram__bytes.sum", "byte"}, {"gpu__time_duration.sum", "ns"}};
+    mc.m = m;
+    mc.count = 2;
+    if (results_read_csv(path_in(dir, "results.csv"), mc, &rows, &n, msg, sizeof msg)) fail_msg("%s", msg);
+    assert_true(n >= 3);
+    size_t first = n;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(rows[i].status == ROW_OK || rows[i].status == ROW_SKIPPED);
+        row_free(&rows[i]);
+    }
+    free(rows);
+    json_t *j = load_json(path_in(dir, "run.json"));
+    assert_true(json_is_true(json_object_get(j, "interrupted")));
+    assert_true(json_is_false(json_object_get(j, "complete")));
+    assert_int_equal(json_integer_value(json_object_get(j, "rows")), first);
+    json_decref(j);
+
+    /* --resume finishes it: every configuration once */
+    const char *env2[] = {FAKE, NULL};
+    const char *args2[] = {"--variants", "reduce_*", "--sizes", "1K,4K", "--block-dims", "128,256", "--out", dir,
+                           "--quiet", "--resume", NULL};
+    tu_result r = tu_run(NULL, env2, args2);
+    if (r.status != 0) fail_msg("resume: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    if (results_read_csv(path_in(dir, "results.csv"), mc, &rows, &n, msg, sizeof msg)) fail_msg("%s", msg);
+    experiment ex;
+    sweep_plan p;
+    experiment_defaults(&ex);
+    parse_globs("reduce_*", &ex.variants, msg, sizeof msg);
+    parse_sizes("1K,4K", &ex.sizes, msg, sizeof msg);
+    parse_pow2_list("128,256", 32, 1024, "block dims", &ex.block_dims, msg, sizeof msg);
+    assert_int_equal(plan_build(&ex, &p, msg, sizeof msg), 0);
+    assert_int_equal(n, p.count);
+    for (size_t i = 0; i < p.count; i++) {
+        size_t hits = 0;
+        for (size_t k = 0; k < n; k++) hits += config_same_axes(&rows[k].cfg, &p.configs[i]);
+        assert_int_equal(hits, 1);
+    }
+    /* speedups are filled across the resumed and the new rows */
+    int speedups = 0;
+    for (size_t k = 0; k < n; k++) speedups += rows[k].status == ROW_OK && rows[k].speedup_vs_cub > 0;
+    assert_true(speedups > 0);
+    for (size_t k = 0; k < n; k++) row_free(&rows[k]);
+    free(rows);
+    plan_free(&p);
+    j = load_json(path_in(dir, "run.json"));
+    assert_true(json_is_false(json_object_get(j, "interrupted")));
+    assert_true(json_is_true(json_object_get(j, "complete")));
+    json_decref(j);
+
+    /* resuming again has nothing to do; another experiment is refused */
+    const char *args3[] = {"--experiment", "smoke", "--out", dir, "--resume", "--quiet", NULL};
+    r = tu_run(NULL, env2, args3);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "holds experiment 'default', not 'smoke'"));
+    tu_result_free(&r);
+}
+
+static void test_sigint(void **state)
+{
+    (void)state;
+    interrupt_and_resume(SIGINT, 130);
+}
+
+static void test_sigterm(void **state)
+{
+    (void)state;
+    interrupt_and_resume(SIGTERM, 143);
+}
+
+static void test_resume_refusals(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("refuse");
+    const char *env[] = {FAKE, NULL};
+    const char *args[] = {"--resume", "--out", dir, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "not a sweep's output"));
+    tu_result_free(&r);
+    const char *args1[] = {SMALL, "--out", dir, "--force", "--quiet", NULL};
+    r = tu_run(NULL, env, args1);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    /* another schema version */
+    json_t *j = load_json(path_in(dir, "run.json"));
+    json_object_set_new(j, "schema_version", json_integer(SWEEP_SCHEMA_VERSION + 1));
+    json_dump_file(j, path_in(dir, "run.json"), 0);
+    json_decref(j);
+    const char *args2[] = {SMALL, "--out", dir, "--resume", "--quiet", NULL};
+    r = tu_run(NULL, env, args2);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "schema version"));
+    tu_result_free(&r);
+    /* another metric set (a different header) */
+    j = load_json(path_in(dir, "run.json"));
+    json_object_set_new(j, "schema_version", json_integer(SWEEP_SCHEMA_VERSION));
+    json_dump_file(j, path_in(dir, "run.json"), 0);
+    json_decref(j);
+    const char *args3[] = {SMALL, "--out", dir, "--resume", "--quiet", "--no-cupti", NULL};
+    r = tu_run(NULL, env, args3);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "header differs"));
+    tu_result_free(&r);
+    /* the same settings resume (nothing left to do) */
+    r = tu_run(NULL, env, args2);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    assert_int_equal(csv_rows(path_in(dir, "results.csv")), small_plan_rows());
+}
+
+static void test_list_and_dry_run(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("list");
+    char bwd_env[4200];
+    snprintf(bwd_env, sizeof bwd_env, "BUILD_WORKING_DIRECTORY=%s", base);
+    const char *env[] = {bwd_env, NULL};
+    const char *args[] = {"--list", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    for (size_t i = 0; i < registry_count(); i++) {
+        const variant *v = registry_get(i);
+        if (!strstr(r.out, v->name) || !strstr(r.out, v->alias) || !strstr(r.out, v->description))
+            fail_msg("--list lacks %s (alias %s)", v->name, v->alias);
+    }
+    tu_result_free(&r);
+    const char *args2[] = {"--dry-run", NULL};
+    r = tu_run(NULL, env, args2);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "plan: "));
+    assert_non_null(strstr(r.out, "estimated time: "));
+    tu_result_free(&r);
+    const char *args3[] = {"--dry-run", "--experiment", "full", NULL};
+    r = tu_run(NULL, env, args3);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "experiment full"));
+    tu_result_free(&r);
+    assert_false(tu_exists(path_in(base, "results")));
+    const char *args4[] = {"--help", NULL};
+    r = tu_run(NULL, env, args4);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "usage: "));
+    tu_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_outputs_under_working_directory),
+        cmocka_unit_test(test_csv_content_and_metrics),
+        cmocka_unit_test(test_usage_errors_write_nothing),
+        cmocka_unit_test(test_existing_directory_needs_force),
+        cmocka_unit_test(test_validation_failure_exit_1),
+        cmocka_unit_test(test_no_device),
+        cmocka_unit_test(test_sigint),
+        cmocka_unit_test(test_sigterm),
+        cmocka_unit_test(test_resume_refusals),
+        cmocka_unit_test(test_list_and_dry_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

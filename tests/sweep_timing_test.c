@@ -1,0 +1,167 @@
+/* Timing statistics and the stopping rule, with sample functions instead of
+ * a GPU; the hot batch size; the progress ETA. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "harness/progress.h"
+#include "harness/sweep_device.h"
+#include "harness/timing.h"
+
+static void test_stats(void **state)
+{
+    (void)state;
+    const double x[] = {5, 1, 4, 2, 3}; /* sorted: 1 2 3 4 5 */
+    timing_stats s = {0};
+    timing_stats_compute(x, 5, &s);
+    assert_int_equal(s.samples, 5);
+    assert_true(s.median == 3);
+    assert_true(s.min == 1 && s.max == 5);
+    assert_true(s.mean == 3);
+    assert_true(fabs(s.stdev - sqrt(2.5)) < 1e-12);
+    assert_true(s.iqr == 2); /* type 7: q1 = 2, q3 = 4 */
+    assert_true(s.mad == 1);
+    assert_true(fabs(s.noise - 1.2533 * 1.4826 * 1 / (3 * sqrt(5.0))) < 1e-12);
+    const double even[] = {1, 2, 3, 10};
+    timing_stats_compute(even, 4, &s);
+    assert_true(s.median == 2.5);
+    assert_true(fabs(s.iqr - (4.75 - 1.75)) < 1e-12);
+    timing_stats_compute(NULL, 0, &s);
+    assert_int_equal(s.samples, 0);
+    assert_true(isnan(s.median));
+}
+
+typedef struct seq {
+    const double *v;
+    size_t n, i;
+    int fail_at;     /* -1: never */
+    long sleep_ns;   /* per sample */
+    volatile sig_atomic_t *raise_at_flag;
+    size_t raise_at;
+} seq;
+
+static int seq_sample(void *p, double *ms)
+{
+    seq *s = p;
+    if (s->fail_at >= 0 && (size_t)s->fail_at == s->i) return 7;
+    if (s->raise_at_flag && s->i == s->raise_at) *s->raise_at_flag = 1;
+    if (s->sleep_ns) {
+        struct timespec ts = {0, s->sleep_ns};
+        nanosleep(&ts, NULL);
+    }
+    *ms = s->v[s->i % s->n];
+    s->i++;
+    return 0;
+}
+
+static void test_stops_on_noise_after_min_samples(void **state)
+{
+    (void)state;
+    const double flat[] = {1.0};
+    seq s = {flat, 1, 0, -1, 0, NULL, 0};
+    timing_params p = {10, 1000, 0.005, 10.0};
+    timing_stats st;
+    assert_int_equal(timing_measure(&p, 10.0, seq_sample, &s, NULL, &st), 0);
+    assert_int_equal(st.samples, 10); /* the floor, even when already quiet */
+    assert_int_equal(st.stop, STOP_NOISE);
+    assert_true(st.median == 1.0);
+}
+
+static void test_noisy_needs_more_samples(void **state)
+{
+    (void)state;
+    /* +-10 %: the median's standard error falls below 0.5 % only with many samples */
+    const double noisy[] = {0.9, 1.1, 1.0, 0.95, 1.05, 0.92, 1.08, 0.97, 1.03, 1.0};
+    seq s = {noisy, 10, 0, -1, 0, NULL, 0};
+    timing_params p = {10, 100000, 0.005, 10.0};
+    timing_stats st;
+    assert_int_equal(timing_measure(&p, 10.0, seq_sample, &s, NULL, &st), 0);
+    assert_int_equal(st.stop, STOP_NOISE);
+    assert_true(st.samples > 50);
+    assert_true(st.noise <= 0.005);
+    /* a ceiling */
+    s.i = 0;
+    p.max_samples = 20;
+    assert_int_equal(timing_measure(&p, 10.0, seq_sample, &s, NULL, &st), 0);
+    assert_int_equal(st.samples, 20);
+    assert_int_equal(st.stop, STOP_MAX_SAMPLES);
+}
+
+static void test_timeout_after_min_samples(void **state)
+{
+    (void)state;
+    const double noisy[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    seq s = {noisy, 10, 0, -1, 2000000 /* 2 ms */, NULL, 0};
+    timing_params p = {5, 1000000, 0.0001, 0.02};
+    timing_stats st;
+    assert_int_equal(timing_measure(&p, 0.02, seq_sample, &s, NULL, &st), 0);
+    assert_int_equal(st.stop, STOP_TIMEOUT);
+    assert_true(st.samples >= 5);
+    assert_true(st.samples < 100);
+    /* the floor holds even past the budget */
+    s.i = 0;
+    p.min_samples = 15;
+    assert_int_equal(timing_measure(&p, 0.001, seq_sample, &s, NULL, &st), 0);
+    assert_int_equal(st.samples, 15);
+}
+
+static void test_interrupt_and_error(void **state)
+{
+    (void)state;
+    const double flat[] = {1.0, 2.0};
+    volatile sig_atomic_t flag = 0;
+    seq s = {flat, 2, 0, -1, 0, &flag, 3};
+    timing_params p = {100, 1000, 0.005, 10.0};
+    timing_stats st;
+    assert_int_equal(timing_measure(&p, 10.0, seq_sample, &s, &flag, &st), 0);
+    assert_int_equal(st.stop, STOP_INTERRUPTED);
+    assert_int_equal(st.samples, 4);
+    seq f = {flat, 2, 0, 2, 0, NULL, 0};
+    assert_int_equal(timing_measure(&p, 10.0, seq_sample, &f, NULL, &st), 7);
+    assert_int_equal(st.stop, STOP_ERROR);
+    assert_int_equal(st.samples, 2);
+    assert_string_equal(timing_stop_name(STOP_NOISE), "noise");
+    assert_string_equal(timing_stop_name(STOP_TIMEOUT), "timeout");
+}
+
+static void test_hot_batch(void **state)
+{
+    (void)state;
+    assert_int_equal(hot_batch_for(0.005), 10); /* 5 us -> 10 launches of about 50 us */
+    assert_int_equal(hot_batch_for(0.0001), 64);
+    assert_int_equal(hot_batch_for(2.0), 1);
+    assert_int_equal(hot_batch_for(NAN), 1);
+}
+
+static void test_eta(void **state)
+{
+    (void)state;
+    assert_true(progress_eta(10, 0, 100) < 0);
+    /* half the modelled work in 10 s: 10 s left */
+    assert_true(fabs(progress_eta(10, 50, 100) - 10) < 1e-9);
+    /* running twice as slow as the model */
+    assert_true(fabs(progress_eta(20, 10, 30) - 40) < 1e-9);
+    assert_true(progress_eta(5, 120, 100) == 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_stops_on_noise_after_min_samples),
+        cmocka_unit_test(test_noisy_needs_more_samples),
+        cmocka_unit_test(test_timeout_after_min_samples),
+        cmocka_unit_test(test_interrupt_and_error),
+        cmocka_unit_test(test_hot_batch),
+        cmocka_unit_test(test_eta),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
