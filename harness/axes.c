@@ -66,6 +66,7 @@ static int check_empty_items(const char *text, char *err, size_t errlen)
 /* One value: digits [K|Ki|M|Mi|G|Gi] or 2^k. No sign, no spaces inside. */
 static int parse_value(const char *s, unsigned long long *out, char *err, size_t errlen)
 {
+    if (s[0] == '-' && isdigit((unsigned char)s[1])) return fail(err, errlen, "'%s' is negative", s);
     if (!isdigit((unsigned char)s[0])) return fail(err, errlen, "'%s' is not a number", s);
     char *end;
     errno = 0;
@@ -217,6 +218,59 @@ int parse_pow2_list(const char *text, size_t all_from, size_t max, const char *w
         }
     }
     return parse_value_list(text, check_pow2, &c, out, err, errlen);
+}
+
+/* Block dims and coarse factors: one message per way a value can be wrong. */
+#define BLOCK_DIMS_TAKE " (variants take 32..1024, powers of two)"
+#define COARSE_TAKE " (variants take 1..64, powers of two)"
+
+static int check_block_dim(unsigned long long v, const char *item, const void *ctx, char *err, size_t errlen)
+{
+    (void)ctx;
+    if (v == 0) return fail(err, errlen, "'%s': a block needs at least one warp (32 threads)" BLOCK_DIMS_TAKE, item);
+    if (v > AXES_MAX_BLOCK_DIM)
+        return fail(err, errlen, "'%s': above 1024, the most threads a block can have" BLOCK_DIMS_TAKE, item);
+    if (v % AXES_MIN_BLOCK_DIM)
+        return fail(err, errlen, "'%s': not a multiple of 32 (a block is whole warps)" BLOCK_DIMS_TAKE, item);
+    if (v & (v - 1)) return fail(err, errlen, "'%s': not a power of two" BLOCK_DIMS_TAKE, item);
+    return 0;
+}
+
+static int check_coarse(unsigned long long v, const char *item, const void *ctx, char *err, size_t errlen)
+{
+    (void)ctx;
+    if (v == 0) return fail(err, errlen, "'%s': a thread takes at least one element" COARSE_TAKE, item);
+    if (v > AXES_MAX_COARSE)
+        return fail(err, errlen, "'%s': above 64, the largest coarse factor any variant takes" COARSE_TAKE, item);
+    if (v & (v - 1)) return fail(err, errlen, "'%s': not a power of two" COARSE_TAKE, item);
+    return 0;
+}
+
+/* "all" (alone) stands for every value from..to. */
+static const char *expand_all(const char *text, size_t from, size_t to, char *buf, size_t len)
+{
+    if (!text) return text;
+    const char *s = text;
+    while (isspace((unsigned char)*s)) s++;
+    if (strncmp(s, "all", 3)) return text;
+    for (s += 3; isspace((unsigned char)*s); s++) continue;
+    if (*s) return text;
+    snprintf(buf, len, "%zu..%zu", from, to);
+    return buf;
+}
+
+int parse_block_dims(const char *text, size_list *out, char *err, size_t errlen)
+{
+    char buf[64];
+    text = expand_all(text, AXES_MIN_BLOCK_DIM, AXES_MAX_BLOCK_DIM, buf, sizeof buf);
+    return parse_value_list(text, check_block_dim, NULL, out, err, errlen);
+}
+
+int parse_coarse(const char *text, size_list *out, char *err, size_t errlen)
+{
+    char buf[64];
+    text = expand_all(text, 1, AXES_MAX_COARSE, buf, sizeof buf);
+    return parse_value_list(text, check_coarse, NULL, out, err, errlen);
 }
 
 /* ---- name sets ------------------------------------------------------------------ */

@@ -48,6 +48,21 @@ int parse_sizes(const char *text, size_list *out, char *err, size_t errlen);
 int parse_pow2_list(const char *text, size_t all_from, size_t max, const char *what, size_list *out, char *err,
                     size_t errlen);
 
+/* Block dims: powers of two from 32 (a whole warp) to 1024 (the most threads
+ * a block can have), as a list or ranges, or "all". Each way a value can be
+ * wrong has its own message: "'96': not a power of two (variants take
+ * 32..1024, powers of two)", "'16': not a multiple of 32 ...", "'2048':
+ * above 1024 ...". */
+#define AXES_MIN_BLOCK_DIM 32
+#define AXES_MAX_BLOCK_DIM 1024
+int parse_block_dims(const char *text, size_list *out, char *err, size_t errlen);
+
+/* Coarse factors: powers of two from 1 to AXES_MAX_COARSE, the largest any
+ * registered variant takes (tests/sweep_bad_input_test checks the registry
+ * against it), or "all". */
+#define AXES_MAX_COARSE 64
+int parse_coarse(const char *text, size_list *out, char *err, size_t errlen);
+
 /* Name sets: comma-separated names, or "all". Masks have bit (1 << enum value). */
 int parse_dtypes(const char *text, unsigned *mask, char *err, size_t errlen);
 int parse_ops(const char *text, unsigned *mask, char *err, size_t errlen);

@@ -46,6 +46,12 @@ static const char usage_text[] =
     "  --validate all|N        validate every configuration (all), or every one up to\n"
     "                          n = N and above it the first per variant and n (default 2^26)\n"
     "  --seed N                base seed of the random inputs\n"
+    "  --metrics LIST          the profile phase's metrics, one results.csv column each:\n"
+    "                          study keys (warp_efficiency, dram_read_bytes, ...), legacy\n"
+    "                          nvprof names or CUPTI names (dram__bytes_read.sum); default\n"
+    "                          (the study's set) or none. Unknown names: exit 2, with the\n"
+    "                          closest known ones. Each configuration is replayed once per\n"
+    "                          pass, after its timing, the L2 flushed before each pass\n"
     "  --no-cupti              no profiling: no metric columns, no profile phase\n"
     "\n"
     "Output:\n"
@@ -78,7 +84,7 @@ static const flag flags[] = {
     {"--finish", 1, STR(finishes)},       {"--min-samples", 1, STR(min_samples)},
     {"--max-samples", 1, STR(max_samples)}, {"--max-noise", 1, STR(max_noise)},
     {"--timeout", 1, STR(timeout)},       {"--seed", 1, STR(seed)},
-    {"--validate", 1, STR(validate)},
+    {"--validate", 1, STR(validate)},     {"--metrics", 1, STR(metrics)},
     {"--out", 1, STR(out)},               {"--device", 2, 0},
     {"--list", 0, STR(list)},             {"--dry-run", 0, STR(dry_run)},
     {"--resume", 0, STR(resume)},         {"--force", 0, STR(force)},
@@ -91,7 +97,7 @@ static const flag flags[] = {
 /* Validate one override value with the parser its key uses. */
 static int check_value(const char *opt, const char *value, char *err, size_t errlen)
 {
-    char msg[512];
+    char msg[1024];
     experiment scratch;
     int r = 0;
     long x;
@@ -102,9 +108,9 @@ static int check_value(const char *opt, const char *value, char *err, size_t err
     if (!strcmp(opt, "--variants")) r = parse_globs(value, &scratch.variants, msg, sizeof msg);
     else if (!strcmp(opt, "--sizes")) r = parse_sizes(value, &scratch.sizes, msg, sizeof msg);
     else if (!strcmp(opt, "--block-dims"))
-        r = parse_pow2_list(value, 32, 1024, "block dims", &scratch.block_dims, msg, sizeof msg);
+        r = parse_block_dims(value, &scratch.block_dims, msg, sizeof msg);
     else if (!strcmp(opt, "--coarse"))
-        r = parse_pow2_list(value, 1, 1024, "coarse factors", &scratch.coarse, msg, sizeof msg);
+        r = parse_coarse(value, &scratch.coarse, msg, sizeof msg);
     else if (!strcmp(opt, "--dtype")) r = parse_dtypes(value, &mask, msg, sizeof msg);
     else if (!strcmp(opt, "--op")) r = parse_ops(value, &mask, msg, sizeof msg);
     else if (!strcmp(opt, "--scan-mode")) r = parse_scan_modes(value, &mask, msg, sizeof msg);
@@ -115,6 +121,7 @@ static int check_value(const char *opt, const char *value, char *err, size_t err
     else if (!strcmp(opt, "--timeout")) r = parse_seconds(value, &d, msg, sizeof msg);
     else if (!strcmp(opt, "--seed")) r = parse_u64(value, &u, msg, sizeof msg);
     else if (!strcmp(opt, "--validate")) r = parse_validate(value, &scratch.validate_all_to, msg, sizeof msg);
+    else if (!strcmp(opt, "--metrics")) r = parse_metrics(value, &scratch, msg, sizeof msg);
     else if (!strcmp(opt, "--out") || !strcmp(opt, "--experiment")) {
         if (!value[0]) {
             snprintf(msg, sizeof msg, "empty value");
@@ -178,7 +185,7 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
 
 int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
 {
-    char msg[512];
+    char msg[1024];
     long x;
     int r = 0;
     const char *opt = "";
@@ -189,9 +196,8 @@ int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
     }
     APPLY(variants, "--variants", parse_globs(o->variants, &e->variants, msg, sizeof msg));
     APPLY(sizes, "--sizes", parse_sizes(o->sizes, &e->sizes, msg, sizeof msg));
-    APPLY(block_dims, "--block-dims",
-          parse_pow2_list(o->block_dims, 32, 1024, "block dims", &e->block_dims, msg, sizeof msg));
-    APPLY(coarse, "--coarse", parse_pow2_list(o->coarse, 1, 1024, "coarse factors", &e->coarse, msg, sizeof msg));
+    APPLY(block_dims, "--block-dims", parse_block_dims(o->block_dims, &e->block_dims, msg, sizeof msg));
+    APPLY(coarse, "--coarse", parse_coarse(o->coarse, &e->coarse, msg, sizeof msg));
     APPLY(dtypes, "--dtype", parse_dtypes(o->dtypes, &e->dtypes, msg, sizeof msg));
     APPLY(ops, "--op", parse_ops(o->ops, &e->ops, msg, sizeof msg));
     APPLY(scan_modes, "--scan-mode", parse_scan_modes(o->scan_modes, &e->scan_modes, msg, sizeof msg));
@@ -200,6 +206,7 @@ int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
     APPLY(timeout, "--timeout", parse_seconds(o->timeout, &e->timing.timeout_s, msg, sizeof msg));
     APPLY(seed, "--seed", parse_u64(o->seed, &e->seed, msg, sizeof msg));
     APPLY(validate, "--validate", parse_validate(o->validate, &e->validate_all_to, msg, sizeof msg));
+    APPLY(metrics, "--metrics", parse_metrics(o->metrics, e, msg, sizeof msg));
 #undef APPLY
     if (!r && o->min_samples) {
         opt = "--min-samples";

@@ -15,6 +15,7 @@ typedef struct sweep_options {
     /* Overrides of the experiment, as typed (validated by cli_parse). */
     const char *variants, *sizes, *block_dims, *coarse, *dtypes, *ops, *scan_modes, *finishes;
     const char *min_samples, *max_samples, *max_noise, *timeout, *seed, *validate;
+    const char *metrics; /* --metrics: default | none | a list (harness/plan.h: parse_metrics) */
     const char *out;
     int device;
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device;

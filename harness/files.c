@@ -100,6 +100,52 @@ int make_dirs(const char *p, char *err, size_t errlen)
     return 0;
 }
 
+int dir_check_writable(const char *p, char *err, size_t errlen)
+{
+    char dir[SWEEP_PATH_MAX], probe[SWEEP_PATH_MAX];
+    if (snprintf(dir, sizeof dir, "%s", p) >= (int)sizeof dir) {
+        snprintf(err, errlen, "%s: path too long", p);
+        return -1;
+    }
+    for (;;) {
+        size_t n = strlen(dir);
+        while (n > 1 && dir[n - 1] == '/') dir[--n] = '\0';
+        struct stat st;
+        if (stat(dir, &st) == 0) {
+            if (!S_ISDIR(st.st_mode)) {
+                snprintf(err, errlen, "%s is not a directory", dir);
+                return -1;
+            }
+            break;
+        }
+        if (errno != ENOENT && errno != ENOTDIR) {
+            snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+            return -1;
+        }
+        char *slash = strrchr(dir, '/');
+        if (!slash) { /* relative: the current directory */
+            if (!strcmp(dir, ".")) {
+                snprintf(err, errlen, "the current directory: %s", strerror(errno));
+                return -1;
+            }
+            snprintf(dir, sizeof dir, ".");
+            continue;
+        }
+        if (slash == dir) slash[1] = '\0';
+        else *slash = '\0';
+    }
+    if (path_join(probe, sizeof probe, dir, ".sweep-write-check-XXXXXX")) {
+        snprintf(err, errlen, "%s: path too long", dir);
+        return -1;
+    }
+    if (!mkdtemp(probe)) {
+        snprintf(err, errlen, "cannot create anything in %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    rmdir(probe);
+    return 0;
+}
+
 int write_file_atomic(const char *path, render_fn render, void *ctx, char *err, size_t errlen)
 {
     char tmp[SWEEP_PATH_MAX];

@@ -26,6 +26,13 @@ int dir_is_empty(const char *p);
 /* mkdir -p; 0 on success (also when it exists). */
 int make_dirs(const char *p, char *err, size_t errlen);
 
+/* Could make_dirs(p) and files in p be created? Creates and removes a probe
+ * directory in p, or in its deepest existing ancestor when p does not exist
+ * yet (so it leaves nothing behind, and is right for root too, whom access()
+ * would wave through). 0, or -1 and why in err ("/a/f is not a directory",
+ * "cannot create anything in /sys: Operation not permitted"). */
+int dir_check_writable(const char *p, char *err, size_t errlen);
+
 /* Write path through a temporary file in the same directory, flush, fsync and
  * rename over path: readers see the old file or the new one, never a part. */
 typedef int (*render_fn)(FILE *f, void *ctx);

@@ -8,9 +8,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
+#include "cupti/metrics.h"
 #include "kernels/registry.h"
 
 /* ---- the default experiment -------------------------------------------------------- */
@@ -80,8 +82,8 @@ typedef struct entry {
 } entry;
 
 typedef struct ini_src {
-    FILE *f;
-    const char *str;
+    const char *str; /* the whole file's bytes (text_check passed) */
+    size_t len;
     size_t pos;
     int line;          /* the line the parser is on */
     int at_line_start; /* the last chunk ended a line */
@@ -107,20 +109,15 @@ static void src_error(ini_src *s, int line, const char *fmt, ...)
     s->err_line = line;
 }
 
-/* Raw chunk: fgets from the file or the string. */
+/* Raw chunk: like fgets, from the buffer. */
 static char *read_chunk(ini_src *s, char *buf, int num)
 {
-    if (s->f) {
-        char *r = fgets(buf, num, s->f);
-        if (!r) s->eof = 1;
-        return r;
-    }
-    if (!s->str[s->pos]) {
+    if (s->pos >= s->len) {
         s->eof = 1;
         return NULL;
     }
     int k = 0;
-    while (k < num - 1 && s->str[s->pos]) {
+    while (k < num - 1 && s->pos < s->len) {
         char c = s->str[s->pos++];
         buf[k++] = c;
         if (c == '\n') break;
@@ -129,16 +126,7 @@ static char *read_chunk(ini_src *s, char *buf, int num)
     return buf;
 }
 
-static int more_input(ini_src *s)
-{
-    if (s->f) {
-        int c = fgetc(s->f);
-        if (c == EOF) return 0;
-        ungetc(c, s->f);
-        return 1;
-    }
-    return s->str[s->pos] != '\0';
-}
+static int more_input(ini_src *s) { return s->pos < s->len; }
 
 static int section_index(const char *name)
 {
@@ -279,7 +267,7 @@ static int metric_name_ok(const char *m)
     return 1;
 }
 
-static int parse_metrics(const char *text, experiment *e, char *err, size_t errlen)
+int parse_metrics(const char *text, experiment *e, char *err, size_t errlen)
 {
     char buf[VALUE_LEN];
     snprintf(buf, sizeof buf, "%s", text ? text : "");
@@ -318,6 +306,18 @@ static int parse_metrics(const char *text, experiment *e, char *err, size_t errl
         snprintf(err, errlen, "empty list (default, none, or metric names)");
         return -1;
     }
+    /* Study keys, nvprof names and well-formed CUPTI names pass here; whether
+     * the chip knows a CUPTI name is the profiler's check, once a device is open. */
+    const char *names[EXPERIMENT_MAX_METRICS];
+    for (size_t i = 0; i < e->metric_count; i++) names[i] = e->metrics[i];
+    char why[1024];
+    metric_plan *plan = metric_plan_new(names, e->metric_count, why, sizeof why);
+    if (!plan) {
+        snprintf(err, errlen, "%s", why);
+        e->metric_count = 0;
+        return -1;
+    }
+    metric_plan_free(plan);
     e->metrics_mode = METRICS_LIST;
     return 0;
 }
@@ -369,8 +369,8 @@ static int apply_entry(experiment *e, const entry *en, char *err, size_t errlen)
         if (!strcmp(k, "validate")) return parse_validate(v, &e->validate_all_to, err, errlen);
     } else if (!strcmp(en->section, "axes")) {
         if (!strcmp(k, "sizes")) return parse_sizes(v, &e->sizes, err, errlen);
-        if (!strcmp(k, "block_dims")) return parse_pow2_list(v, 32, 1024, "block dims", &e->block_dims, err, errlen);
-        if (!strcmp(k, "coarse")) return parse_pow2_list(v, 1, 1024, "coarse factors", &e->coarse, err, errlen);
+        if (!strcmp(k, "block_dims")) return parse_block_dims(v, &e->block_dims, err, errlen);
+        if (!strcmp(k, "coarse")) return parse_coarse(v, &e->coarse, err, errlen);
         if (!strcmp(k, "dtypes")) return parse_dtypes(v, &e->dtypes, err, errlen);
         if (!strcmp(k, "ops")) return parse_ops(v, &e->ops, err, errlen);
         if (!strcmp(k, "scan_modes")) return parse_scan_modes(v, &e->scan_modes, err, errlen);
@@ -442,46 +442,112 @@ static void name_from_path(const char *path, char *name, size_t len)
     if (n > 4 && !strcmp(name + n - 4, ".ini")) name[n - 4] = '\0';
 }
 
-int experiment_parse_string(const char *text, const char *display_path, experiment *e, char *err, size_t errlen)
+/* An experiment file is UTF-8 text: no NUL or other control bytes (tab, CR
+ * and LF aside), no malformed UTF-8. A binary file (or a truncated download,
+ * or the wrong file) is reported where its first offending byte is. */
+static int text_check(const char *data, size_t len, const char *path, char *err, size_t errlen)
 {
-    ini_src *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err, errlen, "%s: out of memory", display_path);
-        return -1;
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)data[i];
+        if (c == '\n') {
+            line++;
+            line_start = ++i;
+            continue;
+        }
+        if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f) {
+            snprintf(err, errlen, "%s:%d: binary data (byte 0x%02x at column %zu): an experiment file is text",
+                     path, line, c, i - line_start + 1);
+            return -1;
+        }
+        size_t need = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;
+        int ok = need < 9 && i + need < len && !(c == 0xc0 || c == 0xc1 || c > 0xf4);
+        for (size_t k = 1; ok && k <= need; k++) ok = ((unsigned char)data[i + k] & 0xc0) == 0x80;
+        if (!ok) {
+            snprintf(err, errlen, "%s:%d: not UTF-8 text (byte 0x%02x at column %zu): an experiment file is text",
+                     path, line, c, i - line_start + 1);
+            return -1;
+        }
+        i += need + 1;
     }
-    s->str = text;
+    return 0;
+}
+
+int experiment_parse_buffer(const char *data, size_t len, const char *display_path, experiment *e, char *err,
+                            size_t errlen)
+{
     experiment_defaults(e);
     char name[EXPERIMENT_NAME_LEN];
     name_from_path(display_path, name, sizeof name);
     if (experiment_name_ok(name)) snprintf(e->name, sizeof e->name, "%s", name);
     snprintf(e->source, sizeof e->source, "%s", display_path);
+    if (len > EXPERIMENT_FILE_MAX) {
+        snprintf(err, errlen, "%s: %zu bytes: larger than an experiment file can be (%d KiB)", display_path, len,
+                 EXPERIMENT_FILE_MAX >> 10);
+        return -1;
+    }
+    if (text_check(data, len, display_path, err, errlen)) return -1;
+    ini_src *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "%s: out of memory", display_path);
+        return -1;
+    }
+    s->str = data;
+    s->len = len;
     int r = parse_src(s, display_path, e, err, errlen);
+    if (!r && s->n_entries == 0) {
+        snprintf(err, errlen, "%s: empty experiment file: it sets no key (an empty or truncated file?)",
+                 display_path);
+        r = -1;
+    }
     free(s);
     return r;
 }
 
+int experiment_parse_string(const char *text, const char *display_path, experiment *e, char *err, size_t errlen)
+{
+    return experiment_parse_buffer(text, strlen(text), display_path, e, err, errlen);
+}
+
 int experiment_load(const char *path, experiment *e, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "r");
+    experiment_defaults(e);
+    FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    ini_src *s = calloc(1, sizeof *s);
-    if (!s) {
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        fclose(f);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not an experiment file: %s", path,
+                 S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
+        fclose(f);
+        return -1;
+    }
+    /* One byte more than the limit: a larger file is reported as such. */
+    char *data = malloc(EXPERIMENT_FILE_MAX + 1);
+    if (!data) {
         fclose(f);
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
-    s->f = f;
-    experiment_defaults(e);
-    char name[EXPERIMENT_NAME_LEN];
-    name_from_path(path, name, sizeof name);
-    if (experiment_name_ok(name)) snprintf(e->name, sizeof e->name, "%s", name);
-    snprintf(e->source, sizeof e->source, "%s", path);
-    int r = parse_src(s, path, e, err, errlen);
+    size_t len = fread(data, 1, EXPERIMENT_FILE_MAX + 1, f);
+    int read_error = ferror(f);
+    int saved = errno;
     fclose(f);
-    free(s);
+    if (read_error) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(saved));
+        free(data);
+        return -1;
+    }
+    int r = experiment_parse_buffer(data, len, path, e, err, errlen);
+    free(data);
     return r;
 }
 
@@ -564,6 +630,45 @@ static int push_config(sweep_plan *p, size_t *cap, const sweep_config *c)
 /* A set of AXIS_BIT values with one member is not an axis of the variant. */
 static int single_bit(unsigned mask) { return mask && !(mask & (mask - 1)); }
 
+/* A variant named exactly (not through a wildcard) with a dtype and op that
+ * were both narrowed (neither axis is every value) is asked for that pair on
+ * purpose: if it cannot do it, that is a usage error naming the pair and the
+ * variant's limits. Through a glob, or with `all` on an axis, such
+ * configurations are skipped rows with the same reason instead. */
+static int check_named_pairs(const experiment *e, char *err, size_t errlen)
+{
+    const unsigned all_dtypes = (1u << DTYPE_COUNT) - 1, all_ops = (1u << OP_COUNT) - 1;
+    if ((e->dtypes & all_dtypes) == all_dtypes || (e->ops & all_ops) == all_ops) return 0;
+    for (size_t i = 0; i < e->variants.count; i++) {
+        const char *pat = e->variants.pat[i];
+        if (pat[0] == '!' || strpbrk(pat, "*?[")) continue;
+        for (size_t r = 0; r < registry_count(); r++) {
+            const variant *v = registry_get(r);
+            char names[16][AXES_GLOB_LEN];
+            size_t n = variant_names(v, names, 16);
+            if (!glob_hits(pat, names, n) || !experiment_selects(e, v)) continue;
+            for (int d = 0; d < DTYPE_COUNT; d++) {
+                if (!(e->dtypes & (1u << d))) continue;
+                for (int o = 0; o < OP_COUNT; o++) {
+                    if (!(e->ops & (1u << o))) continue;
+                    if ((v->dtypes & (1u << d)) && (v->ops & (1u << o)) && !(v->excluded_pairs & PAIR_BIT(d, o)))
+                        continue;
+                    const char *origin = e->variants_origin;
+                    char named[2 * AXES_GLOB_LEN + 8];
+                    if (strcmp(pat, v->name)) snprintf(named, sizeof named, "%s (%s)", pat, v->name);
+                    else snprintf(named, sizeof named, "%s", v->name);
+                    snprintf(err, errlen, "%s%s%s: %s does not do %s %s: %s", origin[0] == '-' ? "" : origin,
+                             origin[0] && origin[0] != '-' ? ": " : "", origin[0] == '-' ? origin : "variants",
+                             named, dtype_name((dtype_t)d), op_name((op_t)o),
+                             v->limits ? v->limits : "not among its dtypes and ops (see --list)");
+                    return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -602,6 +707,7 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
         snprintf(err, errlen, "an axis has no values");
         return -1;
     }
+    if (check_named_pairs(e, err, errlen)) return -1;
     size_t cap = 0;
     for (size_t r = 0; r < registry_count(); r++) {
         const variant *v = registry_get(r);

@@ -79,8 +79,22 @@ int experiment_load(const char *path, experiment *e, char *err, size_t errlen);
 /* The same from text in memory; `display_path` names it in messages. */
 int experiment_parse_string(const char *text, const char *display_path, experiment *e, char *err, size_t errlen);
 
+/* The same from `len` bytes that need not end in NUL (what the fuzz target
+ * feeds). The bytes must be UTF-8 text without control characters (else
+ * "path:line: binary data ..."), at most EXPERIMENT_FILE_MAX of them, and set
+ * at least one key (an empty file is an error: "path: empty experiment file"). */
+#define EXPERIMENT_FILE_MAX (256 * 1024)
+int experiment_parse_buffer(const char *data, size_t len, const char *display_path, experiment *e, char *err,
+                            size_t errlen);
+
 /* The validate key: "all" (0) or one size. */
 int parse_validate(const char *text, size_t *all_to, char *err, size_t errlen);
+
+/* The metrics key and --metrics: "default", "none", or a comma-separated list
+ * of study keys (warp_efficiency), legacy nvprof names (gld_efficiency) or
+ * CUPTI names (dram__bytes_read.sum). An unknown name is an error naming the
+ * closest known ones (cupti/metrics.h); the chip-level check comes later. */
+int parse_metrics(const char *text, experiment *e, char *err, size_t errlen);
 
 /* An experiment name is [A-Za-z0-9_.-]+ (it names directories and NVTX ranges). */
 int experiment_name_ok(const char *name);

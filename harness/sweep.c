@@ -13,6 +13,7 @@
 
 #include "harness/cli.h"
 #include "harness/files.h"
+#include "harness/fit.h"
 #include "harness/nvtx_ranges.h"
 #include "harness/plan.h"
 #include "harness/progress.h"
@@ -256,7 +257,15 @@ static int index_has(const row_index *ix, const sweep_config *c)
 
 /* ---- one configuration ---------------------------------------------------------------------------- */
 
-typedef enum { CFG_DONE = 0, CFG_INTERRUPTED, CFG_FATAL } cfg_outcome;
+typedef enum { CFG_DONE = 0, CFG_INTERRUPTED, CFG_FATAL, CFG_NO_MEMORY } cfg_outcome;
+
+/* Where an allocation failed: later configurations of that variant and dtype
+ * at that n or above are skipped with the same reason. */
+typedef struct oom_mark {
+    const variant *v;
+    dtype_t dtype;
+    size_t n;
+} oom_mark;
 
 typedef struct run_ctx {
     sweep_config group; /* the last configuration that validated itself */
@@ -266,7 +275,36 @@ typedef struct run_ctx {
     const experiment *e;
     size_t metric_count;
     char fatal[512];
+    oom_mark *oom; /* one per variant and dtype at most */
+    size_t n_oom, cap_oom;
 } run_ctx;
+
+/* The configuration's buffers could not be allocated: a skipped row with the
+ * CUDA error text, and a mark so that larger ones of its kind skip too. */
+static cfg_outcome no_memory(sweep_row *r, const char *msg, run_ctx *ctx, const sweep_config *cfg)
+{
+    char reason[900];
+    snprintf(reason, sizeof reason, "out of device memory: %s", msg[0] ? msg : "cudaErrorMemoryAllocation");
+    row_set_skip(r, reason);
+    row_set_error(r, NULL);
+    r->cold.samples = r->hot.samples = 0;
+    for (size_t i = 0; i < ctx->n_oom; i++)
+        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->a.dtype) {
+            if (cfg->a.n < ctx->oom[i].n) ctx->oom[i].n = cfg->a.n;
+            return CFG_NO_MEMORY;
+        }
+    if (ctx->n_oom < ctx->cap_oom) ctx->oom[ctx->n_oom++] = (oom_mark){cfg->v, cfg->a.dtype, cfg->a.n};
+    return CFG_NO_MEMORY;
+}
+
+/* The smallest n an allocation failed at for cfg's variant and dtype, if cfg is at or above it (else 0). */
+static size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg)
+{
+    for (size_t i = 0; i < ctx->n_oom; i++)
+        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->a.dtype && cfg->a.n >= ctx->oom[i].n)
+            return ctx->oom[i].n;
+    return 0;
+}
 
 static int same_group(const sweep_config *x, const sweep_config *y)
 {
@@ -307,6 +345,7 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
         phase_push("validate", v);
         st = dev->ops->validate(dev, v, &a, config_seed(e->seed, &a), &val);
         nvtx_pop();
+        if (st == DEV_NO_MEMORY) return no_memory(row, val.message, ctx, cfg);
         ctx->group = *cfg;
         ctx->group_ok = val.ok;
     }
@@ -325,7 +364,8 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
     if (stop_signal) return CFG_INTERRUPTED;
 
     msg[0] = '\0';
-    if ((st = dev->ops->prepare(dev, v, &a, msg, sizeof msg)) != DEV_OK) return fail_row(row, st, msg, ctx);
+    if ((st = dev->ops->prepare(dev, v, &a, msg, sizeof msg)) != DEV_OK)
+        return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
 
     phase_push("warmup", v);
     st = dev->ops->warmup(dev, v, &a, msg, sizeof msg);
@@ -349,13 +389,21 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
     if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
 
     if (ctx->prof && ctx->metric_count) {
-        phase_push("profile", v);
+        const sweep_profiler *pr = ctx->prof;
+        cudaStream_t stream = dev->ops->stream(dev);
         msg[0] = '\0';
         char label[256];
         config_label(cfg, label, sizeof label);
-        int r = ctx->prof->profile(ctx->prof->state, label, v, &a, dev->ops->stream(dev), row->metrics, msg,
-                                   sizeof msg);
-        nvtx_pop();
+        /* before() and after() stay outside the range, so a tool that selects
+         * the "profile" range sees the configuration's launches alone. */
+        int r = pr->before ? pr->before(pr->state, v, &a, stream, msg, sizeof msg) : 0;
+        if (r == 0) {
+            phase_push("profile", v);
+            r = pr->profile(pr->state, label, v, &a, stream, row->metrics, msg, sizeof msg);
+            nvtx_pop();
+            int r2 = pr->after ? pr->after(pr->state, v, &a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
+            if (r == 0) r = r2;
+        }
         if (r != 0) {
             char full[800];
             snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "failed");
@@ -488,6 +536,13 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
             return usage_error(err);
         }
     }
+    {
+        char why[SWEEP_PATH_MAX + 256];
+        if (dir_check_writable(out_dir, why, sizeof why)) {
+            snprintf(err, sizeof err, "%s: cannot write %s: %s", o.out ? "--out" : "output directory", out_dir, why);
+            return usage_error(err);
+        }
+    }
 
     /* ---- the device: none is exit 1, still before anything is written */
     sweep_device *dev = fake ? sweep_device_fake() : sweep_device_cuda();
@@ -496,10 +551,32 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     char msg[1024];
     /* git runs in a child process: before the device holds memory. */
     git_info(ri.git_sha, sizeof ri.git_sha, &ri.git_dirty);
-    if (dev->ops->open(dev, o.device, &ri.device, msg, sizeof msg)) {
-        fprintf(stderr, "sweep: %s\n", msg);
+    int opened = dev->ops->open(dev, o.device, &ri.device, msg, sizeof msg);
+    if (opened) {
         plan_free(&plan);
+        if (opened == -2) return usage_error(msg); /* --device out of range */
+        fprintf(stderr, "sweep: %s\n", msg);
         return SWEEP_EXIT_FAILED;
+    }
+    /* ---- device memory (harness/fit.h): a size that can never fit is bad
+     * usage; configurations that do not fit are skipped rows */
+    static fit_reasons fit_skips;
+    {
+        fit_budget fb = {.ordinal = o.device};
+        if (dev->ops->memory(dev, &fb.free_bytes, &fb.total_bytes, &fb.held_bytes, msg, sizeof msg) == 0) {
+            long marked = plan_fit_memory(&plan, &fb, o.sizes ? "--sizes" : NULL, &fit_skips, err, sizeof err);
+            if (marked < 0) {
+                dev->ops->close(dev);
+                plan_free(&plan);
+                fit_reasons_free(&fit_skips);
+                return usage_error(err);
+            }
+            if (marked && !o.quiet)
+                fprintf(stderr, "sweep: %ld configuration%s do not fit in device %d's memory: skipped\n", marked,
+                        marked == 1 ? "" : "s", o.device);
+        } else if (!o.quiet) {
+            fprintf(stderr, "sweep: device memory not checked: %s\n", msg);
+        }
     }
     ri.have_device = 1;
     ri.fake_device = fake;
@@ -535,10 +612,28 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
         setup.device = &ri.device;
         setup.requested = e->metrics_mode == METRICS_LIST ? names : NULL;
         setup.requested_count = e->metrics_mode == METRICS_LIST ? e->metric_count : 0;
-        if (prof->begin(prof->state, &setup) == 0 && setup.metric_count > 0) {
+        int answer = prof->begin(prof->state, &setup);
+        if (answer == SWEEP_PROFILER_BAD_METRIC) {
+            /* an unknown name the device's check found: bad usage, nothing written yet */
+            dev->ops->close(dev);
+            plan_free(&plan);
+            fit_reasons_free(&fit_skips);
+            snprintf(err, sizeof err, "%s: %s", o.metrics ? "--metrics" : "[profile] metrics",
+                     setup.status[0] ? setup.status : "unknown metric");
+            return usage_error(err);
+        }
+        if (answer == SWEEP_PROFILER_READY && setup.metric_count > 0) {
             profiling = 1;
             ri.profiler_passes = setup.passes;
             snprintf(ri.profiler_status, sizeof ri.profiler_status, "%s", setup.status[0] ? setup.status : "ok");
+        } else if (answer == SWEEP_PROFILER_UNAVAILABLE && setup.metric_count > 0) {
+            /* columns kept, left empty; the profile phase still launches each configuration once */
+            profiling = 1;
+            ri.profiler_passes = 0;
+            snprintf(ri.profiler_status, sizeof ri.profiler_status, "unavailable: %.240s",
+                     setup.status[0] ? setup.status : "the profiler cannot measure here");
+            fprintf(stderr, "sweep: profiler unavailable: %s\n",
+                    setup.status[0] ? setup.status : "the profiler cannot measure here");
         } else {
             setup.metric_count = 0;
             snprintf(ri.profiler_status, sizeof ri.profiler_status, "off: %.250s",
@@ -624,6 +719,9 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     ctx.prof = profiling ? prof : NULL;
     ctx.e = e;
     ctx.metric_count = mc.count;
+    ctx.cap_oom = registry_count() * DTYPE_COUNT;
+    ctx.oom = calloc(ctx.cap_oom, sizeof *ctx.oom);
+    if (!ctx.oom) ctx.cap_oom = 0;
     const variant *open_variant = NULL;
     size_t done = 0, failures = 0;
     double est_done = 0;
@@ -644,8 +742,14 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
         }
         char label[256];
         config_label(cfg, label, sizeof label);
+        size_t oom_n = cfg->skip_reason ? 0 : oom_floor(&ctx, cfg);
         if (cfg->skip_reason) {
             row_set_skip(row, cfg->skip_reason);
+        } else if (oom_n) {
+            char reason[128], ns[32];
+            format_size(oom_n, ns, sizeof ns);
+            snprintf(reason, sizeof reason, "out of device memory at n=%s for this variant and dtype", ns);
+            row_set_skip(row, reason);
         } else {
             progress_update(&pr, done, est_done, failures, label);
             if (open_variant != cfg->v) {
@@ -662,6 +766,11 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
                 break;
             }
             row_derive_bandwidth(row, ri.peak_bandwidth_GBps, ri.copy_bandwidth_GBps);
+            if (out == CFG_NO_MEMORY) {
+                char note[1200];
+                snprintf(note, sizeof note, "sweep: SKIPPED %s: %s", label, row->skip_reason ? row->skip_reason : "");
+                progress_note(&pr, note);
+            }
             if (row->status == ROW_INVALID || row->status == ROW_ERROR) {
                 failures++;
                 char note[1200];
@@ -721,7 +830,10 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
         fflush(stdout);
     }
     fprintf(stderr, "sweep: %zu rows in %s (results.csv, run.json, summary.md)\n", n_rows, out_dir);
-    if (ctx.fatal[0]) fprintf(stderr, "sweep: stopped early: %s\n", ctx.fatal);
+    if (ctx.fatal[0])
+        fprintf(stderr, "sweep: stopped early: %s\nsweep: the rows so far are kept; --resume --out %s continues "
+                        "in a new process\n",
+                ctx.fatal, out_dir);
     if (failures) fprintf(stderr, "sweep: %zu configuration%s failed (see the summary and results.csv)\n", failures,
                           failures == 1 ? "" : "s");
 
@@ -729,6 +841,8 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     free(rows);
     free(ix.slots);
     plan_free(&plan);
+    fit_reasons_free(&fit_skips);
+    free(ctx.oom);
     if (interrupted) {
         fprintf(stderr, "sweep: interrupted; --resume --out %s continues\n", out_dir);
         return 128 + (sig ? sig : SIGINT);

@@ -21,7 +21,9 @@
 typedef enum {
     DEV_OK = 0,
     DEV_FAILED = 1, /* this configuration failed; the device is still usable */
-    DEV_FATAL = 2,  /* the device cannot go on (a hung kernel, a failed reset): stop the run */
+    DEV_FATAL = 2,  /* the device cannot go on (a hung kernel, a lost context): stop the run */
+    DEV_NO_MEMORY = 3, /* this configuration's buffers do not fit (cudaErrorMemoryAllocation, after
+                        * releasing what the layer held and trying again): skip it; the device is fine */
 } dev_status;
 
 typedef struct sweep_validation {
@@ -35,8 +37,14 @@ typedef struct sweep_device sweep_device;
 
 typedef struct sweep_device_ops {
     const char *name;
-    /* 0, or -1 and "no CUDA device: ..." in msg. */
+    /* 0; -1 and "no CUDA device: ..." in msg; or -2 when there are devices but
+     * `ordinal` is not one of them ("--device: 3 is out of range ...": bad usage). */
     int (*open)(sweep_device *d, int ordinal, device_info *info, char *msg, size_t len);
+    /* Device memory now (cudaMemGetInfo): free and total bytes, and the bytes
+     * the layer itself holds for the whole run (the L2 flush buffer). 0, or -1
+     * and msg. */
+    int (*memory)(sweep_device *d, size_t *free_bytes, size_t *total_bytes, size_t *held_bytes, char *msg,
+                  size_t len);
     /* Device-to-device memcpy bandwidth, GB/s, reads + writes counted; <= 0 if it failed. */
     double (*copy_bandwidth)(sweep_device *d, char *msg, size_t len);
     dev_status (*validate)(sweep_device *d, const variant *v, const kernel_args *cfg, uint64_t seed,
@@ -52,8 +60,10 @@ typedef struct sweep_device_ops {
     dev_status (*measure_hot)(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
                               unsigned batch, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out,
                               char *msg, size_t len);
-    /* After a failed configuration: 0 when the device is usable again (a
-     * sticky error is cleared by a reset), -1 otherwise. */
+    /* After a failed configuration: 0 when the device is usable again, -1 and
+     * why in msg when the context is lost (a sticky error such as an illegal
+     * address poisons it for the rest of the process: the run stops, flushes
+     * its rows and says so; --resume continues in a fresh process). */
     int (*recover)(sweep_device *d, char *msg, size_t len);
     /* The stream profilers launch on. */
     cudaStream_t (*stream)(sweep_device *d);

@@ -98,6 +98,13 @@ static void release_resources(cuda_impl *c)
 static int cuda_open(sweep_device *d, int ordinal, device_info *info, char *msg, size_t len)
 {
     cuda_impl *c = d->impl;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && (ordinal < 0 || ordinal >= count)) {
+        snprintf(msg, len, "--device: %d is out of range (this host has %d CUDA device%s: 0..%d)", ordinal, count,
+                 count == 1 ? "" : "s", count - 1);
+        return -2;
+    }
+    cudaGetLastError();
     if (device_open(ordinal, info, msg, len) != 0) return -1;
     c->ordinal = ordinal;
     c->info = *info;
@@ -153,12 +160,50 @@ out:
     return result;
 }
 
+static int cuda_memory(sweep_device *d, size_t *free_bytes, size_t *total_bytes, size_t *held_bytes, char *msg,
+                       size_t len)
+{
+    cuda_impl *c = d->impl;
+    cudaError_t err = cudaMemGetInfo(free_bytes, total_bytes);
+    if (err != cudaSuccess) {
+        set_msg(msg, len, "cudaMemGetInfo", err);
+        return -1;
+    }
+    *held_bytes = c->flush_bytes;
+    return 0;
+}
+
+/* check_run's buffers only grow: after a large configuration they hold more
+ * than a smaller one needs. Before calling an allocation failure final, let
+ * them all go and allocate afresh. */
+static int renew_check(cuda_impl *c)
+{
+    cudaGetLastError(); /* cudaErrorMemoryAllocation is not sticky */
+    check_destroy(c->check);
+    c->check = check_create();
+    return c->check ? 0 : -1;
+}
+
+static int check_out_of_memory(const check_result *r)
+{
+    return !r->ok && (r->cuda_error == cudaErrorMemoryAllocation ||
+                      (r->cuda_error == cudaSuccess && !strncmp(r->message, "out of host memory", 18)));
+}
+
 static dev_status cuda_validate(sweep_device *d, const variant *v, const kernel_args *cfg, uint64_t seed,
                                 sweep_validation *out)
 {
     cuda_impl *c = d->impl;
     memset(out, 0, sizeof *out);
     check_result r = check_run(c->check, v, cfg, seed);
+    if (check_out_of_memory(&r) && renew_check(c) == 0) r = check_run(c->check, v, cfg, seed);
+    if (check_out_of_memory(&r)) {
+        out->ok = 0;
+        out->cuda_error = r.cuda_error != cudaSuccess;
+        out->error_abs = out->tolerance_abs = NAN;
+        snprintf(out->message, sizeof out->message, "%s", r.message);
+        return DEV_NO_MEMORY;
+    }
     out->ok = r.ok;
     out->cuda_error = r.cuda_error != cudaSuccess;
     out->error_abs = r.cuda_error == cudaSuccess ? r.v.error : NAN;
@@ -172,9 +217,10 @@ static dev_status cuda_prepare(sweep_device *d, const variant *v, kernel_args *a
 {
     cuda_impl *c = d->impl;
     cudaError_t err = check_prepare(c->check, v, a);
+    if (err == cudaErrorMemoryAllocation && renew_check(c) == 0) err = check_prepare(c->check, v, a);
     if (err != cudaSuccess) {
         set_msg(msg, len, "preparing buffers", err);
-        return DEV_FAILED;
+        return err == cudaErrorMemoryAllocation ? DEV_NO_MEMORY : DEV_FAILED;
     }
     return DEV_OK;
 }
@@ -277,19 +323,21 @@ static dev_status cuda_measure_hot(sweep_device *d, const variant *v, const kern
     return cuda_measure(d, v, a, p, 0, batch, budget_s, interrupt, out, msg, len);
 }
 
+/* A launch error (a bad configuration, too many resources) is returned once
+ * and cleared; an error inside a kernel (an illegal address, a trap) is
+ * sticky: every later call returns it, and only a new process gets a working
+ * context. No cudaDeviceReset here: it would also pull the profiler's state
+ * out from under it. */
 static int cuda_recover(sweep_device *d, char *msg, size_t len)
 {
-    cuda_impl *c = d->impl;
-    cudaError_t err = cudaDeviceSynchronize();
+    (void)d;
     cudaGetLastError();
-    if (err == cudaSuccess && (err = cudaGetLastError()) == cudaSuccess) return 0;
-    /* A sticky error (an illegal address, say) poisons the context: start over. */
-    release_resources(c);
-    if ((err = cudaDeviceReset()) != cudaSuccess || (err = cudaSetDevice(c->ordinal)) != cudaSuccess) {
-        set_msg(msg, len, "resetting the device after an error", err);
-        return -1;
-    }
-    return create_resources(c, msg, len);
+    cudaError_t err = cudaDeviceSynchronize();
+    if (err == cudaSuccess) err = cudaGetLastError();
+    if (err == cudaSuccess) return 0;
+    snprintf(msg, len, "the CUDA context is lost (sticky error: %s, %s)", cudaGetErrorString(err),
+             cudaGetErrorName(err));
+    return -1;
 }
 
 static cudaStream_t cuda_stream(sweep_device *d) { return ((cuda_impl *)d->impl)->stream; }
@@ -310,6 +358,7 @@ static void cuda_close(sweep_device *d)
 static const sweep_device_ops cuda_ops = {
     .name = "cuda",
     .open = cuda_open,
+    .memory = cuda_memory,
     .copy_bandwidth = cuda_copy_bandwidth,
     .validate = cuda_validate,
     .prepare = cuda_prepare,

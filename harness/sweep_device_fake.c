@@ -7,9 +7,23 @@
  *   SWEEP_FAKE_ERROR=GLOBS     ... fails with a CUDA error (status error)
  *   SWEEP_FAKE_DELAY_MS=N      each configuration takes N ms longer (interrupt tests)
  *   SWEEP_FAKE_NO_DEVICE=1     open fails as it does on a host without a GPU
+ *   SWEEP_FAKE_MEM_BYTES=N     the device's memory (K/M/G suffixes; default 141G); the
+ *                              L2 flush buffer (120 MiB) is held from open on
+ *   SWEEP_FAKE_OOM_N=N         buffers for n >= N fail to allocate (cudaErrorMemoryAllocation),
+ *                              as if another process held the memory
+ *   SWEEP_FAKE_STICKY=GLOBS    validation of matching variants hits an illegal address and
+ *                              the context is lost: recover() fails, the run stops
+ *   SWEEP_FAKE_LAUNCH_ERROR=GLOBS  the warm-up launch of matching variants fails
+ *                              (cudaErrorLaunchOutOfResources, not sticky)
+ * Device ordinals other than 0 are out of range (open returns -2).
  * A built-in profiler reports the requested metrics (or two default ones)
  * with synthetic values, so the metric columns and the profile phase can be
- * exercised too. */
+ * exercised too. Requested names become columns as the CUPTI profiler names
+ * them (cupti/metrics.h: study keys and their units). Its knob:
+ *   SWEEP_FAKE_PROFILER=unavailable  begin() answers UNAVAILABLE as under ncu/nsys
+ *                      privileges    ... as without permission for the GPU counters
+ *                      unknown       ... BAD_METRIC, as for a name the chip does not know
+ *                      off           ... OFF (no metric columns) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -17,12 +31,31 @@
 #include <string.h>
 #include <time.h>
 
+#include "cupti/metrics.h"
 #include "harness/axes.h"
 #include "harness/sweep_device.h"
 
 typedef struct fake_impl {
     uint64_t counter;
+    int lost; /* a sticky error happened: the context is gone */
 } fake_impl;
+
+/* "1073741824", "1G", "512M", "64K"; 0 when unset or unreadable. */
+static unsigned long long env_bytes(const char *var)
+{
+    const char *s = getenv(var);
+    if (!s || !*s) return 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (end == s) return 0;
+    if (*end == 'K' || *end == 'k') v <<= 10;
+    else if (*end == 'M') v <<= 20;
+    else if (*end == 'G') v <<= 30;
+    return v;
+}
+
+#define FAKE_L2_BYTES ((size_t)60 << 20)
+#define FAKE_FLUSH_BYTES (2 * FAKE_L2_BYTES)
 
 static uint64_t mix(uint64_t x)
 {
@@ -60,18 +93,19 @@ static int fake_open(sweep_device *d, int ordinal, device_info *info, char *msg,
         return -1;
     }
     if (ordinal != 0) {
-        snprintf(msg, len, "no CUDA device: ordinal %d out of range (the fake device layer has 1 device: 0..0)",
-                 ordinal);
-        return -1;
+        snprintf(msg, len, "--device: %d is out of range (the fake device layer has 1 device: 0..0)", ordinal);
+        return -2;
     }
+    ((fake_impl *)d->impl)->lost = 0;
     memset(info, 0, sizeof *info);
     info->ordinal = 0;
     snprintf(info->name, sizeof info->name, "fake device (no GPU used)");
     info->sm_major = 9;
     info->sm_minor = 0;
     info->sm_count = 132;
-    info->l2_bytes = (size_t)60 << 20;
-    info->global_mem_bytes = (size_t)141 << 30;
+    info->l2_bytes = FAKE_L2_BYTES;
+    unsigned long long mem = env_bytes("SWEEP_FAKE_MEM_BYTES");
+    info->global_mem_bytes = mem ? (size_t)mem : (size_t)141 << 30;
     info->mem_clock_khz = 3125000; /* 4800 GB/s over 6144 bits, like an H200 */
     info->mem_bus_bits = 6144;
     info->sm_clock_khz = 1980000;
@@ -79,6 +113,25 @@ static int fake_open(sweep_device *d, int ordinal, device_info *info, char *msg,
     info->driver_version = 13000;
     info->runtime_version = 13000;
     return 0;
+}
+
+static int fake_memory(sweep_device *d, size_t *free_bytes, size_t *total_bytes, size_t *held_bytes, char *msg,
+                       size_t len)
+{
+    (void)d;
+    (void)msg;
+    (void)len;
+    unsigned long long mem = env_bytes("SWEEP_FAKE_MEM_BYTES");
+    *total_bytes = mem ? (size_t)mem : (size_t)141 << 30;
+    *held_bytes = FAKE_FLUSH_BYTES;
+    *free_bytes = *total_bytes > FAKE_FLUSH_BYTES ? *total_bytes - FAKE_FLUSH_BYTES : 0;
+    return 0;
+}
+
+static int fake_out_of_memory(const kernel_args *a)
+{
+    unsigned long long from = env_bytes("SWEEP_FAKE_OOM_N");
+    return from && a->n >= from;
 }
 
 static double fake_copy_bandwidth(sweep_device *d, char *msg, size_t len)
@@ -92,10 +145,26 @@ static double fake_copy_bandwidth(sweep_device *d, char *msg, size_t len)
 static dev_status fake_validate(sweep_device *d, const variant *v, const kernel_args *cfg, uint64_t seed,
                                 sweep_validation *out)
 {
-    (void)d;
     (void)seed;
     memset(out, 0, sizeof *out);
     delay();
+    if (fake_out_of_memory(cfg)) {
+        out->ok = 0;
+        out->cuda_error = 1;
+        out->error_abs = out->tolerance_abs = NAN;
+        snprintf(out->message, sizeof out->message,
+                 "allocating device buffers: out of memory (cudaErrorMemoryAllocation) [fake]");
+        return DEV_NO_MEMORY;
+    }
+    if (env_matches("SWEEP_FAKE_STICKY", v->name)) {
+        ((fake_impl *)d->impl)->lost = 1;
+        out->ok = 0;
+        out->cuda_error = 1;
+        out->error_abs = out->tolerance_abs = NAN;
+        snprintf(out->message, sizeof out->message,
+                 "kernel execution: an illegal memory access was encountered (cudaErrorIllegalAddress) [fake]");
+        return DEV_FAILED;
+    }
     if (env_matches("SWEEP_FAKE_ERROR", v->name)) {
         out->ok = 0;
         out->cuda_error = 1;
@@ -123,8 +192,10 @@ static dev_status fake_prepare(sweep_device *d, const variant *v, kernel_args *a
 {
     (void)d;
     (void)v;
-    (void)msg;
-    (void)len;
+    if (fake_out_of_memory(a)) {
+        snprintf(msg, len, "preparing buffers: out of memory (cudaErrorMemoryAllocation) [fake]");
+        return DEV_NO_MEMORY;
+    }
     a->in = a->out = a->workspace = NULL;
     a->workspace_bytes = 0;
     return DEV_OK;
@@ -133,10 +204,11 @@ static dev_status fake_prepare(sweep_device *d, const variant *v, kernel_args *a
 static dev_status fake_warmup(sweep_device *d, const variant *v, const kernel_args *a, char *msg, size_t len)
 {
     (void)d;
-    (void)v;
     (void)a;
-    (void)msg;
-    (void)len;
+    if (env_matches("SWEEP_FAKE_LAUNCH_ERROR", v->name)) {
+        snprintf(msg, len, "launch: too many resources requested for launch (cudaErrorLaunchOutOfResources) [fake]");
+        return DEV_FAILED;
+    }
     return DEV_OK;
 }
 
@@ -186,9 +258,11 @@ static dev_status fake_measure_hot(sweep_device *d, const variant *v, const kern
 
 static int fake_recover(sweep_device *d, char *msg, size_t len)
 {
-    (void)d;
-    (void)msg;
-    (void)len;
+    if (((fake_impl *)d->impl)->lost) {
+        snprintf(msg, len, "the CUDA context is lost (sticky error: an illegal memory access was encountered, "
+                           "cudaErrorIllegalAddress) [fake]");
+        return -1;
+    }
     return 0;
 }
 
@@ -202,12 +276,20 @@ static cudaStream_t fake_stream(sweep_device *d)
 
 typedef struct fake_prof {
     size_t count;
+    int unavailable; /* columns kept, values left empty */
 } fake_prof;
 
 static int fake_prof_begin(void *state, sweep_profiler_setup *s)
 {
     fake_prof *fp = state;
+    const char *mode = getenv("SWEEP_FAKE_PROFILER");
+    if (!mode) mode = "";
     s->metric_count = 0;
+    fp->unavailable = 0;
+    if (!strcmp(mode, "off")) {
+        snprintf(s->status, sizeof s->status, "the fake profiler was told to decline [fake]");
+        return SWEEP_PROFILER_OFF;
+    }
     if (s->requested_count == 0) {
         snprintf(s->metrics[0].name, SWEEP_METRIC_NAME_LEN, "dram__bytes.sum");
         snprintf(s->metrics[0].unit, SWEEP_METRIC_UNIT_LEN, "byte");
@@ -215,16 +297,35 @@ static int fake_prof_begin(void *state, sweep_profiler_setup *s)
         snprintf(s->metrics[1].unit, SWEEP_METRIC_UNIT_LEN, "ns");
         s->metric_count = 2;
     } else {
-        for (size_t i = 0; i < s->requested_count && i < SWEEP_MAX_METRICS; i++) {
-            snprintf(s->metrics[i].name, SWEEP_METRIC_NAME_LEN, "%s", s->requested[i]);
-            s->metrics[i].unit[0] = '\0';
+        char why[1024];
+        metric_plan *plan = metric_plan_new(s->requested, s->requested_count, why, sizeof why);
+        if (!plan) {
+            snprintf(s->status, sizeof s->status, "%.250s", why);
+            return SWEEP_PROFILER_BAD_METRIC;
+        }
+        for (size_t i = 0; i < plan->ncolumns && i < SWEEP_MAX_METRICS; i++) {
+            snprintf(s->metrics[i].name, SWEEP_METRIC_NAME_LEN, "%s", plan->columns[i].key);
+            snprintf(s->metrics[i].unit, SWEEP_METRIC_UNIT_LEN, "%s", plan->columns[i].unit);
             s->metric_count++;
         }
+        metric_plan_free(plan);
+    }
+    fp->count = s->metric_count;
+    if (!strcmp(mode, "unknown")) {
+        snprintf(s->status, sizeof s->status, "unknown metric '%.100s': GH100 has no such metric [fake]; closest: "
+                 "dram__bytes_read.sum", s->requested_count ? s->requested[0] : s->metrics[0].name);
+        return SWEEP_PROFILER_BAD_METRIC;
+    }
+    if (!strcmp(mode, "unavailable") || !strcmp(mode, "privileges")) {
+        snprintf(s->status, sizeof s->status, "%s",
+                 !strcmp(mode, "unavailable") ? SWEEP_PROFILER_TEXT_OTHER_PROFILER : SWEEP_PROFILER_TEXT_PRIVILEGES);
+        s->passes = 0;
+        fp->unavailable = 1;
+        return SWEEP_PROFILER_UNAVAILABLE;
     }
     s->passes = 1;
     snprintf(s->status, sizeof s->status, "ok: fake profiler (synthetic values)");
-    fp->count = s->metric_count;
-    return 0;
+    return SWEEP_PROFILER_READY;
 }
 
 static int fake_prof_profile(void *state, const char *label, const variant *v, const kernel_args *a,
@@ -235,6 +336,7 @@ static int fake_prof_profile(void *state, const char *label, const variant *v, c
     (void)stream;
     (void)err;
     (void)errlen;
+    if (fp->unavailable) return 0; /* the real one launches once here, for the attached tool */
     for (size_t i = 0; i < fp->count; i++) values[i] = i == 0 && v->bytes_moved ? v->bytes_moved(a) : (double)i;
     return 0;
 }
@@ -254,6 +356,7 @@ static void fake_close(sweep_device *d) { (void)d; }
 static const sweep_device_ops fake_ops = {
     .name = "fake",
     .open = fake_open,
+    .memory = fake_memory,
     .copy_bandwidth = fake_copy_bandwidth,
     .validate = fake_validate,
     .prepare = fake_prepare,

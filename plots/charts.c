@@ -176,7 +176,7 @@ static void n_axis(unsigned long long lo, unsigned long long hi, double *xmin, d
     *xstep = span <= 9 ? 2 : span <= 18 ? 4 : span <= 27 ? 8 : 16;
 }
 
-static chart *new_chart(render_ctx *ctx, int group, const char *stem, const char *title)
+static chart *new_chart(render_ctx *ctx, int gi, const char *stem, const char *title)
 {
     if (ctx->ncharts == ctx->cap) {
         size_t cap = ctx->cap ? ctx->cap * 2 : 32;
@@ -187,7 +187,7 @@ static chart *new_chart(render_ctx *ctx, int group, const char *stem, const char
     }
     chart *c = &ctx->charts[ctx->ncharts++];
     memset(c, 0, sizeof *c);
-    c->group = group;
+    c->group = gi;
     snprintf(c->stem, sizeof c->stem, "%s", stem);
     snprintf(c->title, sizeof c->title, "%s", title);
     return c;
@@ -230,6 +230,10 @@ static int gp_run(render_ctx *ctx, const char *script_path, const char *params, 
     pb_add(&cmd, "cd '");
     for (const char *q = ctx->data_dir; *q; q++) pb_add(&cmd, *q == '\'' ? "''" : "%c", *q);
     pb_add(&cmd, "'; %s", params);
+    if (!cmd.s) {
+        textf(err, errlen, "out of memory");
+        return -1;
+    }
     struct stat st;
     off_t before = stat(log_path, &st) == 0 ? st.st_size : 0;
     posix_spawn_file_actions_t fa;
@@ -365,6 +369,18 @@ static void dat_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Pixels the longest variant name of g takes as a tic label (DejaVu Sans at
+ * 10 points is about 7.5 pixels a character), plus a gap. */
+static int names_px(const render_ctx *ctx, const group *g)
+{
+    size_t longest = 8;
+    for (size_t i = 0; i < g->ns; i++) {
+        size_t l = strlen(ctx->r->vars[g->s[i].var].name);
+        if (l > longest) longest = l;
+    }
+    return (int)(longest * 7.5) + 24;
+}
+
 /* Per-block lists of the series of g: names, colours, point types, widths. */
 static void series_lists(const render_ctx *ctx, const group *g, pbuf *p)
 {
@@ -388,6 +404,16 @@ static void series_lists(const render_ctx *ctx, const group *g, pbuf *p)
     free(colors.s);
     free(pts.s);
     free(lws.s);
+}
+
+/* Pixels wide a chart must be for its title and subtitle (bold 10 points,
+ * then 8.5; multi-byte characters count a little wide, which errs safe). */
+static int titles_px(const render_ctx *ctx, const group *g, const char *title, const char *sub)
+{
+    char suffix[256];
+    title_suffix(ctx, g, suffix, sizeof suffix);
+    double t = (double)(strlen(title) + 3 + strlen(suffix)) * 8.8, s = (double)strlen(sub) * 7.0;
+    return (int)(t > s ? t : s) + 60;
 }
 
 static void common_titles(const render_ctx *ctx, const group *g, pbuf *p, const char *title, const char *sub)
@@ -694,12 +720,13 @@ static void chart_hotcold(render_ctx *ctx, int gi, const char *stem)
     int xstep;
     n_axis(nlo, nhi, &xmin, &xmax, &xstep, &xstart);
     xstep = log2d((double)nhi / (double)nlo) <= 6 ? 2 : 4;
-    int w = cols * 340 + 60, h = rows * 250 + 120;
-    if (w < 760) w = 760;
     pbuf p = {0};
     char folded[256], sub[600];
     folded_text(g->folded, folded, sizeof folded);
     snprintf(sub, sizeof sub, "solid: cold L2; dashed: hot (input reused); each point: %s", folded);
+    int w = cols * 340 + 60, h = rows * 250 + 120;
+    if (w < 760) w = 760;
+    if (w < titles_px(ctx, g, title, sub)) w = titles_px(ctx, g, title, sub);
     common_titles(ctx, g, &p, title, sub);
     char dat[220], l2lab[80];
     snprintf(dat, sizeof dat, "series-%s.dat", stem);
@@ -892,10 +919,12 @@ static void chart_ladder(render_ctx *ctx, int gi, const char *stem)
     free(tt.s);
     free(st.s);
     p_str(&p, "base", l.base_var >= 0 ? ctx->r->vars[l.base_var].name : "first rung");
-    p_num(&p, "split", 0.56);
-    int h = 170 + (int)(ylast + 1) * 30;
+    int w = 1400, h = 170 + (int)(ylast + 1) * 30;
     if (h < 420) h = 420;
-    draw(ctx, c, "ladder.gp", 1400, h, p.s ? p.s : "");
+    double left = (double)names_px(ctx, g) / w;
+    p_num(&p, "left", left);
+    p_num(&p, "split", left + (0.985 - left) * 0.45);
+    draw(ctx, c, "ladder.gp", w, h, p.s ? p.s : "");
     free(p.s);
     free(l.rows);
 }
@@ -927,6 +956,8 @@ static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
     int have_any_col = 0;
     for (int k = 0; k < PM_COUNT; k++) have_any_col |= r->metric_col[k] >= 0;
     int dram_from_pct = r->metric_col[PM_DRAM_PCT] >= 0;
+    /* else DRAM bytes (read + write where both exist, else the total) over the cold time */
+    int dram_bytes_k = r->metric_col[PM_DRAM_READ] >= 0 ? PM_DRAM_READ : PM_DRAM_BYTES;
     snprintf(c->caption, sizeof c->caption,
              "Per variant at n = %s, from the fastest configuration that has the metric: warp efficiency "
              "(active threads per executed warp instruction as a share of 32; all threads and predicated-on "
@@ -935,7 +966,13 @@ static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
              ns, dram_from_pct ? "DRAM throughput as a share of the peak" : "DRAM bytes ÷ cold time as a share of the peak",
              n && n != want ? " The requested n was not measured: this is the nearest." : "");
     if (!have_any_col) {
-        skip_chart(ctx, c, "results.csv has no metric columns (the run was not profiled)");
+        if (r->n_metric_cols)
+            skip_chart(ctx, c,
+                       "results.csv has %zu metric column%s, but none for warp efficiency, shared bank conflicts, "
+                       "DRAM throughput or bytes, or occupancy (the names are in plots/README.md)",
+                       r->n_metric_cols, r->n_metric_cols > 1 ? "s" : "");
+        else
+            skip_chart(ctx, c, "results.csv has no metric columns (the run was not profiled)");
         return;
     }
     char dat[220];
@@ -947,8 +984,8 @@ static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
         return;
     }
     fprintf(f, "# y name warp_eff_pct warp_eff_pred_pct bank_ld bank_st dram_pct occupancy_pct colour bank_ld_label "
-               "bank_st_label\n");
-    int has_warp = 0, has_bank = 0, has_dram = 0, has_occ = 0, y = 0;
+               "bank_st_label na_warp na_bank na_dram na_occupancy\n");
+    int has_warp = 0, has_pred = 0, has_bank = 0, has_dram = 0, has_occ = 0, y = 0;
     pbuf yt = {0}; /* the names as a gnuplot tic list */
     double bank_max = 1;
     for (size_t i = 0; i < g->ns && n; i++) {
@@ -962,14 +999,15 @@ static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
         }
         double we = val[PM_WARP_EFF] / 32.0 * 100.0, wep = val[PM_WARP_EFF_PRED] / 32.0 * 100.0;
         double dram = val[PM_DRAM_PCT];
-        if (!dram_from_pct && isfinite(r->run.peak_GBps) && src[PM_DRAM_READ]) {
-            double bytes = val[PM_DRAM_READ];
-            const row *w = src[PM_DRAM_READ];
-            if (isfinite(w->m[PM_DRAM_WRITE])) bytes += w->m[PM_DRAM_WRITE];
+        if (!dram_from_pct && isfinite(r->run.peak_GBps) && src[dram_bytes_k]) {
+            double bytes = val[dram_bytes_k];
+            const row *w = src[dram_bytes_k];
+            if (dram_bytes_k == PM_DRAM_READ && isfinite(w->m[PM_DRAM_WRITE])) bytes += w->m[PM_DRAM_WRITE];
             dram = bytes / (w->t_cold * 1e6) / r->run.peak_GBps * 100.0;
         }
         double occ = val[PM_OCCUPANCY];
         has_warp |= isfinite(we) || isfinite(wep);
+        has_pred |= isfinite(wep);
         has_bank |= isfinite(val[PM_BANK_LD]) || isfinite(val[PM_BANK_ST]);
         has_dram |= isfinite(dram);
         has_occ |= isfinite(occ);
@@ -990,6 +1028,11 @@ static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
         dat_str(f, lab);
         count_text(val[PM_BANK_ST], lab, sizeof lab);
         dat_str(f, lab);
+        /* "n/a" where a panel has nothing for this variant */
+        dat_str(f, isfinite(we) || isfinite(wep) ? " " : "n/a");
+        dat_str(f, isfinite(val[PM_BANK_LD]) || isfinite(val[PM_BANK_ST]) ? " " : "n/a");
+        dat_str(f, isfinite(dram) ? " " : "n/a");
+        dat_str(f, isfinite(occ) ? " " : "n/a");
         fputc('\n', f);
     }
     if (yt.s) pb_add(&yt, ")");
@@ -1014,6 +1057,7 @@ static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
     free(yt.s);
     p_int(&p, "ymax", y - 1);
     p_int(&p, "has_warp", has_warp);
+    p_int(&p, "has_pred", has_pred);
     p_int(&p, "has_bank", has_bank);
     p_int(&p, "has_dram", has_dram);
     p_int(&p, "has_occ", has_occ);
@@ -1022,8 +1066,11 @@ static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
     p_int(&p, "bank_step", log10(bmax / 0.5) > 6 ? 100 : 10);
     p_str(&p, "dram_lab", dram_from_pct ? "DRAM throughput\n(% of peak)" : "DRAM bytes ÷ cold time\n(% of peak)");
     int np = has_warp + has_bank + has_dram + has_occ;
-    int w = 420 + np * 330, h = 190 + y * 34;
+    int npx = names_px(ctx, g), w = npx + np * 330 + 30, h = 190 + y * 34;
+    if (w < 1000) w = 1000;
+    if (w < titles_px(ctx, g, title, sub)) w = titles_px(ctx, g, title, sub);
     if (h < 420) h = 420;
+    p_num(&p, "left", (double)npx / w);
     draw(ctx, c, "metrics.gp", w, h, p.s ? p.s : "");
     free(p.s);
 }
@@ -1051,6 +1098,22 @@ static size_t index_of(const long *arr, size_t n, long v)
     return 0;
 }
 
+/* Did variant var of group g run two or more block dim x coarse factor
+ * configurations at n? */
+static int several_cells(const results *r, const group *g, int var, unsigned long long n)
+{
+    const row *first = NULL;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const row *w = &r->rows[i];
+        if (w->var != var || w->n != n || !w->ok || strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) ||
+            strcmp(w->op, g->op))
+            continue;
+        if (!first) first = w;
+        else if (w->block_dim != first->block_dim || w->coarse != first->coarse) return 1;
+    }
+    return 0;
+}
+
 static void chart_heatmaps(render_ctx *ctx, int gi, const char *stem)
 {
     const results *r = ctx->r;
@@ -1071,14 +1134,18 @@ static void chart_heatmaps(render_ctx *ctx, int gi, const char *stem)
         }
         if (!several) continue;
         any = 1;
+        /* n: the nearest to the one asked for among those where the variant
+         * ran more than one block dim x coarse factor configuration */
         unsigned long long want = ctx->opt.n, n = 0;
         {
             double bd = INFINITY;
             for (size_t j = 0; j < g->s[si].npts; j++) {
                 unsigned long long m = g->s[si].pts[j].n;
+                if (!several_cells(r, g, var, m)) continue;
                 double d = fabs(log2d((double)m) - log2d((double)want));
                 if (d < bd - 1e-12 || (fabs(d - bd) <= 1e-12 && m > n)) bd = d, n = m;
             }
+            if (!n) n = g->s[si].pts[0].n; /* then the chart is skipped below */
         }
         char vname[128], cstem[320], title[256], ns[32];
         safe_name(vname, sizeof vname, v->name);
@@ -1138,7 +1205,9 @@ static void chart_heatmaps(render_ctx *ctx, int gi, const char *stem)
                  "is the fastest; hatched cells were not measured (skipped, failed or not in the sweep).%s",
                  v->name, ns,
                  folded & (AX_FINISH | AX_MODE) ? " (each cell the fastest of its finishes or scan modes)" : "",
-                 n != want ? " The requested n was not measured for this variant: this is the nearest." : "");
+                 n != want ? " The requested n has no block dim × coarse factor sweep for this variant: this is the "
+                             "nearest n that has one."
+                           : "");
         if (ncells < 2) {
             free(bw), free(why), free(first);
             skip_chart(ctx, c, "fewer than two measured cells at n = %s", ns);
@@ -1175,6 +1244,7 @@ static void chart_heatmaps(render_ctx *ctx, int gi, const char *stem)
                 fputc('\n', f);
                 hasmissing = 1;
             }
+        /* an empty block would not count as an index: keep index 2 where the script looks */
         if (!hasmissing) fputs("-100 -100 \"\"\n", f);
         fprintf(f, "\n\n# the fastest cell\n%zu %zu\n", best % nc, best / nc);
         if (close_data(f, ctx, dat, err, sizeof err)) {
@@ -1190,9 +1260,9 @@ static void chart_heatmaps(render_ctx *ctx, int gi, const char *stem)
         for (size_t b = 0; b < nb; b++) pb_add(&yt, "%s'%ld' %zu", b ? ", " : "", blocks[b], b);
         pb_add(&yt, ")");
         char sub[512];
-        snprintf(sub, sizeof sub, "cold L2; GB/s per cell%s%s",
+        snprintf(sub, sizeof sub, "cold L2; GB/s per cell, colours from the lowest to the highest%s%s",
                  folded & (AX_FINISH | AX_MODE) ? "; each cell: the fastest of its finishes / scan modes" : "",
-                 n != want ? "; the requested n was not measured, this is the nearest" : "");
+                 n != want ? "; the nearest n with a block dim × coarse sweep" : "");
         pbuf p = {0};
         char suffix[256], full[600];
         title_suffix(ctx, g, suffix, sizeof suffix);
@@ -1209,6 +1279,7 @@ static void chart_heatmaps(render_ctx *ctx, int gi, const char *stem)
         p_int(&p, "hasmissing", hasmissing);
         int w = 330 + (int)nc * 92, h = 230 + (int)nb * 56;
         if (w < 900) w = 900;
+        if (w < titles_px(ctx, g, title, sub)) w = titles_px(ctx, g, title, sub);
         if (h < 420) h = 420;
         draw(ctx, c, "heatmap.gp", w, h, p.s ? p.s : "");
         free(p.s);

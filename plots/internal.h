@@ -49,6 +49,7 @@ typedef struct render_ctx {
     char gpdir[PATH_LEN];    /* scripts directory as gnuplot sees it (from data_dir) */
     char gnuplot[PATH_LEN];  /* "" when charts are not drawn */
     const char *why_not_drawn;
+    char why_buf[PATH_LEN + 64];
     FILE *cmds;              /* plots-data/commands.sh */
     chart *charts;
     size_t ncharts, cap;

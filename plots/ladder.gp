@@ -6,7 +6,8 @@
 # name, time_us, cumulative, step, colour (integer), time label, speedup
 # label), ymax (last bar's y), txmin, txmax, tt (the time axis; tt a tic
 # list or ''), sxmin, sxmax, st (the speedup axis), base (the baseline's
-# name), split (screen x between the panels).
+# name), left (screen x where the bars begin), split (screen x between the
+# panels).
 load gpdir.'/common.gp'
 set multiplot title maintitle(ttl, sub)
 set yrange [ymax+0.7:-0.7]
@@ -17,7 +18,7 @@ set tmargin at screen 1 - 90.0/h
 set bmargin at screen 78.0/h
 
 # left: time
-set lmargin at screen 0.22
+set lmargin at screen left
 set rmargin at screen split - 0.02
 set logscale x 10
 set format x '%g'

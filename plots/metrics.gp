@@ -4,8 +4,9 @@
 # peak, achieved occupancy. Panels without data are left out.
 # Parameters: gpdir, fmt, out, w, h, ttl, sub, data (one line per variant: y,
 # name, warp %, predicated-on warp %, bank ld, bank st, dram %, occupancy %,
-# colour, bank ld label, bank st label; '?' where absent), yt (the names as a tic list), ymax, has_warp, has_bank, has_dram, has_occ,
-# dram_lab, bank_max, bank_step.
+# colour, bank ld label, bank st label, then per panel "n/a" or "";
+# '?' where absent), yt (the names as a tic list), ymax, has_warp, has_bank, has_dram, has_occ,
+# has_pred (predicated-on warp efficiency present), dram_lab, bank_max, bank_step, left (screen x where the panels begin).
 load gpdir.'/common.gp'
 set multiplot title maintitle(ttl, sub)
 set yrange [ymax+0.7:-0.7]
@@ -16,7 +17,6 @@ set border 1
 set tmargin at screen 1 - 110.0/h
 set bmargin at screen 88.0/h
 np = has_warp + has_bank + has_dram + has_occ
-left = 0.21
 pw = (0.985 - left) / np
 k = 0
 set key at graph 1, graph 1.015 bottom right horizontal samplen 1.5 font ',9'
@@ -27,12 +27,14 @@ if (has_warp) {
     set xrange [0:115]
     set xtics 0, 25, 100
     set xlabel "warp efficiency\n(% of 32 threads)"
-    plot data using (($3)/2):($1-0.2):(0):3:($1-0.38):($1-0.02):9 \
-            with boxxyerror fs solid 0.9 noborder lc rgb variable title 'all', \
-         '' using (($4)/2):($1+0.2):(0):4:($1+0.02):($1+0.38):9 \
-            with boxxyerror fs solid 0.35 noborder lc rgb variable title 'predicated-on', \
-         '' using ($3+2):($1-0.2):(sprintf('%.0f', $3)) with labels left font ',8' notitle, \
-         '' using ($4+2):($1+0.2):(sprintf('%.0f', $4)) with labels left font ',8' notitle
+    # (an empty `for` would still read the file and warn: the optional part is spliced in)
+    pred = "'' using (($4)/2):($1+0.2):(0):4:($1+0.02):($1+0.38):9 " . \
+           "with boxxyerror fs solid 0.35 noborder lc rgb variable title 'predicated-on', " . \
+           "'' using ($4+2):($1+0.2):(sprintf('%.0f', $4)) with labels left font ',8' notitle, "
+    eval("plot data using (($3)/2):($1-0.2):(0):3:($1-0.38):($1-0.02):9 " . \
+         "with boxxyerror fs solid 0.9 noborder lc rgb variable title 'all', " . (has_pred ? pred : '') . \
+         "'' using ($3+2):($1-0.2):(sprintf('%.0f', $3)) with labels left font ',8' notitle, " . \
+         "'' using (1):1:12 with labels left font ',8' tc '#999999' notitle")
     k = k + 1
     unset ytics
 }
@@ -49,7 +51,8 @@ if (has_bank) {
          '' using (0.5):($1+0.2):(0.5):($6 > 0.5 ? $6 : 0.5):($1+0.02):($1+0.38):9 \
             with boxxyerror fs solid 0.35 noborder lc rgb variable title 'stores', \
          '' using (($5 > 0.5 ? $5 : 0.5)*1.25):($1-0.2):10 with labels left font ',8' notitle, \
-         '' using (($6 > 0.5 ? $6 : 0.5)*1.25):($1+0.2):11 with labels left font ',8' notitle
+         '' using (($6 > 0.5 ? $6 : 0.5)*1.25):($1+0.2):11 with labels left font ',8' notitle, \
+         '' using (0.6):1:13 with labels left font ',8' tc '#999999' notitle
     unset logscale x
     set format x '%g'
     k = k + 1
@@ -63,7 +66,8 @@ if (has_dram) {
     set xlabel dram_lab
     plot data using (($7)/2):1:(0):7:($1-0.36):($1+0.36):9 \
             with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
-         '' using ($7+2):1:(sprintf('%.0f%%', $7)) with labels left font ',8' notitle
+         '' using ($7+2):1:(sprintf('%.0f%%', $7)) with labels left font ',8' notitle, \
+         '' using (1):1:14 with labels left font ',8' tc '#999999' notitle
     k = k + 1
     unset ytics
 }
@@ -75,7 +79,8 @@ if (has_occ) {
     set xlabel "achieved occupancy\n(% of peak warps)"
     plot data using (($8)/2):1:(0):8:($1-0.36):($1+0.36):9 \
             with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
-         '' using ($8+2):1:(sprintf('%.0f%%', $8)) with labels left font ',8' notitle
+         '' using ($8+2):1:(sprintf('%.0f%%', $8)) with labels left font ',8' notitle, \
+         '' using (1):1:15 with labels left font ',8' tc '#999999' notitle
     k = k + 1
 }
 unset multiplot

@@ -1,5 +1,5 @@
 /* plots_render: read the results, draw the charts, write the report. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "plots/render.h"
 
 #include <dirent.h>
@@ -153,8 +153,11 @@ int plots_render(const char *results_dir, const plots_options *opt, char *msg, s
     if (ctx.opt.no_charts) {
         ctx.why_not_drawn = "charts were turned off";
     } else if (!find_gnuplot(ctx.opt.gnuplot, ctx.gnuplot, sizeof ctx.gnuplot)) {
-        ctx.gnuplot[0] = '\0';
-        ctx.why_not_drawn = "gnuplot was not found on PATH";
+        char *why = ctx.why_buf;
+        const char *asked = ctx.opt.gnuplot && *ctx.opt.gnuplot ? ctx.opt.gnuplot : getenv("GNUPLOT");
+        if (asked && *asked) textf(why, sizeof ctx.why_buf, "gnuplot (%s) was not found", asked);
+        else textf(why, sizeof ctx.why_buf, "gnuplot was not found on PATH");
+        ctx.why_not_drawn = why;
     }
     if (ctx.why_not_drawn) ctx.gnuplot[0] = '\0';
 
@@ -178,7 +181,10 @@ int plots_render(const char *results_dir, const plots_options *opt, char *msg, s
     if (crc) goto out;
     if (report_write(&ctx, err, sizeof err)) goto out;
 
-    if (ctx.why_not_drawn && !ctx.opt.no_charts) {
+    if (ctx.opt.no_charts) {
+        snprintf(msg, msglen, "plots: report in %s/index.html and report.md (charts turned off)", ctx.dir);
+        rc = 0;
+    } else if (ctx.why_not_drawn) {
         snprintf(msg, msglen,
                  "plots: %s; wrote %s/report.md and index.html without charts; draw them later with "
                  "`bazel run //plots:render -- %s`",

@@ -199,6 +199,17 @@ static void json_text(json_t *v, char *buf, size_t len)
     }
 }
 
+/* CUDA's integer versions (13000 -> 13.0, 12080 -> 12.8); strings as they are */
+static void version_text(json_t *v, char *buf, size_t len)
+{
+    if (json_is_integer(v) && json_integer_value(v) >= 1000) {
+        long long x = json_integer_value(v);
+        snprintf(buf, len, "%lld.%lld", x / 1000, x % 1000 / 10);
+    } else {
+        json_text(v, buf, len);
+    }
+}
+
 static void kv(doc *d, const char *key, const char *value)
 {
     const char *cells[2] = {key, value};
@@ -211,9 +222,7 @@ static void write_metadata(doc *d)
     json_t *root = r->run.json;
     static const char *const head[2] = {"What", "Value"};
     doc_h(d, 2, "Run", "run");
-    if (!root) {
-        doc_p(d, "warn", "No run metadata: %s.", r->run.error);
-    } else {
+    if (root) {
         json_t *interrupted = json_object_get(root, "interrupted");
         if (json_is_true(interrupted)) doc_p(d, "warn", "This run was interrupted: the results are incomplete.");
     }
@@ -229,10 +238,12 @@ static void write_metadata(doc *d)
         kv(d, "host", buf);
         if (json_is_object(dev)) {
             char sm[64], cnt[64];
-            json_text(json_object_get(dev, "sm"), sm, sizeof sm);
+            json_t *smv = json_object_get(dev, "sm");
+            json_text(smv, sm, sizeof sm);
             json_text(json_object_get(dev, "sm_count"), cnt, sizeof cnt);
-            snprintf(buf, sizeof buf, "%s (%s%s, %s SMs)", r->run.device[0] ? r->run.device : "?",
-                     isdigit((unsigned char)sm[0]) ? "sm_" : "", sm, cnt);
+            /* 90 -> sm_90; "9.0" -> compute capability 9.0; "sm_90" as it is */
+            const char *pre = json_is_integer(smv) ? "sm_" : isdigit((unsigned char)sm[0]) ? "compute capability " : "";
+            snprintf(buf, sizeof buf, "%s (%s%s, %s SMs)", r->run.device[0] ? r->run.device : "?", pre, sm, cnt);
             kv(d, "device", buf);
             double l2 = json_number_value(json_object_get(dev, "l2_bytes"));
             double mem = json_number_value(json_object_get(dev, "global_mem_bytes"));
@@ -244,8 +255,8 @@ static void write_metadata(doc *d)
             snprintf(buf, sizeof buf, "SM %.0f MHz, memory %.0f MHz, %.0f-bit bus", smc / 1e3, memc / 1e3, bus);
             kv(d, "clocks", buf);
         }
-        json_text(json_object_get(root, "driver_version"), a, sizeof a);
-        json_text(json_object_get(root, "runtime_version"), b, sizeof b);
+        version_text(json_object_get(root, "driver_version"), a, sizeof a);
+        version_text(json_object_get(root, "runtime_version"), b, sizeof b);
         snprintf(buf, sizeof buf, "driver %s, runtime %s", a, b);
         kv(d, "software", buf);
         snprintf(buf, sizeof buf, "theoretical peak %.0f GB/s, measured copy %.0f GB/s (read + write)",
@@ -261,10 +272,11 @@ static void write_metadata(doc *d)
         kv(d, "metrics", buf);
         json_text(json_object_get(root, "profiler_status"), a, sizeof a);
         json_text(json_object_get(root, "profiler_passes"), b, sizeof b);
-        snprintf(buf, sizeof buf, "%s, %s passes", a, b);
+        snprintf(buf, sizeof buf, "%s, %s pass%s", a, b, strcmp(b, "1") ? "es" : "");
         kv(d, "profiler", buf);
         double wall = json_number_value(json_object_get(root, "wall_time_s"));
-        snprintf(buf, sizeof buf, "%.0f s", wall);
+        if (wall >= 120) snprintf(buf, sizeof buf, "%.0f min %.0f s", floor(wall / 60), fmod(wall, 60));
+        else snprintf(buf, sizeof buf, "%.*f s", wall < 10 ? 1 : 0, wall);
         kv(d, "wall time", buf);
     }
     snprintf(buf, sizeof buf, "%zu: %zu ok, %zu invalid, %zu error, %zu skipped%s", r->nrows, r->n_ok, r->n_invalid,

@@ -16,6 +16,7 @@ const char *const pm_names[PM_COUNT] = {
     [PM_BANK_ST] = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
     [PM_DRAM_READ] = "dram__bytes_read.sum",
     [PM_DRAM_WRITE] = "dram__bytes_write.sum",
+    [PM_DRAM_BYTES] = "dram__bytes.sum",
     [PM_DRAM_PCT] = "dram__throughput.avg.pct_of_peak_sustained_elapsed",
     [PM_OCCUPANCY] = "sm__warps_active.avg.pct_of_peak_sustained_active",
 };
@@ -168,9 +169,11 @@ static void assign_colors(results *r)
             v->color = 0x000000;
         } else {
             double h = hues[nf % (sizeof hues / sizeof hues[0])];
-            /* dark to light, with a small hue drift so neighbours differ */
+            /* dark to light, with a small hue drift so neighbours differ;
+             * yellows and greens stay darker, to read on white */
+            double top = h >= 35 && h <= 150 ? 0.28 : 0.38;
             v->color = hsl(h + (t - 0.5) * (count > 3 ? 40 : 20), count > 1 ? 0.78 : 0.72,
-                           count > 1 ? 0.24 + 0.38 * t : 0.40);
+                           count > 1 ? 0.24 + top * t : 0.40);
         }
         v->point_type = pts[pos % (sizeof pts / sizeof pts[0])];
     }

@@ -17,6 +17,7 @@ enum {
     PM_BANK_ST,       /* ..._op_st.sum */
     PM_DRAM_READ,     /* dram__bytes_read.sum, bytes */
     PM_DRAM_WRITE,    /* dram__bytes_write.sum, bytes */
+    PM_DRAM_BYTES,    /* dram__bytes.sum, bytes read + written */
     PM_DRAM_PCT,      /* dram__throughput.avg.pct_of_peak_sustained_elapsed, % */
     PM_OCCUPANCY,     /* sm__warps_active.avg.pct_of_peak_sustained_active, % */
     PM_COUNT

@@ -11,6 +11,8 @@ packages=(
     libcmocka-dev       # tests
     libinih-dev         # experiment files
     libjansson-dev      # run.json
+    libpng-dev          # plot tests: decode the PNG charts
+    libexpat1-dev       # plot tests: check the SVG charts are well-formed XML
     clang               # libFuzzer targets for the parsers
 )
 
