@@ -11,7 +11,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/tests" "$out/lib" "$out/experiments" "$out/plots" "$out/tools"
 
 ws=. # bazel run starts in the runfiles tree of this workspace
-cp -L "$ws/harness/sweep" "$out/bin/" 2>/dev/null || true
+cp -L "$ws/harness/sweep" "$ws/plots/render" "$out/bin/"
 for t in $(cat "$ws/tools/bundle/tests.txt"); do cp -L "$ws/tests/$t" "$out/tests/"; done
 cp -L "$ws"/tools/bundle/run-tests "$out/"
 cp -L "$ws"/tools/count-tests.sh "$out/tools/"
