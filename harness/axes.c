@@ -231,7 +231,7 @@ static int check_block_dim(unsigned long long v, const char *item, const void *c
     if (v > AXES_MAX_BLOCK_DIM)
         return fail(err, errlen, "'%s': above 1024, the most threads a block can have" BLOCK_DIMS_TAKE, item);
     if (v % AXES_MIN_BLOCK_DIM)
-        return fail(err, errlen, "'%s': not a multiple of 32 (a block is whole warps)" BLOCK_DIMS_TAKE, item);
+        return fail(err, errlen, "'%s': not a multiple of 32, a whole number of warps" BLOCK_DIMS_TAKE, item);
     if (v & (v - 1)) return fail(err, errlen, "'%s': not a power of two" BLOCK_DIMS_TAKE, item);
     return 0;
 }

@@ -65,7 +65,11 @@ static const char usage_text[] =
     "Relative paths are relative to the directory `bazel run` was started from.\n"
     "Exit status: 0 every configuration valid; 1 a validation failure, a CUDA error or\n"
     "no CUDA device; 2 bad usage (nothing is written); 130/143 interrupted by\n"
-    "SIGINT/SIGTERM (results.csv holds the finished rows, run.json says interrupted).\n";
+    "SIGINT/SIGTERM (results.csv holds the finished rows, run.json says interrupted).\n"
+    "A failed configuration is a row with the CUDA error text and the run goes on; a\n"
+    "sticky error (a lost CUDA context) stops it with the rows kept (exit 1; --resume\n"
+    "continues). Configurations that do not fit in device memory are skipped rows; a\n"
+    "--sizes value at which nothing fits is bad usage.\n";
 
 void cli_usage(FILE *f) { fputs(usage_text, f); }
 

@@ -115,7 +115,11 @@ typedef struct sweep_plan {
 } sweep_plan;
 
 /* Expand e against the registry. Fails (-1, message) when a variant or family
- * glob matches no registered variant, or when nothing at all is selected. */
+ * glob matches no registered variant, when nothing at all is selected, or
+ * when a variant named exactly (no wildcard) is asked for a dtype/op pair it
+ * cannot do while neither the dtype nor the op axis is `all` ("--variants:
+ * reduce_atomic_global does not do f32 max: <its limits>"); through a glob or
+ * with `all`, such configurations are skipped rows with that reason. */
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen);
 void plan_free(sweep_plan *p);
 

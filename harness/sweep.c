@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness/sweep.h"
+#include "plots/render.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -442,6 +443,25 @@ typedef struct csv_sink {
     metric_columns mc;
 } csv_sink;
 
+/* Charts and report at the end of a run, when gnuplot is here; otherwise one
+ * line saying how to draw them later (results brought back from a GPU host). */
+static void render_charts(const char *out_dir, int quiet)
+{
+    char msg[1024];
+    if (!plots_gnuplot_available()) {
+        fprintf(stderr, "sweep: gnuplot not found: no charts; draw them later with `bazel run //plots:render -- %s`\n",
+                out_dir);
+        return;
+    }
+    plots_options po;
+    memset(&po, 0, sizeof po);
+    po.log = quiet ? NULL : stderr;
+    int rc = plots_render(out_dir, &po, msg, sizeof msg);
+    if (rc < 0) fprintf(stderr, "sweep: charts failed: %s\n", msg);
+    else fprintf(stderr, "sweep: charts and report in %s (index.html, report.md)%s%s\n", out_dir, rc ? ": " : "",
+                 rc ? msg : "");
+}
+
 int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
 {
     double t0 = timing_now();
@@ -572,8 +592,8 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
                 return usage_error(err);
             }
             if (marked && !o.quiet)
-                fprintf(stderr, "sweep: %ld configuration%s do not fit in device %d's memory: skipped\n", marked,
-                        marked == 1 ? "" : "s", o.device);
+                fprintf(stderr, "sweep: %ld configuration%s not fit in device %d's memory: skipped\n", marked,
+                        marked == 1 ? " does" : "s do", o.device);
         } else if (!o.quiet) {
             fprintf(stderr, "sweep: device memory not checked: %s\n", msg);
         }
@@ -836,6 +856,7 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
                 ctx.fatal, out_dir);
     if (failures) fprintf(stderr, "sweep: %zu configuration%s failed (see the summary and results.csv)\n", failures,
                           failures == 1 ? "" : "s");
+    if (!interrupted && n_rows) render_charts(out_dir, o.quiet);
 
     for (size_t i = 0; i < n_rows; i++) row_free(&rows[i]);
     free(rows);

@@ -7,11 +7,15 @@
  * any step into a scan of any n; the single-pass and reduce-then-scan variants
  * use the register pieces of the coarsened step directly.
  *
- *   step_kogge_stone                - seed 002: one buffer, two barriers per step
- *   step_kogge_stone_double_buffer  - seed 002's "ping-pong": two buffers, one barrier per step
- *   step_brent_kung                 - up-sweep / down-sweep, two elements per thread
- *   step_warp_shuffle               - __shfl_up_sync in each warp, warp totals combined
- *   step_coarsened<C>               - C elements per thread scanned in registers (three phases)
+ *   scan_kogge_stone_step                - seed 002: one buffer, two barriers per step
+ *   scan_kogge_stone_double_buffer_step  - seed 002's "ping-pong": two buffers, one barrier per step
+ *   scan_brent_kung_step                 - up-sweep / down-sweep, two elements per thread
+ *   scan_warp_shuffle_step               - __shfl_up_sync in each warp, warp totals combined
+ *   scan_coarsened_step<C>               - C elements per thread scanned in registers (three phases)
+ *
+ * Kernels carry their variant's name (a step's name is a template argument of
+ * the driver's kernels), so a sanitizer or profiler report names the variant;
+ * a variant that reuses another's step derives a struct of its own name.
  *
  * The step contract: scan() is called by every thread of the block after the
  * tile is in shared memory and a __syncthreads(); it returns a pointer to the
@@ -264,22 +268,22 @@ __device__ inline void scan_tile_coarsened(const T *in, T *out, size_t n, size_t
 
 /* ---- the step structs ---------------------------------------------------- */
 
-struct step_kogge_stone : scan_step_shape<1, 1, false> {
+struct scan_kogge_stone_step : scan_step_shape<1, 1, false> {
     template <typename T, typename Op> __device__ static T *scan(T *s, T *) { return block_scan_kogge_stone<T, Op>(s); }
 };
-struct step_kogge_stone_double_buffer : scan_step_shape<1, 2, false> {
+struct scan_kogge_stone_double_buffer_step : scan_step_shape<1, 2, false> {
     template <typename T, typename Op> __device__ static T *scan(T *s, T *)
     {
         return block_scan_kogge_stone_double_buffer<T, Op>(s);
     }
 };
-struct step_brent_kung : scan_step_shape<2, 1, false> {
+struct scan_brent_kung_step : scan_step_shape<2, 1, false> {
     template <typename T, typename Op> __device__ static T *scan(T *s, T *) { return block_scan_brent_kung<T, Op>(s); }
 };
-struct step_warp_shuffle : scan_step_shape<1, 1, false> {
+struct scan_warp_shuffle_step : scan_step_shape<1, 1, false> {
     template <typename T, typename Op> __device__ static T *scan(T *s, T *w) { return block_scan_warp_shuffle<T, Op>(s, w); }
 };
-template <unsigned C> struct step_coarsened : coarse_shape<C> {
+template <unsigned C> struct scan_coarsened_step : coarse_shape<C> {
     template <typename T, typename Op> __device__ static T *scan(T *s, T *w) { return block_scan_coarsened<T, Op, C>(s, w); }
 };
 

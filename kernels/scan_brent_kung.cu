@@ -14,7 +14,7 @@
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(step_brent_kung)
+SCAN_GLUE(scan_brent_kung_step)
 
 extern "C" const variant scan_brent_kung_variant = {
     .name = "scan_brent_kung",

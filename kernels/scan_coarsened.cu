@@ -12,7 +12,7 @@
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE_COARSE(step_coarsened)
+SCAN_GLUE_COARSE(scan_coarsened_step)
 
 extern "C" const variant scan_coarsened_variant = {
     .name = "scan_coarsened",

@@ -166,7 +166,7 @@ template <typename T, typename Op, typename Status> struct lookback_prefix {
 
 template <typename T, typename Op, unsigned C>
 __global__ void __launch_bounds__(1024)
-    scan_lookback_kernel(const T *in, T *out, size_t n, int exclusive, tile_status<T> status, unsigned *tile_counter)
+    scan_decoupled_lookback_kernel(const T *in, T *out, size_t n, int exclusive, tile_status<T> status, unsigned *tile_counter)
 {
     __shared__ T warp_totals[32];
     __shared__ T prefix;
@@ -196,8 +196,8 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
     RETURN_IF_ERROR(cudaMemsetAsync(ws, 0, reset, s));
 
     size_t smem = coarse_shape<C>::smem_elems(a->block_dim) * sizeof(T);
-    RETURN_IF_ERROR(scan_smem_opt_in((const void *)scan_lookback_kernel<T, Op, C>, smem));
-    scan_lookback_kernel<T, Op, C><<<(unsigned)tiles, a->block_dim, smem, s>>>(
+    RETURN_IF_ERROR(scan_smem_opt_in((const void *)scan_decoupled_lookback_kernel<T, Op, C>, smem));
+    scan_decoupled_lookback_kernel<T, Op, C><<<(unsigned)tiles, a->block_dim, smem, s>>>(
         (const T *)a->in, (T *)a->out, a->n, a->scan_mode == SCAN_EXCLUSIVE,
         status_at<T>(ws, tiles, (tile_status<T> *)NULL), (unsigned *)ws);
     RETURN_IF_LAUNCH_FAILED();

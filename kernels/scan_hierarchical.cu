@@ -12,11 +12,14 @@
  * launches per level; here the middle is a single block, which is cheap while
  * the totals are few (n / (B x C)) and becomes the bottleneck when they are
  * many (small tiles at large n: 2^26 totals for 2^31 elements in tiles of 32).
- * Block step: step_coarsened<C>, C = args->coarse (C = 1 is the warp-shuffle
+ * Block step: scan_coarsened_step<C>, C = args->coarse (C = 1 is the warp-shuffle
  * scan of one element per thread, through the same three phases).
  * Exclusive: the input is shifted by one at the tile load (scan_tile_load).
  */
 #include "kernels/scan_hierarchical.cuh"
+
+/* The coarsened step under this variant's name (see scan_block.cuh). */
+template <unsigned C> struct scan_hierarchical_step : scan_coarsened_step<C> {};
 
 #define MIDDLE_BLOCK 1024u
 #define MIDDLE_COARSE 16u
@@ -25,8 +28,8 @@ static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->c
 
 template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(const kernel_args *a, cudaStream_t s)
 {
-    typedef step_coarsened<C> step;
-    typedef step_coarsened<MIDDLE_COARSE> middle;
+    typedef scan_hierarchical_step<C> step;
+    typedef scan_hierarchical_step<MIDDLE_COARSE> middle;
     unsigned tile = step::tile(a->block_dim);
     size_t tiles = ceil_div(a->n, tile);
     T *totals = tiles > 1 ? (T *)a->workspace : NULL;
@@ -40,7 +43,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
     RETURN_IF_ERROR((scan_tiles_prepare<T, Op, middle>(MIDDLE_BLOCK)));
     unsigned walk = (unsigned)ceil_div(tiles, middle::tile(MIDDLE_BLOCK));
     RETURN_IF_ERROR((scan_tiles_launch<T, Op, middle>(totals, totals, NULL, tiles, 0, 1, MIDDLE_BLOCK, walk, s)));
-    return scan_add_back<T, Op>((T *)a->out, totals, a->n, tiles, tile, a->block_dim, s);
+    return scan_add_back<T, Op, step>((T *)a->out, totals, a->n, tiles, tile, a->block_dim, s);
 }
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)

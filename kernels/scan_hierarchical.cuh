@@ -12,9 +12,11 @@
  * Exclusive scans shift the input by one at level 0 (scan_tile_load), so the
  * levels above see ordinary inclusive scans of tile totals.
  *
- * A variant file says SCAN_GLUE(step, tile_of) and fills its `variant` with
- * .launch = launch, .workspace_size = workspace, .bytes_moved = bytes
- * (tile_of(a): the step's elements per block for these args). */
+ * A variant file says SCAN_GLUE(step) (or SCAN_GLUE_COARSE(step_template),
+ * the coarse factor picking the instance) and fills its `variant` with
+ * .launch = launch, .workspace_size = workspace, .bytes_moved = bytes.
+ * Workspace: the tile totals of each level that has more than one tile, each
+ * buffer 256-byte aligned (n / tile + n / tile^2 + .. elements). */
 #ifndef KERNELS_SCAN_HIERARCHICAL_CUH
 #define KERNELS_SCAN_HIERARCHICAL_CUH
 
@@ -115,8 +117,9 @@ __global__ void __launch_bounds__(1024)
     if (totals && threadIdx.x == 0) totals[blockIdx.x] = carry;
 }
 
-/* Tile b (b >= 1) of data gets the scanned total of tiles 0..b-1 in front. */
-template <typename T, typename Op>
+/* Tile b (b >= 1) of data gets the scanned total of tiles 0..b-1 in front.
+ * Step only names the variant in the kernel's name. */
+template <typename T, typename Op, typename Step>
 __global__ void scan_add_back_kernel(T *data, const T *scanned_totals, size_t count, unsigned tile)
 {
     size_t b = (size_t)blockIdx.x + 1;
@@ -151,12 +154,12 @@ static cudaError_t scan_tiles_launch(const T *src, T *dst, T *totals, size_t cou
     return cudaSuccess;
 }
 
-template <typename T, typename Op>
+template <typename T, typename Op, typename Step>
 static cudaError_t scan_add_back(T *data, const T *scanned_totals, size_t count, size_t tiles, unsigned tile,
                                  unsigned block_dim, cudaStream_t s)
 {
     if (tiles <= 1) return cudaSuccess;
-    scan_add_back_kernel<T, Op><<<(unsigned)(tiles - 1), block_dim, 0, s>>>(data, scanned_totals, count, tile);
+    scan_add_back_kernel<T, Op, Step><<<(unsigned)(tiles - 1), block_dim, 0, s>>>(data, scanned_totals, count, tile);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }
@@ -189,7 +192,7 @@ static cudaError_t scan_recursive_run(const T *src, T *dst, size_t count, int sh
     /* Down: level L's totals, now scanned, go back into level L's tiles. */
     for (int L = p.levels - 2; L >= 0; L--) {
         T *data = L ? level_totals[L - 1] : dst;
-        RETURN_IF_ERROR((scan_add_back<T, Op>(data, level_totals[L], p.count[L], p.tiles[L], tile, block_dim, s)));
+        RETURN_IF_ERROR((scan_add_back<T, Op, Step>(data, level_totals[L], p.count[L], p.tiles[L], tile, block_dim, s)));
     }
     return cudaSuccess;
 }
@@ -201,9 +204,9 @@ static cudaError_t scan_recursive(const kernel_args *a, cudaStream_t s)
                                            a->block_dim, a->workspace, a->workspace_bytes, s);
 }
 
-/* The launcher, workspace and bytes model of a block-step variant. STEP is a
- * step struct; for a coarsened step, STEP names the template and the coarse
- * factor picks the instance (SCAN_GLUE_COARSE). TILE_OF(a): elements per block. */
+/* The launcher, workspace and bytes model of a block-step variant.
+ * SCAN_GLUE(STEP): STEP is a step struct. SCAN_GLUE_COARSE(STEP_TEMPLATE): the
+ * coarse factor picks STEP_TEMPLATE<C>. TILE_OF(a): elements per block. */
 #define SCAN_GLUE_COMMON(TILE_OF)                                                                          \
     static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); } \
     static size_t workspace(const kernel_args *a)                                                          \

@@ -18,7 +18,7 @@
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(step_kogge_stone)
+SCAN_GLUE(scan_kogge_stone_step)
 
 extern "C" const variant scan_kogge_stone_variant = {
     .name = "scan_kogge_stone",

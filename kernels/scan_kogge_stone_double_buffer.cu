@@ -17,7 +17,7 @@
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(step_kogge_stone_double_buffer)
+SCAN_GLUE(scan_kogge_stone_double_buffer_step)
 
 extern "C" const variant scan_kogge_stone_double_buffer_variant = {
     .name = "scan_kogge_stone_double_buffer",

@@ -15,8 +15,11 @@
  */
 #include "kernels/scan_hierarchical.cuh"
 
+/* The coarsened step under this variant's name (see scan_block.cuh). */
+template <unsigned C> struct scan_reduce_then_scan_step : scan_coarsened_step<C> {};
+
 template <typename T, typename Op, unsigned C>
-__global__ void __launch_bounds__(1024) scan_tile_reduce_kernel(const T *in, T *totals, size_t n)
+__global__ void __launch_bounds__(1024) scan_reduce_then_scan_reduce_kernel(const T *in, T *totals, size_t n)
 {
     __shared__ T warp_totals[32];
     size_t start = (size_t)blockIdx.x * blockDim.x * C + threadIdx.x;
@@ -42,7 +45,7 @@ template <typename T, typename Op> struct scanned_total_prefix {
 
 template <typename T, typename Op, unsigned C>
 __global__ void __launch_bounds__(1024)
-    scan_tile_from_prefix_kernel(const T *in, T *out, size_t n, int exclusive, const T *scanned_totals)
+    scan_reduce_then_scan_kernel(const T *in, T *out, size_t n, int exclusive, const T *scanned_totals)
 {
     __shared__ T warp_totals[32];
     scan_tile_coarsened<T, Op, C>(in, out, n, (size_t)blockIdx.x * blockDim.x * C, exclusive, shared_array<T>(),
@@ -67,7 +70,7 @@ static size_t workspace(const kernel_args *a)
 
 template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(const kernel_args *a, cudaStream_t s)
 {
-    typedef step_coarsened<C> step;
+    typedef scan_reduce_then_scan_step<C> step;
     unsigned B = a->block_dim, tile = step::tile(B);
     size_t tiles = ceil_div(a->n, tile);
     T *totals = NULL;
@@ -75,14 +78,14 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
         size_t off = totals_bytes(a);
         if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
         totals = (T *)a->workspace;
-        scan_tile_reduce_kernel<T, Op, C><<<(unsigned)tiles, B, 0, s>>>((const T *)a->in, totals, a->n);
+        scan_reduce_then_scan_reduce_kernel<T, Op, C><<<(unsigned)tiles, B, 0, s>>>((const T *)a->in, totals, a->n);
         RETURN_IF_LAUNCH_FAILED();
         RETURN_IF_ERROR((scan_recursive_run<T, Op, step>(totals, totals, tiles, 0, B, (char *)a->workspace + off,
                                                          a->workspace_bytes - off, s)));
     }
     size_t smem = step::smem_elems(B) * sizeof(T);
-    RETURN_IF_ERROR(scan_smem_opt_in((const void *)scan_tile_from_prefix_kernel<T, Op, C>, smem));
-    scan_tile_from_prefix_kernel<T, Op, C><<<(unsigned)tiles, B, smem, s>>>((const T *)a->in, (T *)a->out, a->n,
+    RETURN_IF_ERROR(scan_smem_opt_in((const void *)scan_reduce_then_scan_kernel<T, Op, C>, smem));
+    scan_reduce_then_scan_kernel<T, Op, C><<<(unsigned)tiles, B, smem, s>>>((const T *)a->in, (T *)a->out, a->n,
                                                                            a->scan_mode == SCAN_EXCLUSIVE, totals);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;

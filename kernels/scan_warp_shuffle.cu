@@ -12,7 +12,7 @@
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(step_warp_shuffle)
+SCAN_GLUE(scan_warp_shuffle_step)
 
 extern "C" const variant scan_warp_shuffle_variant = {
     .name = "scan_warp_shuffle",

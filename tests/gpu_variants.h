@@ -14,7 +14,9 @@
  *   GPU_TEST_SIZES=n1,n2    these sizes instead of the list above
  *   GPU_TEST_BLOCK_DIMS=... only these block dims
  *   GPU_TEST_DTYPES=f32,... GPU_TEST_OPS=sum,...   only these
- *   GPU_TEST_FIRST_AXES=1   first accepted coarse/finish/mode only */
+ *   GPU_TEST_FIRST_AXES=1   first accepted coarse/finish/mode only
+ *   GPU_TEST_LARGE_ALL=1    every op and coarse factor at 2^24 and the extra n too
+ *                           (by default those sizes run op sum, the extra n one coarse) */
 int gpu_variants_main(kind_t kind, size_t extra_n, const char *const *extra_n_for);
 
 #endif

@@ -91,7 +91,7 @@ static void test_usage_errors(void **state)
     }
     {
         const char *a[] = {"--block-dims=96", NULL};
-        expect_usage_error(a, "--block-dims: '96': block dims must be powers of two");
+        expect_usage_error(a, "--block-dims: '96': not a power of two (variants take 32..1024, powers of two)");
     }
     {
         const char *a[] = {"--coarse", "3", NULL};

@@ -12,12 +12,17 @@ mkdir -p "$out"
 export GPU_TEST_SIZES=$sizes GPU_TEST_BLOCK_DIMS=${GPU_TEST_BLOCK_DIMS:-256} GPU_TEST_DTYPES=${GPU_TEST_DTYPES:-f32}
 export GPU_TEST_OPS=${GPU_TEST_OPS:-sum,max} GPU_TEST_FIRST_AXES=1
 tools_list=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
+sanitizer=$(command -v compute-sanitizer || true)
+for d in "${CUDA_PATH:-}/bin" /usr/local/cuda/bin /usr/local/cuda/compute-sanitizer; do
+    [ -z "$sanitizer" ] && [ -x "$d/compute-sanitizer" ] && sanitizer="$d/compute-sanitizer"
+done
+[ -n "$sanitizer" ] || { echo "sanitize: compute-sanitizer not found (PATH, \$CUDA_PATH/bin, /usr/local/cuda/bin)" >&2; exit 2; }
 status=0
 for tool in $tools_list; do
     for t in gpu_reduce_test gpu_scan_test; do
         extra=""
         [ "$tool" = racecheck ] && extra="--racecheck-report hazard"
-        compute-sanitizer --tool "$tool" $extra --print-limit 50 --error-exitcode 99 "$tests/$t" \
+        "$sanitizer" --tool "$tool" $extra --print-limit 50 --error-exitcode 99 "$tests/$t" \
             >"$out/$tool-$t.log" 2>&1
         rc=$?
         echo "$tool $t exit $rc" >>"$out/summary.txt"

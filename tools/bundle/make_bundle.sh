@@ -14,8 +14,7 @@ ws=. # bazel run starts in the runfiles tree of this workspace
 cp -L "$ws/harness/sweep" "$ws/plots/render" "$out/bin/"
 for t in $(cat "$ws/tools/bundle/tests.txt"); do cp -L "$ws/tests/$t" "$out/tests/"; done
 cp -L "$ws"/tools/bundle/run-tests "$out/"
-cp -L "$ws"/tools/count-tests.sh "$out/tools/"
-cp -L "$ws"/tools/sanitize.sh "$out/tools/" 2>/dev/null || true
+cp -L "$ws"/tools/*.sh "$out/tools/"
 cp -L "$ws"/experiments/*.ini "$out/experiments/" 2>/dev/null || true
 cp -L "$ws"/plots/*.gp "$ws"/plots/*.sh "$out/plots/" 2>/dev/null || true
 # cmocka ships only as a shared library in Debian: carry it.

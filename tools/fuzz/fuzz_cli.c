@@ -38,13 +38,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     err[0] = '\0';
     if (cli_parse(argc, argv, &o, err, sizeof err) != 0) {
         fuzz_check_message(err, sizeof err);
+        fuzz_expect_valid(err);
         free(buf);
         return 0;
     }
     experiment_defaults(&e);
     err[0] = '\0';
-    if (cli_apply(&o, &e, err, sizeof err) != 0) fuzz_check_message(err, sizeof err);
-    else fuzz_plan(&e);
+    if (cli_apply(&o, &e, err, sizeof err) != 0) {
+        fuzz_check_message(err, sizeof err);
+        fuzz_expect_valid(err);
+    } else {
+        fuzz_plan(&e);
+    }
     free(buf);
     return 0;
 }

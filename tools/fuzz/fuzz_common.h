@@ -20,6 +20,17 @@ static void fuzz_check_message(const char *err, size_t len)
     }
 }
 
+/* FUZZ_EXPECT_VALID=1 (run.sh sets it to replay the seed corpus): every
+ * input must parse and plan; a seed that does not is a broken seed. */
+static void fuzz_expect_valid(const char *err)
+{
+    const char *v = getenv("FUZZ_EXPECT_VALID");
+    if (v && *v == '1') {
+        fprintf(stderr, "seed rejected: %s\n", err);
+        abort();
+    }
+}
+
 /* Plan_build on experiments whose cross-product is small enough to expand
  * many times a second (a real sweep may be larger: that is not a parser matter). */
 static int fuzz_plan_small(const experiment *e)
@@ -39,6 +50,7 @@ static void fuzz_plan(const experiment *e)
     err[0] = '\0';
     if (plan_build(e, &p, err, sizeof err) != 0) {
         fuzz_check_message(err, sizeof err);
+        fuzz_expect_valid(err);
         return;
     }
     size_t skipped = 0;

@@ -15,6 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     err[0] = '\0';
     if (experiment_parse_buffer((const char *)data, size, "fuzz.ini", &e, err, sizeof err) != 0) {
         fuzz_check_message(err, sizeof err);
+        fuzz_expect_valid(err);
         return 0;
     }
     if (e.timing.min_samples < 1 || e.timing.max_samples < e.timing.min_samples || !e.sizes.count) abort();

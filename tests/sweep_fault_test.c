@@ -1,0 +1,336 @@
+/* Faults and interruptions on the fake device layer (no GPU): a failed launch
+ * or validation is a row with the CUDA error text and the run goes on; a
+ * sticky error stops the run, keeps the rows and says why; an allocation
+ * failure skips that size; configurations that cannot fit in device memory
+ * are skipped rows; an interrupted run resumed ends with the configurations
+ * of an uninterrupted one. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "harness/plan.h"
+#include "harness/results.h"
+#include "kernels/registry.h"
+#include "tests/sweep_test_util.h"
+
+#define FAKE "SWEEP_FAKE_DEVICE=1"
+/* registry order: reduce_interleaved_divergent (reduce0), reduce_cub, scan_kogge_stone */
+#define SMALL "--variants", "reduce0,reduce_cub,scan_kogge_stone", "--sizes", "1K,4K", "--block-dims", "128,256"
+#define SMALL_ROWS 10 /* reduce0 2 x 2, reduce_cub 2 (CUB's own block dim), scan 2 x 2 */
+
+static char *path_in(const char *dir, const char *rel)
+{
+    size_t len = strlen(dir) + strlen(rel) + 2;
+    char *b = malloc(len);
+    snprintf(b, len, "%s/%s", dir, rel);
+    return b;
+}
+
+static json_t *load_json(const char *dir)
+{
+    json_error_t je;
+    char *p = path_in(dir, "run.json");
+    json_t *o = json_load_file(p, 0, &je);
+    if (!o) fail_msg("%s: %s", p, je.text);
+    free(p);
+    return o;
+}
+
+/* The rows of dir/results.csv (the fake profiler's two metric columns unless no_metrics). */
+static sweep_row *load_rows(const char *dir, size_t *n, int no_metrics)
+{
+    static const sweep_metric m[2] = {{"dram__bytes.sum", "byte"}, {"gpu__time_duration.sum", "ns"}};
+    metric_columns mc = {m, no_metrics ? 0 : 2};
+    sweep_row *rows;
+    char msg[1024];
+    char *p = path_in(dir, "results.csv");
+    if (results_read_csv(p, mc, &rows, n, msg, sizeof msg)) fail_msg("%s", msg);
+    free(p);
+    return rows;
+}
+
+static void free_rows(sweep_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
+    free(rows);
+}
+
+static const sweep_row *find_row(const sweep_row *rows, size_t n, const char *variant, size_t size, unsigned block)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(rows[i].cfg.v->name, variant) && rows[i].cfg.a.n == size &&
+            (!block || rows[i].cfg.a.block_dim == block))
+            return &rows[i];
+    return NULL;
+}
+
+static void test_launch_and_validation_errors_are_rows(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("launch");
+    const char *env[] = {FAKE, "SWEEP_FAKE_LAUNCH_ERROR=reduce_cub", "SWEEP_FAKE_ERROR=scan_kogge_stone", NULL};
+    const char *args[] = {SMALL, "--out", dir, "--force", "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 1); /* something failed */
+    assert_non_null(strstr(r.err, "ERROR reduce_cub f32 sum n=1024"));
+    assert_non_null(strstr(r.err, "6 configurations failed"));
+    assert_null(strstr(r.err, "stopped early"));
+    tu_result_free(&r);
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n, 0);
+    assert_int_equal(n, SMALL_ROWS); /* the run went on past every failure */
+    for (size_t i = 0; i < n; i++) {
+        const char *v = rows[i].cfg.v->name;
+        if (!strcmp(v, "reduce_cub")) {
+            assert_int_equal(rows[i].status, ROW_ERROR);
+            assert_non_null(strstr(rows[i].error, "(cudaErrorLaunchOutOfResources)"));
+            assert_int_equal(rows[i].cold.samples, 0);
+        } else if (!strcmp(v, "scan_kogge_stone")) {
+            assert_int_equal(rows[i].status, ROW_ERROR);
+            assert_non_null(strstr(rows[i].error, "(cudaErrorIllegalAddress)"));
+        } else {
+            assert_int_equal(rows[i].status, ROW_OK);
+        }
+    }
+    free_rows(rows, n);
+    json_t *j = load_json(dir);
+    assert_int_equal(json_integer_value(json_object_get(j, "failures")), 6);
+    assert_true(json_is_true(json_object_get(j, "complete")));
+    assert_true(json_is_null(json_object_get(j, "stop_reason")));
+    json_decref(j);
+}
+
+static void test_sticky_error_stops_and_resumes(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("sticky");
+    const char *env[] = {FAKE, "SWEEP_FAKE_STICKY=reduce_cub", NULL};
+    const char *args[] = {SMALL, "--out", dir, "--force", "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "sweep: stopped early: the CUDA context is lost (sticky error: "));
+    assert_non_null(strstr(r.err, "--resume --out "));
+    tu_result_free(&r);
+    /* the rows before it and its own error row are flushed; nothing after it */
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n, 0);
+    assert_int_equal(n, 5);
+    const sweep_row *cub = find_row(rows, n, "reduce_cub", 1024, 0);
+    assert_non_null(cub);
+    assert_int_equal(cub->status, ROW_ERROR);
+    assert_non_null(strstr(cub->error, "cudaErrorIllegalAddress"));
+    assert_null(find_row(rows, n, "scan_kogge_stone", 1024, 0));
+    free_rows(rows, n);
+    json_t *j = load_json(dir);
+    assert_true(json_is_false(json_object_get(j, "complete")));
+    assert_true(json_is_false(json_object_get(j, "interrupted")));
+    assert_non_null(strstr(json_string_value(json_object_get(j, "stop_reason")), "context is lost"));
+    json_decref(j);
+
+    /* a new process finishes the plan; the recorded failure still counts */
+    const char *env2[] = {FAKE, NULL};
+    const char *args2[] = {SMALL, "--out", dir, "--resume", "--quiet", NULL};
+    r = tu_run(NULL, env2, args2);
+    assert_int_equal(r.status, 1);
+    tu_result_free(&r);
+    rows = load_rows(dir, &n, 0);
+    assert_int_equal(n, SMALL_ROWS);
+    free_rows(rows, n);
+    j = load_json(dir);
+    assert_true(json_is_true(json_object_get(j, "complete")));
+    json_decref(j);
+}
+
+static void test_out_of_memory_skips_the_size(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("oom");
+    const char *env[] = {FAKE, "SWEEP_FAKE_OOM_N=4096", NULL};
+    const char *args[] = {SMALL, "--out", dir, "--force", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0); /* skipped, not failed */
+    assert_non_null(strstr(r.err, "SKIPPED reduce_interleaved_divergent f32 sum n=4096 block=128"));
+    tu_result_free(&r);
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n, 0);
+    assert_int_equal(n, SMALL_ROWS);
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].cfg.a.n == 1024) {
+            assert_int_equal(rows[i].status, ROW_OK);
+            continue;
+        }
+        assert_int_equal(rows[i].status, ROW_SKIPPED);
+        assert_non_null(rows[i].skip_reason);
+        assert_non_null(strstr(rows[i].skip_reason, "out of device memory"));
+    }
+    /* the first one at 4K says what CUDA said; the next of that variant refers to it */
+    const sweep_row *first = find_row(rows, n, "reduce_interleaved_divergent", 4096, 128);
+    const sweep_row *next = find_row(rows, n, "reduce_interleaved_divergent", 4096, 256);
+    assert_non_null(strstr(first->skip_reason, "(cudaErrorMemoryAllocation)"));
+    assert_non_null(strstr(next->skip_reason, "out of device memory at n=2^12 for this variant and dtype"));
+    free_rows(rows, n);
+}
+
+/* 1 GiB: 768 MiB usable. At 2^27 f32 a reduction (512 MiB + the 120 MiB
+ * flush buffer) fits, a scan (1 GiB + 120 MiB) does not. */
+static void test_memory_check_skips_what_cannot_fit(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("fit");
+    const char *env[] = {FAKE, "SWEEP_FAKE_MEM_BYTES=1G", NULL};
+    const char *args[] = {"--variants", "reduce_cub,scan_cub", "--sizes", "1K,2^27", "--min-samples", "2",
+                          "--out", dir, "--force", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
+    assert_non_null(strstr(r.err, "1 configuration does not fit in device 0's memory: skipped"));
+    tu_result_free(&r);
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n, 0);
+    assert_int_equal(n, 4);
+    assert_int_equal(find_row(rows, n, "reduce_cub", 1u << 27, 0)->status, ROW_OK);
+    assert_int_equal(find_row(rows, n, "scan_cub", 1024, 0)->status, ROW_OK);
+    const sweep_row *big = find_row(rows, n, "scan_cub", 1u << 27, 0);
+    assert_int_equal(big->status, ROW_SKIPPED);
+    assert_non_null(strstr(big->skip_reason, "does not fit in device memory: needs 1.1 GiB"));
+    free_rows(rows, n);
+    json_t *j = load_json(dir);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "plan"), "skipped")), 1);
+    json_decref(j);
+}
+
+static void wait_for_rows(const char *dir, size_t rows, pid_t pid)
+{
+    char *csv = path_in(dir, "results.csv");
+    for (int i = 0; i < 3000; i++) {
+        char *t = tu_read_file(csv);
+        size_t n = t ? tu_count_lines(t) : 0;
+        free(t);
+        if (n >= rows + 1) {
+            free(csv);
+            return;
+        }
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    fail_msg("no %zu rows in %s after 15 s", rows, csv);
+}
+
+/* Axes, status and skip reason of every row, sorted: what a run covered. */
+static char *coverage(const char *dir)
+{
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n, 1);
+    char **lines = calloc(n ? n : 1, sizeof *lines);
+    size_t total = 1;
+    for (size_t i = 0; i < n; i++) {
+        char label[256];
+        config_label(&rows[i].cfg, label, sizeof label);
+        lines[i] = malloc(600);
+        snprintf(lines[i], 600, "%s | %s | %s\n", label, row_status_name(rows[i].status),
+                 rows[i].skip_reason ? rows[i].skip_reason : "");
+        total += strlen(lines[i]);
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++)
+            if (strcmp(lines[j], lines[i]) < 0) {
+                char *t = lines[i];
+                lines[i] = lines[j];
+                lines[j] = t;
+            }
+    char *text = calloc(1, total);
+    for (size_t i = 0; i < n; i++) {
+        strcat(text, lines[i]);
+        free(lines[i]);
+    }
+    free(lines);
+    free_rows(rows, n);
+    return text;
+}
+
+static void interrupt_resume_equals_uninterrupted(int sig)
+{
+    const char *base = tu_tempdir("intr");
+    const char *dir = path_in(base, "run");
+    const char *whole = path_in(base, "whole");
+    /* via a glob, reduce_atomic_* f32 max rows are skipped with their reason */
+    const char *plan[] = {"--variants", "reduce_*", "--sizes", "1K,4K", "--block-dims", "128,256", "--op",
+                          "sum,max", "--no-cupti", "--quiet"};
+    const char *args[16], *args_whole[16], *args_resume[16];
+    size_t k = 0;
+    for (; k < sizeof plan / sizeof plan[0]; k++) args[k] = args_whole[k] = args_resume[k] = plan[k];
+    args[k] = args_resume[k] = "--out";
+    args_whole[k] = "--out";
+    args[k + 1] = args_resume[k + 1] = dir;
+    args_whole[k + 1] = whole;
+    args[k + 2] = args_whole[k + 2] = NULL;
+    args_resume[k + 2] = "--resume";
+    args_resume[k + 3] = NULL;
+
+    const char *slow[] = {FAKE, "SWEEP_FAKE_DELAY_MS=30", NULL};
+    char o[4200], e[4200];
+    snprintf(o, sizeof o, "%s/stdout", base);
+    snprintf(e, sizeof e, "%s/stderr", base);
+    pid_t pid = tu_spawn(NULL, slow, args, o, e);
+    wait_for_rows(dir, 5, pid);
+    kill(pid, sig);
+    int status = tu_wait(pid);
+    assert_int_equal(status, 128 + sig);
+    json_t *j = load_json(dir);
+    assert_true(json_is_true(json_object_get(j, "interrupted")));
+    assert_true(json_is_false(json_object_get(j, "complete")));
+    json_decref(j);
+
+    const char *fast[] = {FAKE, NULL};
+    tu_result r = tu_run(NULL, fast, args_resume);
+    if (r.status != 0) fail_msg("resume: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    r = tu_run(NULL, fast, args_whole);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+
+    char *a = coverage(dir), *b = coverage(whole);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "reduce_atomic_global f32 max n=1024 block=128 coarse=1 none | skipped | max/min only"));
+    free(a);
+    free(b);
+    j = load_json(dir);
+    assert_true(json_is_false(json_object_get(j, "interrupted")));
+    assert_true(json_is_true(json_object_get(j, "complete")));
+    json_decref(j);
+}
+
+static void test_sigint_resume_equals_uninterrupted(void **state)
+{
+    (void)state;
+    interrupt_resume_equals_uninterrupted(SIGINT);
+}
+
+static void test_sigterm_resume_equals_uninterrupted(void **state)
+{
+    (void)state;
+    interrupt_resume_equals_uninterrupted(SIGTERM);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_launch_and_validation_errors_are_rows),
+        cmocka_unit_test(test_sticky_error_stops_and_resumes),
+        cmocka_unit_test(test_out_of_memory_skips_the_size),
+        cmocka_unit_test(test_memory_check_skips_what_cannot_fit),
+        cmocka_unit_test(test_sigint_resume_equals_uninterrupted),
+        cmocka_unit_test(test_sigterm_resume_equals_uninterrupted),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

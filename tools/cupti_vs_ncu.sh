@@ -1,0 +1,322 @@
+#!/usr/bin/env bash
+# The sweep's in-process CUPTI metrics against Nsight Compute, on the same
+# configurations: reduce0/1/2 (reduce_interleaved_divergent, _strided,
+# reduce_sequential_addressing), reduce_warp_shuffle and
+# scan_decoupled_lookback at n = 2^22 and 2^26, f32 sum, 256 threads.
+#
+#   (a) one sweep with the in-process profiler and raw CUPTI metric names
+#       (harness/results.csv: one column per metric);
+#   (b) per configuration, the same sweep of that one configuration under
+#       `ncu --replay-mode range --nvtx --nvtx-include "sweep@profile/"
+#       --clock-control none --cache-control all --metrics <same names>`:
+#       ncu takes the counters, so the sweep's own profiler reports itself
+#       unavailable and launches the configuration exactly once inside its
+#       "profile" NVTX range (the L2 flushed just before, outside the range);
+#       range replay makes the whole launcher, every kernel of it, one result;
+#   (c) a side-by-side table: variant, n, metric, harness, ncu, difference,
+#       within tolerance (counts 1 %, DRAM bytes 2 %, ratios and percentages
+#       0.5 absolute), and how many rows are out of tolerance;
+#   (d) whether the sweep under ncu printed its "profiler unavailable" warning.
+#
+# Usage, on the GPU host, from the bundle directory (bin/sweep, tools/):
+#   tools/cupti_vs_ncu.sh [OUT_DIR]          (default ./cupti-vs-ncu)
+# Environment (all optional):
+#   SWEEP=path/to/sweep      default: bin/sweep beside this script's tools/
+#   NCU=path/to/ncu          default: ncu on PATH, else /usr/local/cuda/bin/ncu
+#   VARIANTS="a b"  SIZES="4194304 67108864"   narrow the comparison
+#   BYTES_FLOOR=65536        DRAM byte differences up to this many bytes pass
+#                            (values near zero: 2 % of almost nothing is noise)
+# Exit status: 0 every row within tolerance and the warning seen under ncu;
+# 1 otherwise; 2 when the sweep or ncu cannot run at all.
+set -uo pipefail
+
+out=${1:-./cupti-vs-ncu}
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+SWEEP=${SWEEP:-$root/bin/sweep}
+if [ -z "${NCU:-}" ]; then
+    if command -v ncu >/dev/null 2>&1; then NCU=$(command -v ncu)
+    elif [ -x /usr/local/cuda/bin/ncu ]; then NCU=/usr/local/cuda/bin/ncu
+    else NCU=ncu; fi
+fi
+export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+
+read -r -a VARIANTS <<<"${VARIANTS:-reduce_interleaved_divergent reduce_interleaved_strided reduce_sequential_addressing reduce_warp_shuffle scan_decoupled_lookback}"
+read -r -a SIZES <<<"${SIZES:-4194304 67108864}"
+BYTES_FLOOR=${BYTES_FLOOR:-65536}
+METRICS=smsp__inst_executed.sum
+METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
+METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+METRICS+=,dram__bytes_read.sum,dram__bytes_write.sum
+METRICS+=,smsp__thread_inst_executed_per_inst_executed.ratio
+METRICS+=,smsp__thread_inst_executed_pred_on_per_inst_executed.ratio
+METRICS+=,sm__warps_active.avg.pct_of_peak_sustained_active
+METRICS+=,lts__t_sector_hit_rate.pct
+WARNING="sweep: profiler unavailable: another profiler (ncu/nsys) is attached; metric columns left empty"
+# The same configuration axes in both runs; short timing (the metrics are the point), every one validated.
+COMMON=(--dtype f32 --op sum --block-dims 256 --coarse 1 --finish first --scan-mode inclusive
+        --min-samples 3 --max-samples 20 --timeout 50ms --validate all --metrics "$METRICS" --force --quiet)
+
+join() { local IFS=,; echo "$*"; }
+# A command line to copy and paste: arguments with shell-special characters in single quotes.
+quote() {
+    local a s=""
+    for a in "$@"; do
+        case $a in
+        *[!A-Za-z0-9_./=:@^+,-]* | "") s+=" '${a//\'/\'\\\'\'}'" ;;
+        *) s+=" $a" ;;
+        esac
+    done
+    echo "${s# }"
+}
+now() { date +%s; }
+
+mkdir -p "$out/ncu" || exit 2
+out=$(cd "$out" && pwd)
+commands=$out/commands.txt
+: >"$commands"
+t0=$(now)
+
+if [ ! -x "$SWEEP" ]; then
+    echo "cupti_vs_ncu: no sweep binary at $SWEEP (run from the bundle directory, or set SWEEP)" >&2
+    exit 2
+fi
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "host: $(hostname)"
+    echo "sweep: $SWEEP"
+    echo "ncu: $NCU ($("$NCU" --version 2>/dev/null | tail -1))"
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null |
+        sed 's/^/gpu: /'
+} >"$out/env.txt"
+cat "$out/env.txt"
+
+# ---- (a) the in-process profiler ----------------------------------------------------------
+echo
+echo "== (a) the sweep with the in-process CUPTI profiler"
+size_list=$(join "${SIZES[@]}")
+cmd=("$SWEEP" --variants "$(join "${VARIANTS[@]}")" --sizes "$size_list" "${COMMON[@]}" --out "$out/harness")
+quote "${cmd[@]}" | tee -a "$commands"
+"${cmd[@]}" >"$out/harness.stdout" 2>"$out/harness.stderr"
+rc=$?
+cat "$out/harness.stderr"
+if [ ! -f "$out/harness/results.csv" ]; then
+    echo "cupti_vs_ncu: the sweep wrote no results.csv (exit $rc)" >&2
+    exit 2
+fi
+harness_status=$(sed -n 's/.*"profiler_status": *"\([^"]*\)".*/\1/p' "$out/harness/run.json" | head -1)
+echo "profiler_status: $harness_status"
+case $harness_status in
+ok:*) ;;
+*) echo "cupti_vs_ncu: the in-process profiler did not measure (its columns are empty): $harness_status" >&2 ;;
+esac
+echo "(exit $rc, $(($(now) - t0)) s so far)"
+
+# The configurations to compare, from the harness's rows: variant, n, NVTX label.
+# CSV fields (quoted fields with "" escapes; no newlines inside fields), for POSIX awk.
+CSV_AWK=$(cat <<'AWK'
+function csvsplit(line, f,    n, i, c, field, inq) {
+    n = 0; field = ""; inq = 0
+    for (i = 1; i <= length(line); i++) {
+        c = substr(line, i, 1)
+        if (inq) {
+            if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { field = field "\""; i++ } else inq = 0 }
+            else field = field c
+        } else if (c == "\"") inq = 1
+        else if (c == ",") { f[++n] = field; field = "" }
+        else field = field c
+    }
+    f[++n] = field
+    return n
+}
+AWK
+)
+configs_awk=$(cat <<'AWK'
+{ sub(/\r$/, "") }
+NR == 1 { n = csvsplit($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
+{
+    csvsplit($0, f)
+    if (f[col["status"]] != "ok") { print "cupti_vs_ncu: skipping " f[col["variant"]] " n=" f[col["n"]] ": " f[col["status"]] " " f[col["error"]] > "/dev/stderr"; next }
+    mode = f[col["kind"]] == "scan" ? f[col["scan_mode"]] : f[col["finish"]]
+    label = f[col["variant"]] " " f[col["dtype"]] " " f[col["op"]] " n=" f[col["n"]] " block=" f[col["block_dim"]] " coarse=" f[col["coarse"]] " " mode
+    print f[col["variant"]] "\t" f[col["n"]] "\t" label
+}
+AWK
+)
+awk "$CSV_AWK
+$configs_awk" "$out/harness/results.csv" >"$out/configs.tsv"
+experiment=$(sed -n 's/.*"experiment": *"\([^"]*\)".*/\1/p' "$out/harness/run.json" | head -1)
+
+# ---- (b) Nsight Compute, one configuration per run ---------------------------------------
+echo
+echo "== (b) the same configurations under ncu (range replay over the sweep's \"profile\" NVTX range)"
+have_ncu=1
+if ! "$NCU" --version >/dev/null 2>&1; then
+    echo "cupti_vs_ncu: ncu not found ($NCU): set NCU=/path/to/ncu" >&2
+    have_ncu=0
+fi
+ncu_runs=0
+warned=0
+prefer=short # the NVTX expression form tried first: the one that worked last
+while IFS=$'\t' read -r variant n label; do
+    [ "$have_ncu" = 1 ] || break
+    tag="$variant-n$n"
+    base="$out/ncu/$tag"
+    got=0
+    # "sweep@profile/": the one "profile" push/pop range of the sweep's NVTX domain in a run of one
+    # configuration; the full path names it in any run (harness/nvtx_ranges.h).
+    short="sweep@profile/"
+    full="sweep@run/$experiment/$variant/$label/profile/"
+    if [ "$prefer" = short ]; then exprs=("$short" "$full"); else exprs=("$full" "$short"); fi
+    for expr in "${exprs[@]}"; do
+        rm -f "$base.ncu-rep" "$base.csv"
+        cmd=("$NCU" --target-processes application-only --replay-mode range --nvtx --nvtx-include "$expr"
+             --clock-control none --cache-control all --metrics "$METRICS" -f -o "$base" --log-file "$base.ncu.log"
+             "$SWEEP" --variants "$variant" --sizes "$n" "${COMMON[@]}" --out "$base.sweep")
+        quote "${cmd[@]}" >>"$commands"
+        echo "   ncu ... --nvtx-include '$expr' ... sweep --variants $variant --sizes $n ...  (commands.txt)"
+        "${cmd[@]}" >"$base.stdout" 2>"$base.stderr"
+        rc=$?
+        ncu_runs=$((ncu_runs + 1))
+        if [ -f "$base.ncu-rep" ]; then
+            imp=("$NCU" --import "$base.ncu-rep" --csv --page raw --print-units base)
+            echo "$(quote "${imp[@]}") > $(quote "$base.csv")" >>"$commands"
+            if ! "${imp[@]}" >"$base.csv" 2>>"$base.ncu.log"; then
+                echo "   (ncu --import with --print-units base failed: values as ncu scales them)"
+                "$NCU" --import "$base.ncu-rep" --csv --page raw >"$base.csv" 2>>"$base.ncu.log"
+            fi
+        fi
+        if [ -s "$base.csv" ] && grep -q 'dram__bytes_read.sum' "$base.csv"; then
+            got=1
+            if [ "$expr" = "$short" ]; then prefer=short; else prefer=full; fi
+            break
+        fi
+        echo "   no ncu result with --nvtx-include '$expr' (sweep exit $rc; see $base.ncu.log)"
+    done
+    n_warn=$(grep -cF "$WARNING" "$base.stderr" 2>/dev/null)
+    [ "${n_warn:-0}" = 1 ] && warned=$((warned + 1))
+    status=$(sed -n 's/.*"profiler_status": *"\([^"]*\)".*/\1/p' "$base.sweep/run.json" 2>/dev/null | head -1)
+    echo "   $tag: ncu result: $([ $got = 1 ] && echo yes || echo NO); warning printed ${n_warn:-0}x;" \
+        "run.json profiler_status: ${status:-?}  ($(($(now) - t0)) s so far)"
+done <"$out/configs.tsv"
+
+# ---- (c) the table --------------------------------------------------------------------------
+echo
+echo "== (c) harness (in-process CUPTI) vs ncu"
+compare_awk=$(cat <<'AWK'
+function num(s) {
+    gsub(/[ ,]/, "", s)
+    return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ ? s : ""
+}
+function abs(x) { return x < 0 ? -x : x }
+# ncu's CSV of one result: the raw page (a header naming the metrics, a units
+# row, a values row) or the details page (Metric Name / Metric Value columns).
+function read_ncu(file, key,    line, f, n, i, m, mcol, vcol, have_header, done, v, any) {
+    have_header = 0; done = 0; mcol = 0; vcol = 0
+    split("", ncol)
+    while ((getline line < file) > 0) {
+        sub(/\r$/, "", line)
+        n = csvsplit(line, f)
+        if (!have_header) {
+            for (i = 1; i <= n; i++) {
+                if (f[i] in wanted) { ncol[f[i]] = i; have_header = 1 }
+                if (f[i] == "Metric Name") mcol = i
+                if (f[i] == "Metric Value") vcol = i
+            }
+            if (mcol && vcol) have_header = 2
+            continue
+        }
+        if (have_header == 2) {
+            if ((f[mcol] in wanted) && num(f[vcol]) != "" && !((key SUBSEP f[mcol]) in ncu)) ncu[key, f[mcol]] = num(f[vcol])
+            continue
+        }
+        if (done) { if (n > 1) extra[key]++; continue }
+        any = 0
+        for (m in ncol) if (num(f[ncol[m]]) != "") any = 1
+        if (!any) continue # the units row
+        for (m in ncol) { v = num(f[ncol[m]]); if (v != "") ncu[key, m] = v }
+        done = 1
+    }
+    close(file)
+}
+function kind(m) {
+    if (m ~ /^dram__bytes/) return "bytes"
+    if (m ~ /\.ratio$/ || m ~ /\.pct$/ || m ~ /pct_of_peak/) return "ratio"
+    return "count"
+}
+BEGIN {
+    nm = split(metrics, mlist, ",")
+    for (i = 1; i <= nm; i++) wanted[mlist[i]] = 1
+    FS = "\n"
+}
+{ sub(/\r$/, "") }
+NR == 1 {
+    n = csvsplit($0, h)
+    for (i = 1; i <= n; i++) {
+        col[h[i]] = i
+        if (h[i] ~ /^m:/) { name = substr(h[i], 3); sub(/\[.*$/, "", name); hcol[name] = i }
+    }
+    next
+}
+{
+    csvsplit($0, f)
+    if (f[col["status"]] != "ok") next
+    key = f[col["variant"]] SUBSEP f[col["n"]]
+    nconf++; conf[nconf] = key
+    for (i = 1; i <= nm; i++) { m = mlist[i]; harness[key, m] = (m in hcol) ? num(f[hcol[m]]) : "" }
+    read_ncu(ncudir "/" f[col["variant"]] "-n" f[col["n"]] ".csv", key)
+}
+END {
+    fmt = "%-29s %-10s %-59s %16s %16s %10s %-4s\n"
+    printf fmt, "variant", "n", "metric", "harness", "ncu", "diff", "ok"
+    print "variant,n,metric,harness,ncu,diff,tolerance,within" > csvout
+    print "| variant | n | metric | harness | ncu | diff | within |" > mdout
+    print "|---|---|---|---:|---:|---:|---|" > mdout
+    rows = 0; bad = 0; missing = 0
+    for (c = 1; c <= nconf; c++) {
+        key = conf[c]; split(key, kv, SUBSEP)
+        for (i = 1; i <= nm; i++) {
+            m = mlist[i]; hv = harness[key, m]; v = ((key SUBSEP m) in ncu) ? ncu[key, m] : ""
+            k = kind(m); rows++
+            if (hv == "" || v == "") {
+                ok = "n/a"; d = ""; missing++; bad++
+            } else if (k == "ratio") {
+                dd = abs(hv - v); d = sprintf("%.3f", dd); ok = dd <= 0.5 ? "yes" : "no"
+            } else {
+                dd = abs(hv - v); rel = v != 0 ? dd / abs(v) : (hv != 0 ? 1e300 : 0)
+                d = rel >= 1e299 ? "inf" : sprintf("%.3f%%", 100 * rel)
+                if (k == "bytes") ok = (rel <= 0.02 || dd <= floor) ? "yes" : "no"
+                else ok = rel <= 0.01 ? "yes" : "no"
+            }
+            if (ok == "no") bad++
+            tol = k == "ratio" ? "0.5 abs" : (k == "bytes" ? "2% (or <= " floor " B)" : "1%")
+            hs = hv == "" ? "-" : sprintf("%.6g", hv); vs = v == "" ? "-" : sprintf("%.6g", v)
+            printf fmt, kv[1], kv[2], m, hs, vs, d, ok
+            printf "%s,%s,%s,%s,%s,%s,%s,%s\n", kv[1], kv[2], m, hv, v, d, tol, ok > csvout
+            printf "| %s | %s | `%s` | %s | %s | %s | %s |\n", kv[1], kv[2], m, hs, vs, d, ok > mdout
+        }
+        if (extra[key]) printf "   (ncu gave %d more result rows for %s n=%s: the first was used)\n", extra[key], kv[1], kv[2]
+    }
+    printf "\n%d rows (%d configurations x %d metrics): %d out of tolerance (%d without a value on one side)\n", rows, nconf, nm, bad, missing
+    printf "tolerances: instruction and bank-conflict counts 1 %%; DRAM bytes 2 %% (or within %d bytes); ratios and percentages 0.5 absolute\n", floor
+    print "bad " bad " rows " rows > summary
+}
+AWK
+)
+awk -v metrics="$METRICS" -v ncudir="$out/ncu" -v floor="$BYTES_FLOOR" -v csvout="$out/compare.csv" \
+    -v mdout="$out/compare.md" -v summary="$out/.summary" "$CSV_AWK
+$compare_awk" "$out/harness/results.csv"
+read -r _ bad _ rows <"$out/.summary" 2>/dev/null || { bad=1; rows=0; }
+rm -f "$out/.summary"
+
+# ---- (d) the warning under ncu -----------------------------------------------------------------
+echo
+echo "== (d) the sweep under ncu"
+nconf=$(wc -l <"$out/configs.tsv")
+echo "warning \"$WARNING\""
+echo "  printed exactly once in $warned of $nconf runs under ncu (stderr in $out/ncu/*.stderr)"
+echo
+echo "tables: $out/compare.csv, $out/compare.md; commands: $commands; $(($(now) - t0)) s in all, $ncu_runs ncu runs"
+[ "$have_ncu" = 1 ] || exit 2
+[ "$rows" -gt 0 ] && [ "$bad" = 0 ] && [ "$warned" = "$nconf" ] && exit 0
+exit 1
