@@ -27,12 +27,14 @@
 #include <cupti_target.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
 #include <string>
+#include <cctype>
 #include <vector>
 
 struct profiler {
@@ -690,8 +692,14 @@ profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(
         set_msg(msg, msglen, "profiler_measure: %s is NULL", !p ? "the profiler" : !fn ? "fn" : "values");
         return PROFILER_ERROR;
     }
-    if (!range_name || !*range_name)
-        range_name = "range";
+    // The counter decoder misbehaves on long range names with spaces: keep
+    // [A-Za-z0-9_] and at most 31 characters.
+    char safe_name[32];
+    size_t k = 0;
+    for (const char *q = range_name ? range_name : ""; *q && k < sizeof safe_name - 1; q++)
+        safe_name[k++] = isalnum((unsigned char)*q) ? *q : '_';
+    safe_name[k] = '\0';
+    range_name = k ? safe_name : "range";
     CUDA_TRY(cudaSetDevice(p->device));
 
     CUpti_RangeProfiler_Object *rp = nullptr;

@@ -172,7 +172,11 @@ static int plug_profile(void *state, const char *label, const variant *v, const 
     c->err = cudaSuccess;
     c->err_what = "";
     char msg[1024] = "";
-    profiler_status ps = profiler_measure(c->prof, label, launch_cb, restore_cb, c, c->raw, msg, sizeof msg);
+    /* The configuration's label names the NVTX range around this call; CUPTI's
+     * range gets a short fixed name (a long one with spaces crashed the counter
+     * decoder in libnvperf_host on CUDA 13.0 / driver 580). */
+    (void)label;
+    profiler_status ps = profiler_measure(c->prof, "config", launch_cb, restore_cb, c, c->raw, msg, sizeof msg);
     if (ps != PROFILER_OK) {
         if (c->err != cudaSuccess) set_cuda_err(err, errlen, c->err_what, c->err);
         else snprintf(err, errlen, "%s", msg[0] ? msg : profiler_status_text(ps));
