@@ -341,11 +341,13 @@ check_result check_run(check_ctx *c, const variant *v, const kernel_args *cfg, u
         c->input_dtype = a.dtype;
         c->input_n = a.n;
     }
-    fill_poison(c->h_poison, nout, a.dtype);
+    if (a.dtype == DTYPE_I32) fill_poison(c->h_poison, nout, a.dtype);
     if ((err = cudaMemcpy(c->in.ptr, c->h_in, a.n * elem, cudaMemcpyHostToDevice)) != cudaSuccess)
         return fail_cuda(r, err, "copying input to the device");
-    if ((err = cudaMemcpy(c->out.ptr, c->h_poison, nout * elem, cudaMemcpyHostToDevice)) != cudaSuccess)
-        return fail_cuda(r, err, "poisoning the output");
+    /* Float poison (all bits set: NaN) is a device memset; the i32 pattern is copied. */
+    err = a.dtype == DTYPE_I32 ? cudaMemcpy(c->out.ptr, c->h_poison, nout * elem, cudaMemcpyHostToDevice)
+                               : cudaMemset(c->out.ptr, 0xff, nout * elem);
+    if (err != cudaSuccess) return fail_cuda(r, err, "poisoning the output");
     /* Workspace poisoned too: a launcher must not rely on zeroed scratch. */
     if (a.workspace_bytes && (err = cudaMemset(a.workspace, 0xa5, a.workspace_bytes)) != cudaSuccess)
         return fail_cuda(r, err, "poisoning the workspace");

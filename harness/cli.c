@@ -42,7 +42,7 @@ static const char usage_text[] =
     "  --max-noise PCT         stop once the median's relative standard error is below\n"
     "                          PCT percent (robust: from the MAD; default 0.5)\n"
     "  --timeout SECONDS       sampling time per configuration once min-samples are in,\n"
-    "                          half cold, half hot (default 0.5; 500ms, 2s, 1m)\n"
+    "                          half cold, half hot (default 0.1; 500ms, 2s, 1m)\n"
     "  --validate all|N        validate every configuration (all), or every one up to\n"
     "                          n = N and above it the first per variant and n (default 2^26)\n"
     "  --seed N                base seed of the random inputs\n"

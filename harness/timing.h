@@ -25,7 +25,7 @@ typedef struct timing_params {
 #define TIMING_DEFAULT_MIN_SAMPLES 10
 #define TIMING_DEFAULT_MAX_SAMPLES 1000
 #define TIMING_DEFAULT_MAX_NOISE 0.005
-#define TIMING_DEFAULT_TIMEOUT_S 0.5
+#define TIMING_DEFAULT_TIMEOUT_S 0.1
 
 typedef enum {
     STOP_NONE = 0,
