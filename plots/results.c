@@ -21,6 +21,26 @@ const char *const pm_names[PM_COUNT] = {
     [PM_OCCUPANCY] = "sm__warps_active.avg.pct_of_peak_sustained_active",
 };
 
+/* The same metrics under the study keys the sweep's default metric set writes
+ * (cupti/metrics.c): `m:warp_active_threads[threads]` holds the values of
+ * smsp__thread_inst_executed_per_inst_executed.ratio, and so on. */
+static const char *const pm_keys[PM_COUNT] = {
+    [PM_WARP_EFF] = "warp_active_threads",
+    [PM_WARP_EFF_PRED] = "warp_pred_on_threads",
+    [PM_BANK_LD] = "shared_ld_bank_conflicts",
+    [PM_BANK_ST] = "shared_st_bank_conflicts",
+    [PM_DRAM_READ] = "dram_read_bytes",
+    [PM_DRAM_WRITE] = "dram_write_bytes",
+    [PM_DRAM_BYTES] = "dram_bytes",
+    [PM_DRAM_PCT] = "dram_utilization",
+    [PM_OCCUPANCY] = "achieved_occupancy",
+};
+
+static int name_is(const char *want, const char *name, size_t len)
+{
+    return want && strlen(want) == len && strncmp(want, name, len) == 0;
+}
+
 /* Columns without which nothing can be drawn. The rest are optional: a chart
  * that needs an absent one is skipped with a note. */
 static const char *const required[] = {"variant", "kind", "dtype", "op", "n", "block_dim",
@@ -406,7 +426,7 @@ int results_load(const char *dir, results *r, char *err, size_t errlen)
         const char *name = h + 2, *br = strchr(name, '[');
         size_t len = br ? (size_t)(br - name) : strlen(name);
         for (int k = 0; k < PM_COUNT; k++)
-            if (strlen(pm_names[k]) == len && strncmp(pm_names[k], name, len) == 0 && r->metric_col[k] < 0)
+            if ((name_is(pm_names[k], name, len) || name_is(pm_keys[k], name, len)) && r->metric_col[k] < 0)
                 r->metric_col[k] = (int)c;
     }
 
