@@ -44,7 +44,14 @@ else
     echo "setup: install the CUDA toolkit (12.8 or later) or set CUDA_PATH to its root." >&2
     exit 1
 fi
-root=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+# nvcc on PATH may be a wrapper script (/usr/local/bin/nvcc exec'ing the real
+# one), so ask the driver for its toolkit root instead of using the directory above it.
+root=$("$nvcc" -dryrun -E -x cu /dev/null 2>&1 | sed -n 's/^#\$ TOP=//p' | head -n1)
+if [ -n "$root" ] && [ -d "$root" ]; then
+    root=$(readlink -f "$root")
+else
+    root=$(dirname "$(dirname "$(readlink -f "$nvcc")")")
+fi
 for f in include/cupti_range_profiler.h include/cupti_profiler_host.h include/nvtx3/nvToolsExt.h; do
     [ -e "$root/$f" ] || { echo "setup: the CUDA toolkit at $root lacks $f (CUPTI / NVTX3)" >&2; exit 1; }
 done

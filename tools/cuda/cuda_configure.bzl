@@ -11,6 +11,16 @@ Search order: $CUDA_PATH, then the directory above `nvcc` on $PATH, then
   :nvtx3         the header-only NVTX3 API
 """
 
+def _nvcc_top(rctx, nvcc):
+    # nvcc on PATH may be a wrapper script (e.g. /usr/local/bin/nvcc that execs
+    # the real one), so ask the driver where its toolkit is rather than trusting
+    # the directory above it.
+    res = rctx.execute([str(nvcc), "-dryrun", "-E", "-x", "cu", "/dev/null"])
+    for line in (res.stdout + "\n" + res.stderr).splitlines():
+        if line.startswith("#$ TOP="):
+            return str(rctx.path(line[len("#$ TOP="):].strip()).realpath)
+    return str(nvcc.realpath.dirname.dirname)
+
 def _find_toolkit(rctx):
     tried = []
     env_path = rctx.os.environ.get("CUDA_PATH", "")
@@ -22,8 +32,12 @@ def _find_toolkit(rctx):
         tried.append("CUDA_PATH (not set)")
     nvcc = rctx.which("nvcc")
     if nvcc:
-        return str(nvcc.dirname.dirname), tried
-    tried.append("nvcc on PATH (not found)")
+        root = _nvcc_top(rctx, nvcc)
+        if rctx.path(root + "/include/cuda_runtime_api.h").exists:
+            return root, tried
+        tried.append("nvcc on PATH at %s (no include/cuda_runtime_api.h under %s)" % (nvcc, root))
+    else:
+        tried.append("nvcc on PATH (not found)")
     if rctx.path("/usr/local/cuda/bin/nvcc").exists:
         return "/usr/local/cuda", tried
     tried.append("/usr/local/cuda (no bin/nvcc there)")
