@@ -10,7 +10,8 @@
  *   time_hot_{median,min,mean,stdev,iqr}_ms, samples_hot,
  *   bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy,
  *   speedup_vs_baseline, speedup_vs_cub,
- * then noise_cold_pct, noise_hot_pct, stop_cold, stop_hot, hot_batch,
+ * then noise_cold_pct, noise_hot_pct, stop_cold, stop_hot, cold_batch,
+ * hot_batch (launches per timed sample: times are per launch),
  * validated (yes: checked itself; no: timed on the check of the first
  * configuration of its variant, dtype, op, finish/mode and n), and
  * one column per profiler metric, `m:<name>[<unit>]`.
@@ -35,7 +36,7 @@
 #include "harness/profiler.h"
 #include "harness/timing.h"
 
-#define SWEEP_SCHEMA_VERSION 1
+#define SWEEP_SCHEMA_VERSION 2 /* 2: cold_batch column */
 #define SWEEP_BASELINE_REDUCE "reduce_interleaved_divergent"
 #define SWEEP_BASELINE_SCAN "scan_naive"
 #define SWEEP_CUB_REDUCE "reduce_cub"
@@ -53,7 +54,7 @@ typedef struct sweep_row {
     double validation_error_abs, validation_tolerance_abs;
     double bytes_moved;
     timing_stats cold, hot; /* samples == 0: not measured */
-    unsigned hot_batch;
+    unsigned cold_batch, hot_batch; /* launches per sample */
     double bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy;
     double speedup_vs_baseline, speedup_vs_cub;
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */

@@ -369,19 +369,22 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
         return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
 
     phase_push("warmup", v);
-    st = dev->ops->warmup(dev, v, &a, msg, sizeof msg);
+    double launch_ms = NAN;
+    st = dev->ops->warmup(dev, v, &a, &launch_ms, msg, sizeof msg);
     nvtx_pop();
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (stop_signal) return CFG_INTERRUPTED;
 
     double half = e->timing.timeout_s / 2;
     phase_push("cold", v);
-    st = dev->ops->measure_cold(dev, v, &a, &e->timing, half, &stop_signal, &row->cold, msg, sizeof msg);
+    row->cold_batch = sample_batch_for(launch_ms);
+    st = dev->ops->measure_cold(dev, v, &a, &e->timing, &row->cold_batch, half, &stop_signal, &row->cold, msg,
+                                sizeof msg);
     nvtx_pop();
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
 
-    row->hot_batch = hot_batch_for(row->cold.median);
+    row->hot_batch = sample_batch_for(row->cold.median);
     phase_push("hot", v);
     st = dev->ops->measure_hot(dev, v, &a, &e->timing, row->hot_batch, half, &stop_signal, &row->hot, msg,
                                sizeof msg);

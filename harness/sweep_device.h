@@ -51,11 +51,17 @@ typedef struct sweep_device_ops {
                            sweep_validation *out);
     /* Buffers for timing: fills a->in/out/workspace. */
     dev_status (*prepare)(sweep_device *d, const variant *v, kernel_args *a, char *msg, size_t len);
-    dev_status (*warmup)(sweep_device *d, const variant *v, const kernel_args *a, char *msg, size_t len);
-    /* Cold: L2 flushed before each sample, outside the timed events. */
+    /* Two launches; *launch_ms: the second one's time (NaN if not measured),
+     * what the sample batches are sized from. */
+    dev_status (*warmup)(sweep_device *d, const variant *v, const kernel_args *a, double *launch_ms, char *msg,
+                         size_t len);
+    /* Cold: L2 flushed before each sample, outside the timed events; then
+     * *batch launches, each on its own copy of the input, so every launch
+     * finds its input out of L2. *batch may come back smaller (1 when the
+     * copies do not fit in memory): the batch the samples used. */
     dev_status (*measure_cold)(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
-                               double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out, char *msg,
-                               size_t len);
+                               unsigned *batch, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out,
+                               char *msg, size_t len);
     /* Hot: `batch` back-to-back launches per sample on the same buffers. */
     dev_status (*measure_hot)(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
                               unsigned batch, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out,
@@ -81,7 +87,16 @@ struct sweep_device {
 sweep_device *sweep_device_cuda(void);
 sweep_device *sweep_device_fake(void);
 
-/* Hot samples batch launches so one sample lasts about 50 us: 1..64. */
-unsigned hot_batch_for(double cold_median_ms);
+/* Launches per timed sample, so that one sample lasts at least
+ * SAMPLE_TARGET_MS: 1..SAMPLE_MAX_BATCH.
+ *
+ * Why 0.5 ms: in the H200 default run with one launch per cold sample and
+ * about 50 us per hot sample (n >= 2^20), stdev/median was over 1 % in 91 of
+ * 98 series of 8-16 us samples and 253 of 264 of 32-64 us samples, but in 9
+ * of 148 at 128-256 us and 1 of 748 at 256 us or more: the events jitter by
+ * about 0.5 us a sample, whatever the sample's length. */
+#define SAMPLE_TARGET_MS 0.5
+#define SAMPLE_MAX_BATCH 1024u
+unsigned sample_batch_for(double launch_ms);
 
 #endif

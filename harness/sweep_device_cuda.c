@@ -4,10 +4,14 @@
  * reference); timing launches on check_prepare's buffers on a non-blocking
  * stream, between two CUDA events:
  *   cold: cudaMemsetAsync over 2x L2 bytes before each sample (outside the
- *         events), so every sample starts with the input out of L2 -- sizes
- *         that fit in L2 included;
+ *         events), then `batch` launches, each on its own copy of the input
+ *         (and of a scan's output), so every launch starts with its input out
+ *         of L2 -- sizes that fit in L2 included. Copies are reused only after
+ *         2x L2 bytes of other inputs have been read since;
  *   hot:  `batch` launches back to back between one pair of events, the same
  *         buffers, so the input stays in L2 where it fits.
+ * Batches keep a sample at least SAMPLE_TARGET_MS long (sweep_device.h says
+ * why); a time is the sample's over its launches.
  * Waiting polls the stop event, so a kernel that never finishes is reported
  * (and stops the run) instead of hanging it. */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +35,12 @@ typedef struct cuda_impl {
     void *flush;
     size_t flush_bytes;
     unsigned flush_value;
+    /* Cold batches: slots 1..rot_slots-1 are copies of the input (and room
+     * for a scan's output) in `rot`, rot_stride bytes apart; slot 0 is the
+     * configuration's own buffers. Allocated per configuration. */
+    void *rot;
+    size_t rot_stride;
+    unsigned rot_slots;
     double hang_limit_s;
 } cuda_impl;
 
@@ -82,8 +92,11 @@ static int create_resources(cuda_impl *c, char *msg, size_t len)
     return 0;
 }
 
+static void free_rotation(cuda_impl *c);
+
 static void release_resources(cuda_impl *c)
 {
+    free_rotation(c);
     if (c->check) check_destroy(c->check);
     if (c->flush) cudaFree(c->flush);
     if (c->start) cudaEventDestroy(c->start);
@@ -225,15 +238,28 @@ static dev_status cuda_prepare(sweep_device *d, const variant *v, kernel_args *a
     return DEV_OK;
 }
 
-static dev_status launch_and_wait(cuda_impl *c, const variant *v, const kernel_args *a, unsigned count, char *msg,
-                                  size_t len)
+/* Slot k's arguments: a's own buffers for slot 0, else copy k in c->rot. */
+static kernel_args slot_args(const cuda_impl *c, const variant *v, const kernel_args *a, unsigned k)
+{
+    kernel_args s = *a;
+    if (k == 0 || !c->rot) return s;
+    char *base = (char *)c->rot + (size_t)(k - 1) * c->rot_stride;
+    s.in = base;
+    if (v->kind == KIND_SCAN) s.out = base + c->rot_stride / 2;
+    return s;
+}
+
+static dev_status launch_and_wait(cuda_impl *c, const variant *v, const kernel_args *a, unsigned count, int rotate,
+                                  char *msg, size_t len)
 {
     cudaError_t err;
-    for (unsigned i = 0; i < count; i++)
-        if ((err = v->launch(a, c->stream)) != cudaSuccess) {
+    for (unsigned i = 0; i < count; i++) {
+        kernel_args s = rotate && c->rot_slots > 1 ? slot_args(c, v, a, i % c->rot_slots) : *a;
+        if ((err = v->launch(&s, c->stream)) != cudaSuccess) {
             set_msg(msg, len, "launch", err);
             return DEV_FAILED;
         }
+    }
     if ((err = cudaEventRecord(c->stop, c->stream)) != cudaSuccess) {
         set_msg(msg, len, "recording an event", err);
         return DEV_FAILED;
@@ -250,9 +276,22 @@ static dev_status launch_and_wait(cuda_impl *c, const variant *v, const kernel_a
     return DEV_OK;
 }
 
-static dev_status cuda_warmup(sweep_device *d, const variant *v, const kernel_args *a, char *msg, size_t len)
+static dev_status cuda_warmup(sweep_device *d, const variant *v, const kernel_args *a, double *launch_ms, char *msg,
+                              size_t len)
 {
-    return launch_and_wait(d->impl, v, a, 2, msg, len);
+    cuda_impl *c = d->impl;
+    *launch_ms = NAN;
+    dev_status st = launch_and_wait(c, v, a, 1, 0, msg, len);
+    if (st != DEV_OK) return st;
+    cudaError_t err = cudaEventRecord(c->start, c->stream);
+    if (err != cudaSuccess) {
+        set_msg(msg, len, "recording an event", err);
+        return DEV_FAILED;
+    }
+    if ((st = launch_and_wait(c, v, a, 1, 0, msg, len)) != DEV_OK) return st;
+    float t = 0;
+    if (cudaEventElapsedTime(&t, c->start, c->stop) == cudaSuccess) *launch_ms = t;
+    return DEV_OK;
 }
 
 typedef struct sample_ctx {
@@ -260,7 +299,7 @@ typedef struct sample_ctx {
     const variant *v;
     const kernel_args *a;
     unsigned batch;
-    int cold;
+    int cold; /* also: rotate through c's input copies */
     dev_status status;
     char *msg;
     size_t len;
@@ -285,7 +324,7 @@ static int sample(void *p, double *ms)
         s->status = DEV_FAILED;
         return -1;
     }
-    dev_status st = launch_and_wait(c, s->v, s->a, s->batch, s->msg, s->len);
+    dev_status st = launch_and_wait(c, s->v, s->a, s->batch, s->cold, s->msg, s->len);
     if (st != DEV_OK) {
         s->status = st;
         return -1;
@@ -309,11 +348,68 @@ static dev_status cuda_measure(sweep_device *d, const variant *v, const kernel_a
     return DEV_OK;
 }
 
-static dev_status cuda_measure_cold(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
-                                    double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out, char *msg,
-                                    size_t len)
+static void free_rotation(cuda_impl *c)
 {
-    return cuda_measure(d, v, a, p, 1, 1, budget_s, interrupt, out, msg, len);
+    if (c->rot) cudaFree(c->rot);
+    c->rot = NULL;
+    c->rot_stride = 0;
+    c->rot_slots = 1;
+}
+
+/* Copies of a's input for a cold batch of `batch` launches: one per launch,
+ * or fewer when the input is large -- enough that 2x L2 bytes of other
+ * inputs are read between two uses of one copy. Returns the batch to use:
+ * 1 (no copies) when they do not fit in device memory. */
+static unsigned alloc_rotation(cuda_impl *c, const variant *v, const kernel_args *a, unsigned batch, char *msg,
+                               size_t len, dev_status *st)
+{
+    free_rotation(c);
+    *st = DEV_OK;
+    if (batch <= 1) return 1;
+    size_t l2 = c->info.l2_bytes ? c->info.l2_bytes : ((size_t)64 << 20);
+    size_t in_bytes = a->n * dtype_size(a->dtype);
+    size_t apart = 1 + (2 * l2 + in_bytes - 1) / in_bytes;
+    unsigned slots = batch < apart ? batch : (unsigned)apart;
+    size_t half = (in_bytes + 255) & ~(size_t)255;
+    size_t stride = v->kind == KIND_SCAN ? 2 * half : half;
+    cudaError_t err = cudaMalloc(&c->rot, (size_t)(slots - 1) * stride);
+    if (err == cudaErrorMemoryAllocation) {
+        cudaGetLastError();
+        c->rot = NULL;
+        return 1;
+    }
+    if (err != cudaSuccess) {
+        c->rot = NULL;
+        set_msg(msg, len, "allocating input copies", err);
+        *st = DEV_FAILED;
+        return 1;
+    }
+    c->rot_stride = stride;
+    c->rot_slots = slots;
+    for (unsigned k = 1; k < slots && err == cudaSuccess; k++)
+        err = cudaMemcpyAsync((char *)c->rot + (size_t)(k - 1) * stride, a->in, in_bytes, cudaMemcpyDeviceToDevice,
+                              c->stream);
+    if (err == cudaSuccess) err = cudaStreamSynchronize(c->stream);
+    if (err != cudaSuccess) {
+        set_msg(msg, len, "copying the input", err);
+        *st = DEV_FAILED;
+        free_rotation(c);
+        return 1;
+    }
+    return batch;
+}
+
+static dev_status cuda_measure_cold(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
+                                    unsigned *batch, double budget_s, volatile sig_atomic_t *interrupt,
+                                    timing_stats *out, char *msg, size_t len)
+{
+    cuda_impl *c = d->impl;
+    dev_status st;
+    *batch = alloc_rotation(c, v, a, *batch ? *batch : 1, msg, len, &st);
+    if (st != DEV_OK) return st;
+    st = cuda_measure(d, v, a, p, 1, *batch, budget_s, interrupt, out, msg, len);
+    free_rotation(c);
+    return st;
 }
 
 static dev_status cuda_measure_hot(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
@@ -378,11 +474,11 @@ sweep_device *sweep_device_cuda(void)
     return &dev;
 }
 
-unsigned hot_batch_for(double cold_median_ms)
+unsigned sample_batch_for(double launch_ms)
 {
-    if (!(cold_median_ms > 0)) return 1;
-    double k = ceil(0.050 / cold_median_ms);
+    if (!(launch_ms > 0)) return 1;
+    double k = ceil(SAMPLE_TARGET_MS / launch_ms);
     if (k < 1) k = 1;
-    if (k > 64) k = 64;
+    if (k > SAMPLE_MAX_BATCH) k = SAMPLE_MAX_BATCH;
     return (unsigned)k;
 }

@@ -201,10 +201,13 @@ static dev_status fake_prepare(sweep_device *d, const variant *v, kernel_args *a
     return DEV_OK;
 }
 
-static dev_status fake_warmup(sweep_device *d, const variant *v, const kernel_args *a, char *msg, size_t len)
+static double fake_time_ms(const variant *v, const kernel_args *a, int cold);
+
+static dev_status fake_warmup(sweep_device *d, const variant *v, const kernel_args *a, double *launch_ms, char *msg,
+                              size_t len)
 {
     (void)d;
-    (void)a;
+    *launch_ms = fake_time_ms(v, a, 1);
     if (env_matches("SWEEP_FAKE_LAUNCH_ERROR", v->name)) {
         snprintf(msg, len, "launch: too many resources requested for launch (cudaErrorLaunchOutOfResources) [fake]");
         return DEV_FAILED;
@@ -234,11 +237,12 @@ static double fake_time_ms(const variant *v, const kernel_args *a, int cold)
 }
 
 static dev_status fake_measure_cold(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
-                                    double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out, char *msg,
+                                    unsigned *batch, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out, char *msg,
                                     size_t len)
 {
     (void)msg;
     (void)len;
+    (void)batch;
     fake_sample s = {d->impl, fake_time_ms(v, a, 1)};
     timing_measure(p, budget_s, fake_sample_fn, &s, interrupt, out);
     return DEV_OK;

@@ -85,6 +85,7 @@ static void timed(sweep_row *r, double median)
     r->cold.stop = STOP_NOISE;
     r->hot = r->cold;
     r->hot.median = median / 2;
+    r->cold_batch = 7;
     r->hot_batch = 4;
     r->validated = 1;
     r->validation_error_abs = 1e-6;
@@ -138,6 +139,7 @@ static void test_round_trip(void **state)
     assert_true(fabs(back[0].cold.median - 0.0123456789) < 1e-12);
     assert_int_equal(back[0].cold.samples, 10);
     assert_int_equal(back[0].cold.stop, STOP_NOISE);
+    assert_int_equal(back[0].cold_batch, 7);
     assert_int_equal(back[0].hot_batch, 4);
     assert_true(fabs(back[0].bw_cold_GBps - rows[0].bw_cold_GBps) < 1e-6 * rows[0].bw_cold_GBps);
     assert_true(back[0].metrics[0] == 4.5e6);

@@ -132,13 +132,16 @@ static void test_interrupt_and_error(void **state)
     assert_string_equal(timing_stop_name(STOP_TIMEOUT), "timeout");
 }
 
-static void test_hot_batch(void **state)
+static void test_sample_batch(void **state)
 {
     (void)state;
-    assert_int_equal(hot_batch_for(0.005), 10); /* 5 us -> 10 launches of about 50 us */
-    assert_int_equal(hot_batch_for(0.0001), 64);
-    assert_int_equal(hot_batch_for(2.0), 1);
-    assert_int_equal(hot_batch_for(NAN), 1);
+    assert_int_equal(sample_batch_for(0.005), 100); /* 5 us -> 100 launches: a 0.5 ms sample */
+    assert_int_equal(sample_batch_for(0.003), 167); /* rounds up: never shorter than the target */
+    assert_int_equal(sample_batch_for(0.0001), SAMPLE_MAX_BATCH);
+    assert_int_equal(sample_batch_for(2.0), 1);
+    assert_int_equal(sample_batch_for(0.5), 1);
+    assert_int_equal(sample_batch_for(NAN), 1);
+    assert_int_equal(sample_batch_for(0.0), 1);
 }
 
 static void test_eta(void **state)
@@ -160,7 +163,7 @@ int main(void)
         cmocka_unit_test(test_noisy_needs_more_samples),
         cmocka_unit_test(test_timeout_after_min_samples),
         cmocka_unit_test(test_interrupt_and_error),
-        cmocka_unit_test(test_hot_batch),
+        cmocka_unit_test(test_sample_batch),
         cmocka_unit_test(test_eta),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
