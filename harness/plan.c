@@ -13,6 +13,7 @@
 #include <ini.h>
 
 #include "cupti/metrics.h"
+#include "harness/cpu_baseline.h"
 #include "kernels/registry.h"
 
 /* ---- the default experiment -------------------------------------------------------- */
@@ -63,6 +64,7 @@ static const struct {
 } known_keys[] = {
     {"experiment", "name"},     {"experiment", "description"}, {"experiment", "variants"},
     {"experiment", "families"}, {"experiment", "seed"},        {"experiment", "validate"},
+    {"experiment", "cpu_baseline"},
     {"axes", "sizes"},
     {"axes", "block_dims"},     {"axes", "coarse"},            {"axes", "dtypes"},
     {"axes", "ops"},            {"axes", "scan_modes"},        {"axes", "finishes"},
@@ -367,6 +369,15 @@ static int apply_entry(experiment *e, const entry *en, char *err, size_t errlen)
         if (!strcmp(k, "families")) return parse_globs(v, &e->families, err, errlen);
         if (!strcmp(k, "seed")) return parse_u64(v, &e->seed, err, errlen);
         if (!strcmp(k, "validate")) return parse_validate(v, &e->validate_all_to, err, errlen);
+        if (!strcmp(k, "cpu_baseline")) {
+            if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1")) e->cpu_baseline = 1;
+            else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "0")) e->cpu_baseline = 0;
+            else {
+                snprintf(err, errlen, "'%s': cpu_baseline is yes or no", v);
+                return -1;
+            }
+            return 0;
+        }
     } else if (!strcmp(en->section, "axes")) {
         if (!strcmp(k, "sizes")) return parse_sizes(v, &e->sizes, err, errlen);
         if (!strcmp(k, "block_dims")) return parse_block_dims(v, &e->block_dims, err, errlen);
@@ -669,6 +680,39 @@ static int check_named_pairs(const experiment *e, char *err, size_t errlen)
     return 0;
 }
 
+/* One cpu_serial row per dtype, op and n for which the plan has a reduction. */
+static int add_cpu_baseline(const experiment *e, sweep_plan *p, size_t *cap)
+{
+    size_t planned = p->count;
+    int added = 0;
+    for (int d = 0; d < DTYPE_COUNT; d++)
+        for (int o = 0; o < OP_COUNT; o++)
+            for (size_t i = 0; i < e->sizes.count; i++) {
+                int any = 0;
+                for (size_t k = 0; k < planned && !any; k++) {
+                    const sweep_config *c = &p->configs[k];
+                    any = c->v->kind == KIND_REDUCE && !c->skip_reason && c->a.dtype == (dtype_t)d &&
+                          c->a.op == (op_t)o && c->a.n == e->sizes.v[i];
+                }
+                if (!any) continue;
+                sweep_config cfg;
+                memset(&cfg, 0, sizeof cfg);
+                cfg.v = &cpu_serial_variant;
+                cfg.a.dtype = (dtype_t)d;
+                cfg.a.op = (op_t)o;
+                cfg.a.n = e->sizes.v[i];
+                cfg.a.block_dim = 1;
+                cfg.a.coarse = 1;
+                cfg.a.finish = FINISH_NONE;
+                cfg.a.scan_mode = SCAN_INCLUSIVE;
+                cfg.validate = 1;
+                if (push_config(p, cap, &cfg)) return -1;
+                added = 1;
+            }
+    if (added) p->variants++;
+    return 0;
+}
+
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -785,6 +829,11 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
     }
     if (!p->variants) {
         snprintf(err, errlen, "no variant is selected by both variants and families");
+        plan_free(p);
+        return -1;
+    }
+    if (e->cpu_baseline && add_cpu_baseline(e, p, &cap)) {
+        snprintf(err, errlen, "out of memory expanding the plan");
         plan_free(p);
         return -1;
     }

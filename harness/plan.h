@@ -15,7 +15,7 @@
  * built-in default's value; unknown sections or keys, duplicate keys and bad
  * values are errors reported as file:line):
  *
- *   [experiment]  name, description, variants, families, seed, validate
+ *   [experiment]  name, description, variants, families, seed, validate, cpu_baseline
  *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
  *   [timing]      min_samples, max_samples, max_noise, timeout
  *   [profile]     metrics   (default | none | comma-separated metric names)
@@ -64,6 +64,9 @@ typedef struct experiment {
      * (variant, dtype, op, finish or scan mode, n) -- the others of that group
      * are timed on its evidence, and validate themselves if it failed. */
     size_t validate_all_to;
+    /* Also time the one-thread CPU loop (harness/cpu_baseline.h) for every
+     * dtype, op and n of the plan's reductions: a `cpu_serial` row each. */
+    int cpu_baseline;
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
     size_t metric_count;

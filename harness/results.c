@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "harness/axes.h"
+#include "harness/cpu_baseline.h"
 #include "harness/files.h"
 #include "kernels/registry.h"
 
@@ -394,7 +395,7 @@ static double parse_num(const char *s, int *bad)
 static int parse_row(csv_record *rec, metric_columns mc, sweep_row *r, char *err, size_t errlen)
 {
     char **f = rec->fields;
-    const variant *v = registry_find(f[C_VARIANT]);
+    const variant *v = !strcmp(f[C_VARIANT], cpu_serial_variant.name) ? &cpu_serial_variant : registry_find(f[C_VARIANT]);
     if (!v || strcmp(v->name, f[C_VARIANT])) {
         snprintf(err, errlen, "unknown variant '%s' (not in this build)", f[C_VARIANT]);
         return -1;

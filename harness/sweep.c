@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness/cli.h"
+#include "harness/cpu_baseline.h"
 #include "harness/files.h"
 #include "harness/fit.h"
 #include "harness/nvtx_ranges.h"
@@ -328,9 +329,34 @@ static cfg_outcome fail_row(sweep_row *r, dev_status st, const char *msg, run_ct
     return CFG_DONE;
 }
 
+/* The CPU baseline row: validate and time the host loop (no device, no profile). */
+static cfg_outcome run_cpu_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
+{
+    sweep_validation val;
+    phase_push("cold", cfg->v);
+    int rc = cpu_serial_run(&cfg->a, config_seed(ctx->e->seed, &cfg->a), &ctx->e->timing, ctx->e->timing.timeout_s,
+                            &stop_signal, &val, &row->cold);
+    nvtx_pop();
+    row->validated = 1;
+    row->validation_error_abs = val.error_abs;
+    row->validation_tolerance_abs = val.tolerance_abs;
+    if (rc != 0) {
+        row_set_skip(row, val.message);
+        return CFG_DONE;
+    }
+    if (!val.ok) {
+        row->status = ROW_INVALID;
+        row_set_error(row, val.message[0] ? val.message : "validation failed");
+        return CFG_DONE;
+    }
+    row->cold_batch = 1;
+    return row->cold.stop == STOP_INTERRUPTED ? CFG_INTERRUPTED : CFG_DONE;
+}
+
 /* validate -> warmup -> cold -> hot -> profile, each in its NVTX range. */
 static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
+    if (cfg->v == &cpu_serial_variant) return run_cpu_config(ctx, cfg, row);
     const variant *v = cfg->v;
     const experiment *e = ctx->e;
     sweep_device *dev = ctx->dev;

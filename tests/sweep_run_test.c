@@ -438,6 +438,69 @@ static void test_list_and_dry_run(void **state)
     tu_result_free(&r);
 }
 
+/* cpu_baseline = yes: one validated, timed cpu_serial row per dtype, op and n
+ * of the reductions; --resume reads such rows back without redoing them. */
+static void test_cpu_baseline(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("cpu");
+    char *ini = path_in(dir, "cpu.ini");
+    assert_int_equal(tu_write_file(ini, "[experiment]\nname = cpu\nvariants = reduce0, scan_kogge_stone\n"
+                                        "cpu_baseline = yes\n[axes]\nsizes = 1000, 2^16\nblock_dims = 256\n"
+                                        "dtypes = f32, i32\nops = sum, max\n[timing]\nmin_samples = 3\n"
+                                        "timeout = 20ms\n[profile]\nmetrics = none\n"),
+                     0);
+    char *out = path_in(dir, "out");
+    const char *env[] = {FAKE, NULL};
+    const char *args[] = {"--experiment", ini, "--out", out, "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    char *csv = tu_read_file(path_in(out, "results.csv"));
+    assert_non_null(csv);
+    /* 2 dtypes x 2 ops x 2 sizes, each validated against the reference and timed */
+    assert_int_equal(tu_count(csv, "\ncpu_serial,"), 8);
+    assert_non_null(strstr(csv, "\ncpu_serial,\"CPU version, sum_host.cu (seed 003)\",cpu,reduce,f32,sum,1000,1,1,none,"));
+    assert_non_null(strstr(csv, "\ncpu_serial,\"CPU version, sum_host.cu (seed 003)\",cpu,reduce,i32,max,65536,1,1,none,"));
+    sweep_row *rows = NULL;
+    size_t n = 0;
+    metric_columns mc = {0};
+    char err[512];
+    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
+    size_t cpu = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(rows[i].cfg.v->name, "cpu_serial")) continue;
+        cpu++;
+        assert_int_equal(rows[i].status, ROW_OK);
+        assert_true(rows[i].cold.samples >= 3);
+        assert_true(rows[i].cold.median > 0);
+        assert_true(rows[i].validation_error_abs <= rows[i].validation_tolerance_abs);
+        assert_true(rows[i].bw_cold_GBps > 0);
+    }
+    assert_int_equal(cpu, 8);
+    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
+    free(rows);
+    free(csv);
+
+    /* resume: everything is there already */
+    const char *args2[] = {"--experiment", ini, "--out", out, "--resume", "--quiet", NULL};
+    r = tu_run(NULL, env, args2);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    csv = tu_read_file(path_in(out, "results.csv"));
+    assert_int_equal(tu_count(csv, "\ncpu_serial,"), 8);
+    free(csv);
+
+    /* a bad value names the file and line */
+    assert_int_equal(tu_write_file(ini, "[experiment]\nname = cpu\ncpu_baseline = maybe\n"), 0);
+    const char *args3[] = {"--experiment", ini, "--out", path_in(dir, "bad"), NULL};
+    r = tu_run(NULL, env, args3);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "cpu.ini:3"));
+    assert_non_null(strstr(r.err, "cpu_baseline is yes or no"));
+    tu_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_resume_refusals),
         cmocka_unit_test(test_list_and_dry_run),
+        cmocka_unit_test(test_cpu_baseline),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
