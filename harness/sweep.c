@@ -82,8 +82,32 @@ static int run_capture(const char *cmd, char *out, size_t len)
     return st == 0 ? 0 : -1;
 }
 
+/* A bundle's record of its commit (tools/bundle): SOURCE beside bin/, two
+ * lines, the sha and 0/1 for a dirty tree. 0 if found. */
+static int bundle_source(char *sha, size_t len, int *dirty)
+{
+    char exe[SWEEP_PATH_MAX];
+    ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (k <= 0) return -1;
+    exe[k] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return -1;
+    *slash = '\0';
+    char path[SWEEP_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/../SOURCE", exe);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[128] = "";
+    int d = -1, ok = fscanf(f, "%127s %d", line, &d) >= 1 && strlen(line) >= 7;
+    fclose(f);
+    if (!ok) return -1;
+    snprintf(sha, len, "%.63s", line);
+    *dirty = d == 0 || d == 1 ? d : -1;
+    return 0;
+}
+
 /* git rev-parse in the workspace `bazel run` came from (else the current
- * directory); "unknown" outside a checkout or without git. */
+ * directory); else a bundle's SOURCE; "unknown" outside a checkout. */
 static void git_info(char *sha, size_t len, int *dirty)
 {
     const char *ws = getenv("BUILD_WORKSPACE_DIRECTORY");
@@ -94,7 +118,10 @@ static void git_info(char *sha, size_t len, int *dirty)
     snprintf(sha, len, "unknown");
     *dirty = -1;
     snprintf(cmd, sizeof cmd, "git -C %s rev-parse HEAD 2>/dev/null", q);
-    if (run_capture(cmd, out, sizeof out) != 0 || strlen(out) < 7) return;
+    if (run_capture(cmd, out, sizeof out) != 0 || strlen(out) < 7) {
+        bundle_source(sha, len, dirty);
+        return;
+    }
     snprintf(sha, len, "%.63s", out);
     snprintf(cmd, sizeof cmd, "git -C %s status --porcelain --untracked-files=no 2>/dev/null", q);
     if (run_capture(cmd, out, sizeof out) == 0) *dirty = out[0] != '\0';

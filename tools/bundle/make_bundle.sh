@@ -19,6 +19,14 @@ cp -L "$ws"/experiments/*.ini "$out/experiments/" 2>/dev/null || true
 cp -L "$ws"/plots/*.gp "$ws"/plots/*.sh "$out/plots/" 2>/dev/null || true
 # cmocka ships only as a shared library in Debian: carry it.
 for lib in $(ldd "$out"/tests/* 2>/dev/null | awk '/libcmocka/ {print $3}' | sort -u); do cp -L "$lib" "$out/lib/"; done
+# The commit the bundle was built from: the sweep records it in run.json
+# (bin/../SOURCE) where it runs outside a checkout.
+src=${BUILD_WORKSPACE_DIRECTORY:-}
+if [ -n "$src" ] && sha=$(git -C "$src" rev-parse HEAD 2>/dev/null); then
+    dirty=0
+    [ -n "$(git -C "$src" status --porcelain --untracked-files=no 2>/dev/null)" ] && dirty=1
+    printf '%s\n%s\n' "$sha" "$dirty" >"$out/SOURCE"
+fi
 chmod -R u+w "$out"
 tar -C "$(dirname "$out")" -czf "$out.tar.gz" "$(basename "$out")"
 echo "bundle: $out ($(du -sh "$out" | cut -f1)) and $out.tar.gz"
