@@ -14,11 +14,10 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "harness/cpu_variant.h"
 #include "harness/sweep_device.h"
 #include "harness/timing.h"
 #include "kernels/variant.h"
-
-extern const variant cpu_serial_variant;
 
 /* Validate (fresh input from `seed`, result against the reference) and time
  * one-thread passes over it: samples go to *out (cold columns: the input is

@@ -13,7 +13,7 @@
 #include <ini.h>
 
 #include "cupti/metrics.h"
-#include "harness/cpu_baseline.h"
+#include "harness/cpu_variant.h"
 #include "kernels/registry.h"
 
 /* ---- the default experiment -------------------------------------------------------- */
