@@ -20,6 +20,7 @@ static void usage(FILE *f)
           "  --scripts DIR    gnuplot scripts from DIR instead of the built-in copies\n"
           "  --gnuplot PATH   gnuplot executable (default: $GNUPLOT, else gnuplot on PATH)\n"
           "  --no-charts      the report only\n"
+          "  --link-charts    index.html links charts/*.png instead of embedding them\n"
           "  -q, --quiet      no progress lines\n"
           "  -h, --help       this text\n"
           "Exit status: 0 done, 1 report written but charts missing, 2 failed.\n",
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
             o.log = NULL;
         } else if (!strcmp(a, "--no-charts")) {
             o.no_charts = 1;
+        } else if (!strcmp(a, "--link-charts")) {
+            o.link_charts = 1;
         } else if ((t = TAKES("--n"))) {
             if (t < 0 || parse_n(val, &o.n)) {
                 fprintf(stderr, "render: --n wants 2^K or a positive number, not %s\n", t < 0 ? "nothing" : val);

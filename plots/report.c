@@ -1,5 +1,6 @@
 /* report.md and index.html, written side by side from the same calls. The
- * HTML is self-contained: styles inline, PNGs embedded in base64. */
+ * HTML is self-contained: styles inline, PNGs embedded in base64 (or, with
+ * link_charts, referred to in charts/). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
@@ -163,8 +164,12 @@ static void doc_chart(doc *d, const chart *c)
     textf(png, sizeof png, "%s/%s.png", ctx->charts_dir, c->stem);
     fputs("<figure><img alt=\"", d->html);
     html_esc(d->html, c->title);
-    fputs("\" src=\"data:image/png;base64,", d->html);
-    embed_base64(d->html, png);
+    if (ctx->opt.link_charts) {
+        fprintf(d->html, "\" src=\"charts/%s.png", c->stem);
+    } else {
+        fputs("\" src=\"data:image/png;base64,", d->html);
+        embed_base64(d->html, png);
+    }
     fputs("\"><figcaption>", d->html);
     html_esc(d->html, c->caption);
     fprintf(d->html, " <a href=\"charts/%s.svg\">SVG</a></figcaption></figure>\n", c->stem);
