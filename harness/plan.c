@@ -14,6 +14,7 @@
 
 #include "cupti/metrics.h"
 #include "harness/cpu_variant.h"
+#include "harness/timing.h"
 #include "kernels/registry.h"
 
 /* ---- the default experiment -------------------------------------------------------- */
@@ -888,18 +889,19 @@ static void estimate_parts(const sweep_config *c, const timing_params *t, const 
     double host_per_elem = c->v->kind == KIND_SCAN ? 40e-9 : 8e-9;
     double copies = n * elem / (m->pcie_GBps * 1e9) * (c->v->kind == KIND_SCAN ? 2 : 1);
     *validate_s = c->validate ? 1e-3 + n * host_per_elem / threads + copies + kernel : 0.0;
-    /* Timing: warm-up, then cold and hot samples, min_samples x 1.5 each. */
-    double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
+    /* Timing: warm-up, then cold and hot samples, min_samples x 1.5 each, of
+     * a batch lasting SAMPLE_TARGET_MS (timing.h); a cold sample also
+     * flushes (2x L2 written, then read back), hot ones follow a warm batch. */
+    double flush = 4.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
     double overhead = 25e-6;
     double samples = t->min_samples * 1.5;
     if (samples > t->max_samples) samples = t->max_samples;
-    double cold = samples * (kernel + flush + overhead);
-    double batch = ceil(50e-6 / kernel);
-    if (batch > 64) batch = 64;
-    double hot = samples * (batch * kernel + overhead);
+    double batch = sample_batch_for(kernel * 1e3);
+    double cold = samples * (batch * kernel + flush + overhead);
+    double hot = (samples + 1) * (batch * kernel + overhead);
     /* The timeout caps each half once min_samples are in. */
-    double floor_cold = t->min_samples * (kernel + flush + overhead);
-    double floor_hot = t->min_samples * (batch * kernel + overhead);
+    double floor_cold = t->min_samples * (batch * kernel + flush + overhead);
+    double floor_hot = (t->min_samples + 1) * (batch * kernel + overhead);
     double half = t->timeout_s / 2;
     if (cold > half) cold = floor_cold > half ? floor_cold : half;
     if (hot > half) hot = floor_hot > half ? floor_hot : half;

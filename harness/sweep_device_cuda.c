@@ -3,14 +3,18 @@
  * Validation is check_run (fresh random input, poisoned output, the CPU
  * reference); timing launches on check_prepare's buffers on a non-blocking
  * stream, between two CUDA events:
- *   cold: cudaMemsetAsync over 2x L2 bytes before each sample (outside the
- *         events), then `batch` launches, each on its own copy of the input
+ *   cold: the L2 flushed before each sample (outside the events; l2_flush.h:
+ *         2x L2 bytes written, then read back so no dirty line is left to be
+ *         written back inside the sample), then `batch` launches, each on its own copy of the input
  *         (and of a scan's output), so every launch starts with its input out
  *         of L2 -- sizes that fit in L2 included. Copies are reused only after
  *         2x L2 bytes of other inputs have been read since;
- *   hot:  `batch` launches back to back between one pair of events, the same
- *         buffers, so the input stays in L2 where it fits.
- * Batches keep a sample at least SAMPLE_TARGET_MS long (sweep_device.h says
+ *   hot:  one untimed batch, then `batch` launches back to back between one
+ *         pair of events, the same buffers, so the input stays in L2 where it
+ *         fits, from the first sample on.
+ * Every batch is queued behind a spinning kernel (stream_block.h) and let go
+ * once queued: the events time the GPU's work, not the host's launch rate.
+ * Batches keep a sample at least SAMPLE_TARGET_MS long (timing.h says
  * why); a time is the sample's over its launches.
  * Waiting polls the stop event, so a kernel that never finishes is reported
  * (and stops the run) instead of hanging it. */
@@ -24,6 +28,8 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/check.h"
+#include "harness/l2_flush.h"
+#include "harness/stream_block.h"
 #include "harness/sweep_device.h"
 
 typedef struct cuda_impl {
@@ -42,7 +48,16 @@ typedef struct cuda_impl {
     size_t rot_stride;
     unsigned rot_slots;
     double hang_limit_s;
+    /* Holds each batch's stream until the batch is queued; NULL: unheld.
+     * block_off: the hold expired once in this configuration (the launch
+     * queue filled before the batch was in), so its batches run unheld. */
+    stream_block *block;
+    int block_off;
+    unsigned long block_expired; /* holds that expired, this run */
 } cuda_impl;
+
+/* Enough to queue SAMPLE_MAX_BATCH calls of any launcher many times over. */
+#define BLOCK_LIMIT_MS 100.0
 
 static void set_msg(char *msg, size_t len, const char *what, cudaError_t err)
 {
@@ -84,6 +99,11 @@ static int create_resources(cuda_impl *c, char *msg, size_t len)
         set_msg(msg, len, "allocating the L2 flush buffer", err);
         return -1;
     }
+    c->block = stream_block_create(&err);
+    if (!c->block) {
+        set_msg(msg, len, "allocating the stream hold's flags", err);
+        return -1;
+    }
     c->check = check_create();
     if (!c->check) {
         snprintf(msg, len, "out of host memory");
@@ -98,6 +118,16 @@ static void release_resources(cuda_impl *c)
 {
     free_rotation(c);
     if (c->check) check_destroy(c->check);
+    if (c->block) {
+        if (c->block_expired)
+            fprintf(stderr,
+                    "sweep: note: %lu timed batch%s started before fully queued (launch queue full); "
+                    "those configurations were timed without the hold\n",
+                    c->block_expired, c->block_expired == 1 ? "" : "es");
+        stream_block_destroy(c->block);
+    }
+    c->block = NULL;
+    c->block_expired = 0;
     if (c->flush) cudaFree(c->flush);
     if (c->start) cudaEventDestroy(c->start);
     if (c->stop) cudaEventDestroy(c->stop);
@@ -249,19 +279,34 @@ static kernel_args slot_args(const cuda_impl *c, const variant *v, const kernel_
     return s;
 }
 
-static dev_status launch_and_wait(cuda_impl *c, const variant *v, const kernel_args *a, unsigned count, int rotate,
-                                  char *msg, size_t len)
+/* One batch: [hold the stream] -> [flush L2] -> [start event] -> `count`
+ * launches (rotating through the input copies when `rotate`) -> stop event ->
+ * [release] -> wait. The hold is always released, errors included. */
+static dev_status run_batch(cuda_impl *c, const variant *v, const kernel_args *a, unsigned count, int rotate,
+                            int flush, int timed, char *msg, size_t len)
 {
-    cudaError_t err;
-    for (unsigned i = 0; i < count; i++) {
-        kernel_args s = rotate && c->rot_slots > 1 ? slot_args(c, v, a, i % c->rot_slots) : *a;
-        if ((err = v->launch(&s, c->stream)) != cudaSuccess) {
-            set_msg(msg, len, "launch", err);
-            return DEV_FAILED;
-        }
+    cudaError_t err = cudaSuccess;
+    const char *what = NULL;
+    int held = 0;
+    if (c->block && !c->block_off) {
+        if ((err = stream_block_hold(c->block, c->stream, BLOCK_LIMIT_MS)) != cudaSuccess) what = "holding the stream";
+        else held = 1;
     }
-    if ((err = cudaEventRecord(c->stop, c->stream)) != cudaSuccess) {
-        set_msg(msg, len, "recording an event", err);
+    if (!what && flush) {
+        /* A different byte each time: the flush writes every line of the buffer. */
+        c->flush_value = (c->flush_value + 1) & 0xff;
+        if ((err = l2_flush(c->flush, c->flush_bytes, (int)c->flush_value, c->stream)) != cudaSuccess)
+            what = "flushing L2";
+    }
+    if (!what && timed && (err = cudaEventRecord(c->start, c->stream)) != cudaSuccess) what = "recording an event";
+    for (unsigned i = 0; !what && i < count; i++) {
+        kernel_args s = rotate && c->rot_slots > 1 ? slot_args(c, v, a, i % c->rot_slots) : *a;
+        if ((err = v->launch(&s, c->stream)) != cudaSuccess) what = "launch";
+    }
+    if (!what && (err = cudaEventRecord(c->stop, c->stream)) != cudaSuccess) what = "recording an event";
+    if (held) stream_block_release(c->block);
+    if (what) {
+        set_msg(msg, len, what, err);
         return DEV_FAILED;
     }
     err = wait_event(c->stop, c->hang_limit_s);
@@ -273,22 +318,25 @@ static dev_status launch_and_wait(cuda_impl *c, const variant *v, const kernel_a
         set_msg(msg, len, "kernel execution", err);
         return DEV_FAILED;
     }
+    if (held && stream_block_expired(c->block)) {
+        c->block_off = 1;
+        c->block_expired++;
+    }
     return DEV_OK;
 }
 
+/* One unheld launch (loads the module, touches the buffers), then one held
+ * and timed: the GPU's time for a call, which sizes the batches. */
 static dev_status cuda_warmup(sweep_device *d, const variant *v, const kernel_args *a, double *launch_ms, char *msg,
                               size_t len)
 {
     cuda_impl *c = d->impl;
     *launch_ms = NAN;
-    dev_status st = launch_and_wait(c, v, a, 1, 0, msg, len);
+    c->block_off = 1; /* unheld: a first launch may load a module, longer than a hold lasts */
+    dev_status st = run_batch(c, v, a, 1, 0, 0, 0, msg, len);
+    c->block_off = 0; /* a new configuration: held again */
     if (st != DEV_OK) return st;
-    cudaError_t err = cudaEventRecord(c->start, c->stream);
-    if (err != cudaSuccess) {
-        set_msg(msg, len, "recording an event", err);
-        return DEV_FAILED;
-    }
-    if ((st = launch_and_wait(c, v, a, 1, 0, msg, len)) != DEV_OK) return st;
+    if ((st = run_batch(c, v, a, 1, 0, 0, 1, msg, len)) != DEV_OK) return st;
     float t = 0;
     if (cudaEventElapsedTime(&t, c->start, c->stop) == cudaSuccess) *launch_ms = t;
     return DEV_OK;
@@ -309,27 +357,13 @@ static int sample(void *p, double *ms)
 {
     sample_ctx *s = p;
     cuda_impl *c = s->c;
-    cudaError_t err;
-    if (s->cold) {
-        /* A different byte each time: the flush writes every line of the buffer. */
-        c->flush_value = (c->flush_value + 1) & 0xff;
-        if ((err = cudaMemsetAsync(c->flush, (int)c->flush_value, c->flush_bytes, c->stream)) != cudaSuccess) {
-            set_msg(s->msg, s->len, "flushing L2", err);
-            s->status = DEV_FAILED;
-            return -1;
-        }
-    }
-    if ((err = cudaEventRecord(c->start, c->stream)) != cudaSuccess) {
-        set_msg(s->msg, s->len, "recording an event", err);
-        s->status = DEV_FAILED;
-        return -1;
-    }
-    dev_status st = launch_and_wait(c, s->v, s->a, s->batch, s->cold, s->msg, s->len);
+    dev_status st = run_batch(c, s->v, s->a, s->batch, s->cold, s->cold, 1, s->msg, s->len);
     if (st != DEV_OK) {
         s->status = st;
         return -1;
     }
     float t = 0;
+    cudaError_t err;
     if ((err = cudaEventElapsedTime(&t, c->start, c->stop)) != cudaSuccess) {
         set_msg(s->msg, s->len, "reading events", err);
         s->status = DEV_FAILED;
@@ -416,6 +450,10 @@ static dev_status cuda_measure_hot(sweep_device *d, const variant *v, const kern
                                    unsigned batch, double budget_s, volatile sig_atomic_t *interrupt,
                                    timing_stats *out, char *msg, size_t len)
 {
+    /* Untimed: brings the input into L2 where it fits, so the first sample
+     * is as hot as the last. */
+    dev_status st = run_batch(d->impl, v, a, batch ? batch : 1, 0, 0, 0, msg, len);
+    if (st != DEV_OK) return st;
     return cuda_measure(d, v, a, p, 0, batch, budget_s, interrupt, out, msg, len);
 }
 
@@ -472,13 +510,4 @@ sweep_device *sweep_device_cuda(void)
     static cuda_impl impl;
     static sweep_device dev = {&cuda_ops, &impl};
     return &dev;
-}
-
-unsigned sample_batch_for(double launch_ms)
-{
-    if (!(launch_ms > 0)) return 1;
-    double k = ceil(SAMPLE_TARGET_MS / launch_ms);
-    if (k < 1) k = 1;
-    if (k > SAMPLE_MAX_BATCH) k = SAMPLE_MAX_BATCH;
-    return (unsigned)k;
 }

@@ -136,3 +136,12 @@ int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn,
     free(x);
     return rc;
 }
+
+unsigned sample_batch_for(double launch_ms)
+{
+    if (!(launch_ms > 0)) return 1;
+    double k = ceil(SAMPLE_TARGET_MS / launch_ms);
+    if (k < 1) k = 1;
+    if (k > SAMPLE_MAX_BATCH) k = SAMPLE_MAX_BATCH;
+    return (unsigned)k;
+}

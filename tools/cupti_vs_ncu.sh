@@ -17,6 +17,12 @@
 #       within tolerance (counts 1 %, DRAM bytes 2 %, ratios and percentages
 #       0.5 absolute), and how many rows are out of tolerance;
 #   (d) whether the sweep under ncu printed its "profiler unavailable" warning.
+# Steps (a) and (b) run REPEAT times (default 2): the table also gives ncu's
+# difference from itself and the harness's from itself. Shared-memory bank
+# conflicts outside the structural ones, DRAM writes of a few MB and the
+# achieved occupancy change from run to run of the same kernel; a row whose
+# harness-vs-ncu difference misses the tolerance but is no larger than the
+# larger of those two run-to-run differences is "within repeatability".
 #
 # Usage, on the GPU host, from the bundle directory (bin/sweep, tools/):
 #   tools/cupti_vs_ncu.sh [OUT_DIR]          (default ./cupti-vs-ncu)
@@ -26,7 +32,9 @@
 #   VARIANTS="a b"  SIZES="4194304 67108864"   narrow the comparison
 #   BYTES_FLOOR=65536        DRAM byte differences up to this many bytes pass
 #                            (values near zero: 2 % of almost nothing is noise)
-# Exit status: 0 every row within tolerance and the warning seen under ncu;
+#   REPEAT=2                 runs of each side (1: no repeatability columns)
+# Exit status: 0 every row within tolerance (or, with REPEAT > 1, within
+# repeatability) and the warning seen under ncu;
 # 1 otherwise; 2 when the sweep or ncu cannot run at all.
 set -uo pipefail
 
@@ -44,6 +52,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/
 read -r -a VARIANTS <<<"${VARIANTS:-reduce_interleaved_divergent reduce_interleaved_strided reduce_sequential_addressing reduce_warp_shuffle scan_decoupled_lookback}"
 read -r -a SIZES <<<"${SIZES:-4194304 67108864}"
 BYTES_FLOOR=${BYTES_FLOOR:-65536}
+REPEAT=${REPEAT:-2}
 METRICS=smsp__inst_executed.sum
 METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
@@ -111,6 +120,12 @@ ok:*) ;;
 *) echo "cupti_vs_ncu: the in-process profiler did not measure (its columns are empty): $harness_status" >&2 ;;
 esac
 echo "(exit $rc, $(($(now) - t0)) s so far)"
+for ((rep = 2; rep <= REPEAT; rep++)); do
+    cmd=("$SWEEP" --variants "$(join "${VARIANTS[@]}")" --sizes "$size_list" "${COMMON[@]}" --out "$out/harness-r$rep")
+    quote "${cmd[@]}" | tee -a "$commands"
+    "${cmd[@]}" >"$out/harness-r$rep.stdout" 2>"$out/harness-r$rep.stderr"
+    echo "(repeat $rep: exit $?, $(($(now) - t0)) s so far)"
+done
 
 # The configurations to compare, from the harness's rows: variant, n, NVTX label.
 # CSV fields (quoted fields with "" escapes; no newlines inside fields), for POSIX awk.
@@ -159,9 +174,11 @@ ncu_runs=0
 warned=0
 prefer=short # the NVTX expression form tried first: the one that worked last
 while IFS=$'\t' read -r variant n label; do
+  for ((rep = 1; rep <= REPEAT; rep++)); do
     [ "$have_ncu" = 1 ] || break
     tag="$variant-n$n"
     base="$out/ncu/$tag"
+    [ "$rep" -gt 1 ] && base="$out/ncu/$tag-r$rep"
     got=0
     # "sweep@profile/": the one "profile" push/pop range of the sweep's NVTX domain in a run of one
     # configuration; the full path names it in any run (harness/nvtx_ranges.h).
@@ -194,10 +211,11 @@ while IFS=$'\t' read -r variant n label; do
         echo "   no ncu result with --nvtx-include '$expr' (sweep exit $rc; see $base.ncu.log)"
     done
     n_warn=$(grep -cF "$WARNING" "$base.stderr" 2>/dev/null)
-    [ "${n_warn:-0}" = 1 ] && warned=$((warned + 1))
+    [ "$rep" = 1 ] && [ "${n_warn:-0}" = 1 ] && warned=$((warned + 1))
     status=$(sed -n 's/.*"profiler_status": *"\([^"]*\)".*/\1/p' "$base.sweep/run.json" 2>/dev/null | head -1)
-    echo "   $tag: ncu result: $([ $got = 1 ] && echo yes || echo NO); warning printed ${n_warn:-0}x;" \
+    echo "   $tag (run $rep): ncu result: $([ $got = 1 ] && echo yes || echo NO); warning printed ${n_warn:-0}x;" \
         "run.json profiler_status: ${status:-?}  ($(($(now) - t0)) s so far)"
+  done
 done <"$out/configs.tsv"
 
 # ---- (c) the table --------------------------------------------------------------------------
@@ -244,10 +262,44 @@ function kind(m) {
     if (m ~ /\.ratio$/ || m ~ /\.pct$/ || m ~ /pct_of_peak/) return "ratio"
     return "count"
 }
+# The second run's harness values: h2[key, metric].
+function read_harness2(file,    line, n, k, h, i, c2, hc2, f, key, m) {
+    if (file == "") return
+    n = 0
+    while ((getline line < file) > 0) {
+        sub(/\r$/, "", line)
+        if (++n == 1) {
+            k = csvsplit(line, h)
+            for (i = 1; i <= k; i++) {
+                c2[h[i]] = i
+                if (h[i] ~ /^m:/) { m = substr(h[i], 3); sub(/\[.*$/, "", m); hc2[m] = i }
+            }
+            continue
+        }
+        csvsplit(line, f)
+        if (f[c2["status"]] != "ok") continue
+        key = f[c2["variant"]] SUBSEP f[c2["n"]]
+        for (i = 1; i <= nm; i++) { m = mlist[i]; if (m in hc2) h2[key, m] = num(f[hc2[m]]) }
+    }
+    close(file)
+}
+# How far apart two values are, in the metric's own terms: absolute for
+# ratios and percentages, relative otherwise ("" when one is missing).
+function apart(a, b, k) {
+    if (a == "" || b == "") return ""
+    if (k == "ratio") return abs(a - b)
+    return b != 0 ? abs(a - b) / abs(b) : (a != 0 ? 1e300 : 0)
+}
+function show(x, k) {
+    if (x == "") return "-"
+    if (k == "ratio") return sprintf("%.3f", x)
+    return x >= 1e299 ? "inf" : sprintf("%.3f%%", 100 * x)
+}
 BEGIN {
     nm = split(metrics, mlist, ",")
     for (i = 1; i <= nm; i++) wanted[mlist[i]] = 1
     FS = "\n"
+    read_harness2(harness2)
 }
 { sub(/\r$/, "") }
 NR == 1 {
@@ -265,18 +317,21 @@ NR == 1 {
     nconf++; conf[nconf] = key
     for (i = 1; i <= nm; i++) { m = mlist[i]; harness[key, m] = (m in hcol) ? num(f[hcol[m]]) : "" }
     read_ncu(ncudir "/" f[col["variant"]] "-n" f[col["n"]] ".csv", key)
+    if (repeat > 1) read_ncu(ncudir "/" f[col["variant"]] "-n" f[col["n"]] "-r2.csv", key SUBSEP "r2")
 }
 END {
-    fmt = "%-29s %-10s %-59s %16s %16s %10s %-4s\n"
-    printf fmt, "variant", "n", "metric", "harness", "ncu", "diff", "ok"
-    print "variant,n,metric,harness,ncu,diff,tolerance,within" > csvout
-    print "| variant | n | metric | harness | ncu | diff | within |" > mdout
-    print "|---|---|---|---:|---:|---:|---|" > mdout
-    rows = 0; bad = 0; missing = 0
+    fmt = "%-29s %-9s %-59s %13s %13s %9s %-4s %9s %9s %-4s\n"
+    printf fmt, "variant", "n", "metric", "harness", "ncu", "diff", "ok", "ncu-ncu", "h-h", "rep"
+    print "variant,n,metric,harness,ncu,diff,tolerance,within,ncu_vs_ncu,harness_vs_harness,within_repeatability" > csvout
+    print "| variant | n | metric | harness | ncu | diff | within tolerance | ncu vs ncu | harness vs harness | within repeatability |" > mdout
+    print "|---|---|---|---:|---:|---:|---|---:|---:|---|" > mdout
+    rows = 0; bad = 0; badrep = 0; missing = 0
     for (c = 1; c <= nconf; c++) {
         key = conf[c]; split(key, kv, SUBSEP)
         for (i = 1; i <= nm; i++) {
             m = mlist[i]; hv = harness[key, m]; v = ((key SUBSEP m) in ncu) ? ncu[key, m] : ""
+            v2 = ((key SUBSEP "r2" SUBSEP m) in ncu) ? ncu[key, "r2", m] : ""
+            hv2 = ((key SUBSEP m) in h2) ? h2[key, m] : ""
             k = kind(m); rows++
             if (hv == "" || v == "") {
                 ok = "n/a"; d = ""; missing++; bad++
@@ -289,24 +344,35 @@ END {
                 else ok = rel <= 0.01 ? "yes" : "no"
             }
             if (ok == "no") bad++
+            # Repeatability: the difference against the larger of the two sides' own run-to-run differences.
+            nn = apart(v2, v, k); hh = apart(hv2, hv, k); diff_k = apart(hv, v, k)
+            spread = nn == "" ? hh : (hh == "" || nn > hh ? nn : hh)
+            if (ok == "yes") rep = "yes"
+            else if (ok == "n/a" || spread == "") rep = ok == "n/a" ? "n/a" : "-"
+            else rep = diff_k <= spread ? "yes" : "no"
+            if (rep != "yes") badrep++
             tol = k == "ratio" ? "0.5 abs" : (k == "bytes" ? "2% (or <= " floor " B)" : "1%")
             hs = hv == "" ? "-" : sprintf("%.6g", hv); vs = v == "" ? "-" : sprintf("%.6g", v)
-            printf fmt, kv[1], kv[2], m, hs, vs, d, ok
-            printf "%s,%s,%s,%s,%s,%s,%s,%s\n", kv[1], kv[2], m, hv, v, d, tol, ok > csvout
-            printf "| %s | %s | `%s` | %s | %s | %s | %s |\n", kv[1], kv[2], m, hs, vs, d, ok > mdout
+            printf fmt, kv[1], kv[2], m, hs, vs, d, ok, show(nn, k), show(hh, k), rep
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", kv[1], kv[2], m, hv, v, d, tol, ok, show(nn, k), show(hh, k), rep > csvout
+            printf "| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s |\n", kv[1], kv[2], m, hs, vs, d, ok, show(nn, k), show(hh, k), rep > mdout
         }
         if (extra[key]) printf "   (ncu gave %d more result rows for %s n=%s: the first was used)\n", extra[key], kv[1], kv[2]
     }
     printf "\n%d rows (%d configurations x %d metrics): %d out of tolerance (%d without a value on one side)\n", rows, nconf, nm, bad, missing
     printf "tolerances: instruction and bank-conflict counts 1 %%; DRAM bytes 2 %% (or within %d bytes); ratios and percentages 0.5 absolute\n", floor
-    print "bad " bad " rows " rows > summary
+    if (repeat > 1)
+        printf "%d rows neither within tolerance nor within repeatability (harness-vs-ncu difference <= the larger of ncu-vs-ncu and harness-vs-harness)\n", badrep
+    print "bad " bad " rows " rows " badrep " (repeat > 1 ? badrep : bad) > summary
 }
 AWK
 )
+h2file=""; [ "$REPEAT" -gt 1 ] && [ -f "$out/harness-r2/results.csv" ] && h2file="$out/harness-r2/results.csv"
 awk -v metrics="$METRICS" -v ncudir="$out/ncu" -v floor="$BYTES_FLOOR" -v csvout="$out/compare.csv" \
+    -v repeat="$REPEAT" -v harness2="$h2file" \
     -v mdout="$out/compare.md" -v summary="$out/.summary" "$CSV_AWK
 $compare_awk" "$out/harness/results.csv"
-read -r _ bad _ rows <"$out/.summary" 2>/dev/null || { bad=1; rows=0; }
+read -r _ bad _ rows _ badrep <"$out/.summary" 2>/dev/null || { bad=1; rows=0; badrep=1; }
 rm -f "$out/.summary"
 
 # ---- (d) the warning under ncu -----------------------------------------------------------------
@@ -318,5 +384,5 @@ echo "  printed exactly once in $warned of $nconf runs under ncu (stderr in $out
 echo
 echo "tables: $out/compare.csv, $out/compare.md; commands: $commands; $(($(now) - t0)) s in all, $ncu_runs ncu runs"
 [ "$have_ncu" = 1 ] || exit 2
-[ "$rows" -gt 0 ] && [ "$bad" = 0 ] && [ "$warned" = "$nconf" ] && exit 0
+[ "$rows" -gt 0 ] && [ "$badrep" = 0 ] && [ "$warned" = "$nconf" ] && exit 0
 exit 1

@@ -7,6 +7,9 @@
 set -uo pipefail
 tests=${1:-tests}
 sizes=${2:-2048,100003}
+# The bundle's own libraries (cmocka, ...) beside tests/, and libcupti from the toolkit.
+tests_lib=$(cd "$tests/.." 2>/dev/null && pwd)/lib
+export LD_LIBRARY_PATH="$tests_lib:${CUDA_PATH:+$CUDA_PATH/lib64:}/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 out=${SANITIZE_LOG_DIR:-sanitize-logs}
 mkdir -p "$out"
 export GPU_TEST_SIZES=$sizes GPU_TEST_BLOCK_DIMS=${GPU_TEST_BLOCK_DIMS:-256} GPU_TEST_DTYPES=${GPU_TEST_DTYPES:-f32}
