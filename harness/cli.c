@@ -60,6 +60,8 @@ static const char usage_text[] =
     "                          results/*-<experiment>), skipping the rows already there\n"
     "  --force                 write into an existing output directory, replacing its results\n"
     "  --quiet                 no progress line and no summary table\n"
+    "  --samples               also write samples.csv: every timed sample (ms per launch,\n"
+    "                          the batch it was averaged over), cold and hot, per configuration\n"
     "  --help                  this text\n"
     "\n"
     "Relative paths are relative to the directory `bazel run` was started from.\n"
@@ -93,6 +95,7 @@ static const flag flags[] = {
     {"--list", 0, STR(list)},             {"--dry-run", 0, STR(dry_run)},
     {"--resume", 0, STR(resume)},         {"--force", 0, STR(force)},
     {"--no-cupti", 0, STR(no_cupti)},     {"--quiet", 0, STR(quiet)},
+    {"--samples", 0, STR(samples)},
     {"--help", 0, STR(help)},             {"-h", 0, STR(help)},
     {"--fake-device", 0, STR(fake_device)}, /* tests: no CUDA, same NVTX tree (not in --help) */
 };

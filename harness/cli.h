@@ -18,7 +18,7 @@ typedef struct sweep_options {
     const char *metrics; /* --metrics: default | none | a list (harness/plan.h: parse_metrics) */
     const char *out;
     int device;
-    int list, dry_run, resume, force, no_cupti, quiet, help, fake_device;
+    int list, dry_run, resume, force, no_cupti, quiet, help, fake_device, samples;
 } sweep_options;
 
 /* 0 on success; -1 with "--option: 'value': why" in err. */

@@ -306,7 +306,37 @@ typedef struct run_ctx {
     char fatal[512];
     oom_mark *oom; /* one per variant and dtype at most */
     size_t n_oom, cap_oom;
+    FILE *samples; /* --samples: samples.csv, else NULL */
 } run_ctx;
+
+/* --samples: one samples.csv line per timed sample, through timing.h's hook. */
+typedef struct samples_sink {
+    FILE *f;
+    const sweep_config *cfg;
+    const char *phase;
+    const unsigned *batch; /* the row's: final once the measurement runs */
+} samples_sink;
+
+static void write_samples(void *p, const double *ms, size_t n)
+{
+    samples_sink *s = p;
+    char label[256];
+    config_label(s->cfg, label, sizeof label);
+    for (size_t i = 0; i < n; i++)
+        fprintf(s->f, "%s,%zu,\"%s\",%s,%u,%zu,%.9g\n", s->cfg->v->name, s->cfg->a.n, label, s->phase, *s->batch, i,
+                ms[i]);
+    fflush(s->f);
+}
+
+static void samples_begin(samples_sink *s, run_ctx *ctx, const sweep_config *cfg, const char *phase,
+                          const unsigned *batch)
+{
+    if (!ctx->samples) return;
+    *s = (samples_sink){ctx->samples, cfg, phase, batch};
+    timing_set_samples_hook(write_samples, s);
+}
+
+static void samples_end(void) { timing_set_samples_hook(NULL, NULL); }
 
 /* The configuration's buffers could not be allocated: a skipped row with the
  * CUDA error text, and a mark so that larger ones of its kind skip too. */
@@ -429,18 +459,23 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
     if (stop_signal) return CFG_INTERRUPTED;
 
     double half = e->timing.timeout_s / 2;
+    samples_sink sink;
     phase_push("cold", v);
     row->cold_batch = sample_batch_for(launch_ms);
+    samples_begin(&sink, ctx, cfg, "cold", &row->cold_batch);
     st = dev->ops->measure_cold(dev, v, &a, &e->timing, &row->cold_batch, half, &stop_signal, &row->cold, msg,
                                 sizeof msg);
+    samples_end();
     nvtx_pop();
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
 
     row->hot_batch = sample_batch_for(row->cold.median);
     phase_push("hot", v);
+    samples_begin(&sink, ctx, cfg, "hot", &row->hot_batch);
     st = dev->ops->measure_hot(dev, v, &a, &e->timing, row->hot_batch, half, &stop_signal, &row->hot, msg,
                                sizeof msg);
+    samples_end();
     nvtx_pop();
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
@@ -761,6 +796,19 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
         fprintf(stderr, "sweep: cannot append to %s: %s\n", csv_path, strerror(errno));
         return SWEEP_EXIT_FAILED;
     }
+    /* --samples: every timed sample (a resumed run appends its own). */
+    FILE *samples = NULL;
+    if (o.samples) {
+        char samples_path[4096];
+        if (path_join(samples_path, sizeof samples_path, out_dir, "samples.csv") ||
+            !(samples = fopen(samples_path, o.resume ? "a" : "w"))) {
+            fprintf(stderr, "sweep: cannot append to %s/samples.csv: %s\n", out_dir, strerror(errno));
+            fclose(csv);
+    if (samples) fclose(samples);
+            return SWEEP_EXIT_FAILED;
+        }
+        if (ftell(samples) == 0) fprintf(samples, "variant,n,config,phase,batch,sample,time_ms\n");
+    }
 
     /* ---- what is left to do */
     size_t todo = 0;
@@ -795,6 +843,7 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     ctx.prof = profiling ? prof : NULL;
     ctx.e = e;
     ctx.metric_count = mc.count;
+    ctx.samples = samples;
     ctx.cap_oom = registry_count() * DTYPE_COUNT;
     ctx.oom = calloc(ctx.cap_oom, sizeof *ctx.oom);
     if (!ctx.oom) ctx.cap_oom = 0;

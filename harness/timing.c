@@ -78,6 +78,15 @@ const char *timing_stop_name(timing_stop s)
     }
 }
 
+static timing_samples_hook samples_hook;
+static void *samples_hook_ctx;
+
+void timing_set_samples_hook(timing_samples_hook fn, void *ctx)
+{
+    samples_hook = fn;
+    samples_hook_ctx = ctx;
+}
+
 int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn, void *ctx,
                    volatile sig_atomic_t *interrupt, timing_stats *out)
 {
@@ -133,6 +142,7 @@ int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn,
     out->stop = stop;
     out->elapsed_s = timing_now() - start;
     timing_stats_compute(x, n, out);
+    if (samples_hook) samples_hook(samples_hook_ctx, x, n);
     free(x);
     return rc;
 }

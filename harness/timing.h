@@ -59,6 +59,11 @@ typedef int (*timing_sample_fn)(void *ctx, double *ms);
 int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn, void *ctx,
                    volatile sig_atomic_t *interrupt, timing_stats *out);
 
+/* When set, every finished timing_measure() hands its samples (ms, in the
+ * order taken) to this hook: the sweep's --samples file. NULL: none. */
+typedef void (*timing_samples_hook)(void *ctx, const double *ms, size_t n);
+void timing_set_samples_hook(timing_samples_hook fn, void *ctx);
+
 /* Monotonic seconds. */
 double timing_now(void);
 

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -501,6 +502,78 @@ static void test_cpu_baseline(void **state)
     tu_result_free(&r);
 }
 
+/* --samples: samples.csv holds every timed sample of every row, in its phase,
+ * with the row's batch, and the row's median is the median of those samples. */
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_samples_file(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("samples");
+    char *out = path_in(dir, "out");
+    const char *env[] = {FAKE, NULL};
+    const char *args[] = {"--variants", "reduce0,scan_kogge_stone", "--sizes", "1000,2^20", "--block-dims", "256",
+                          "--min-samples", "5", "--timeout", "20ms", "--no-cupti", "--samples", "--out", out,
+                          "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    sweep_row *rows = NULL;
+    size_t n = 0;
+    metric_columns mc = {0};
+    char err[512];
+    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
+    FILE *f = fopen(path_in(out, "samples.csv"), "r");
+    assert_non_null(f);
+    char line[1024];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "variant,n,config,phase,batch,sample,time_ms\n");
+    size_t lines = 0, expected = 0, ok_rows = 0;
+    double xs[4096];
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].status != ROW_OK) continue;
+        ok_rows++;
+        for (int hot = 0; hot < 2; hot++) {
+            const timing_stats *t = hot ? &rows[i].hot : &rows[i].cold;
+            unsigned batch = hot ? rows[i].hot_batch : rows[i].cold_batch;
+            size_t k = 0;
+            for (; k < t->samples; k++) {
+                assert_non_null(fgets(line, sizeof line, f));
+                lines++;
+                char variant[64], label[256], phase[8];
+                size_t nn, idx;
+                unsigned b;
+                double ms;
+                assert_int_equal(sscanf(line, "%63[^,],%zu,\"%255[^\"]\",%7[^,],%u,%zu,%lf", variant, &nn, label,
+                                        phase, &b, &idx, &ms),
+                                 7);
+                assert_string_equal(variant, rows[i].cfg.v->name);
+                assert_int_equal(nn, rows[i].cfg.a.n);
+                assert_string_equal(phase, hot ? "hot" : "cold");
+                assert_int_equal(b, batch);
+                assert_int_equal(idx, k);
+                assert_true(ms > 0);
+                assert_true(k < sizeof xs / sizeof xs[0]);
+                xs[k] = ms;
+            }
+            expected += t->samples;
+            qsort(xs, k, sizeof xs[0], cmp_dbl);
+            double med = k % 2 ? xs[k / 2] : 0.5 * (xs[k / 2 - 1] + xs[k / 2]);
+            assert_true(fabs(med - t->median) <= 1e-6 * t->median);
+        }
+    }
+    assert_int_equal(ok_rows, 4);
+    assert_null(fgets(line, sizeof line, f));
+    assert_int_equal(lines, expected);
+    fclose(f);
+    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +588,7 @@ int main(void)
         cmocka_unit_test(test_resume_refusals),
         cmocka_unit_test(test_list_and_dry_run),
         cmocka_unit_test(test_cpu_baseline),
+        cmocka_unit_test(test_samples_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
