@@ -898,10 +898,11 @@ static void estimate_parts(const sweep_config *c, const timing_params *t, const 
     if (samples > t->max_samples) samples = t->max_samples;
     double batch = sample_batch_for(kernel * 1e3);
     double cold = samples * (batch * kernel + flush + overhead);
-    double hot = (samples + 1) * (batch * kernel + overhead);
+    double warm = batch * ceil(WARM_TARGET_MS / SAMPLE_TARGET_MS) * kernel;
+    double hot = warm + samples * (batch * kernel + overhead);
     /* The timeout caps each half once min_samples are in. */
     double floor_cold = t->min_samples * (batch * kernel + flush + overhead);
-    double floor_hot = (t->min_samples + 1) * (batch * kernel + overhead);
+    double floor_hot = warm + t->min_samples * (batch * kernel + overhead);
     double half = t->timeout_s / 2;
     if (cold > half) cold = floor_cold > half ? floor_cold : half;
     if (hot > half) hot = floor_hot > half ? floor_hot : half;

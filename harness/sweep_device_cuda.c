@@ -9,9 +9,9 @@
  *         (and of a scan's output), so every launch starts with its input out
  *         of L2 -- sizes that fit in L2 included. Copies are reused only after
  *         2x L2 bytes of other inputs have been read since;
- *   hot:  one untimed batch, then `batch` launches back to back between one
- *         pair of events, the same buffers, so the input stays in L2 where it
- *         fits, from the first sample on.
+ *   hot:  untimed launches for WARM_TARGET_MS, then `batch` launches back
+ *         to back between one pair of events, the same buffers, so the input
+ *         stays in L2 where it fits, from the first sample on.
  * Every batch is queued behind a spinning kernel (stream_block.h) and let go
  * once queued: the events time the GPU's work, not the host's launch rate.
  * Batches keep a sample at least SAMPLE_TARGET_MS long (timing.h says
@@ -40,7 +40,6 @@ typedef struct cuda_impl {
     cudaEvent_t start, stop;
     void *flush;
     size_t flush_bytes;
-    unsigned flush_value;
     /* Cold batches: slots 1..rot_slots-1 are copies of the input (and room
      * for a scan's output) in `rot`, rot_stride bytes apart; slot 0 is the
      * configuration's own buffers. Allocated per configuration. */
@@ -56,6 +55,7 @@ typedef struct cuda_impl {
     unsigned long block_expired; /* holds that expired, this run */
 } cuda_impl;
 
+#define FLUSH_BYTE 0x5a
 /* Enough to queue SAMPLE_MAX_BATCH calls of any launcher many times over. */
 #define BLOCK_LIMIT_MS 100.0
 
@@ -293,9 +293,10 @@ static dev_status run_batch(cuda_impl *c, const variant *v, const kernel_args *a
         else held = 1;
     }
     if (!what && flush) {
-        /* A different byte each time: the flush writes every line of the buffer. */
-        c->flush_value = (c->flush_value + 1) & 0xff;
-        if ((err = l2_flush(c->flush, c->flush_bytes, (int)c->flush_value, c->stream)) != cudaSuccess)
+        /* The same byte every time: every sample starts from the same L2 and
+         * DRAM state (with a new byte per sample, some 2^20-2^22 series
+         * alternated fast, slow, fast by 3 % on the H200). */
+        if ((err = l2_flush(c->flush, c->flush_bytes, FLUSH_BYTE, c->stream)) != cudaSuccess)
             what = "flushing L2";
     }
     if (!what && timed && (err = cudaEventRecord(c->start, c->stream)) != cudaSuccess) what = "recording an event";
@@ -450,9 +451,15 @@ static dev_status cuda_measure_hot(sweep_device *d, const variant *v, const kern
                                    unsigned batch, double budget_s, volatile sig_atomic_t *interrupt,
                                    timing_stats *out, char *msg, size_t len)
 {
-    /* Untimed: brings the input into L2 where it fits, so the first sample
-     * is as hot as the last. */
-    dev_status st = run_batch(d->impl, v, a, batch ? batch : 1, 0, 0, 0, msg, len);
+    /* Untimed, unheld, WARM_TARGET_MS long (timing.h says why): brings the
+     * input into L2 where it fits and lets the device settle after the cold
+     * phase, so the first sample is as hot as the last. */
+    cuda_impl *c = d->impl;
+    unsigned warm = (batch ? batch : 1) * (unsigned)ceil(WARM_TARGET_MS / SAMPLE_TARGET_MS);
+    int off = c->block_off;
+    c->block_off = 1;
+    dev_status st = run_batch(c, v, a, warm, 0, 0, 0, msg, len);
+    c->block_off = off;
     if (st != DEV_OK) return st;
     return cuda_measure(d, v, a, p, 0, batch, budget_s, interrupt, out, msg, len);
 }
