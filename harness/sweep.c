@@ -42,6 +42,22 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* A profiling library may install its own SIGINT/SIGTERM handlers on first
+ * use (then an interrupt kills the run before its rows are summarised): put
+ * ours back after each profile phase, unless a signal already came. */
+static void keep_signals(void)
+{
+    if (stop_signal) return;
+    struct sigaction cur;
+    int replaced = 0;
+    if (sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != on_signal) replaced = 1;
+    if (sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != on_signal) replaced = 1;
+    if (!replaced) return;
+    static int noted;
+    if (!noted++) fprintf(stderr, "sweep: note: the profiler replaced the SIGINT/SIGTERM handlers; the sweep's are back\n");
+    install_signals();
+}
+
 static void restore_signals(void)
 {
     signal(SIGINT, SIG_DFL);
@@ -106,22 +122,22 @@ static int bundle_source(char *sha, size_t len, int *dirty)
     return 0;
 }
 
-/* git rev-parse in the workspace `bazel run` came from (else the current
- * directory); else a bundle's SOURCE; "unknown" outside a checkout. */
+/* The commit the binary was built from: git rev-parse in the workspace
+ * `bazel run` came from; else a bundle's SOURCE beside the binary (a bundle
+ * unpacked inside some other checkout must not take that checkout's sha);
+ * else git in the current directory; else "unknown". */
 static void git_info(char *sha, size_t len, int *dirty)
 {
     const char *ws = getenv("BUILD_WORKSPACE_DIRECTORY");
     char dir[SWEEP_PATH_MAX], q[2 * SWEEP_PATH_MAX], cmd[2 * SWEEP_PATH_MAX + 128], out[4096];
-    if (ws && *ws) snprintf(dir, sizeof dir, "%s", ws);
-    else if (!getcwd(dir, sizeof dir)) snprintf(dir, sizeof dir, ".");
-    shell_quote(dir, q, sizeof q);
     snprintf(sha, len, "unknown");
     *dirty = -1;
+    if (ws && *ws) snprintf(dir, sizeof dir, "%s", ws);
+    else if (bundle_source(sha, len, dirty) == 0) return;
+    else if (!getcwd(dir, sizeof dir)) snprintf(dir, sizeof dir, ".");
+    shell_quote(dir, q, sizeof q);
     snprintf(cmd, sizeof cmd, "git -C %s rev-parse HEAD 2>/dev/null", q);
-    if (run_capture(cmd, out, sizeof out) != 0 || strlen(out) < 7) {
-        bundle_source(sha, len, dirty);
-        return;
-    }
+    if (run_capture(cmd, out, sizeof out) != 0 || strlen(out) < 7) return;
     snprintf(sha, len, "%.63s", out);
     snprintf(cmd, sizeof cmd, "git -C %s status --porcelain --untracked-files=no 2>/dev/null", q);
     if (run_capture(cmd, out, sizeof out) == 0) *dirty = out[0] != '\0';
@@ -495,6 +511,7 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
             nvtx_pop();
             int r2 = pr->after ? pr->after(pr->state, v, &a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
             if (r == 0) r = r2;
+            keep_signals();
         }
         if (r != 0) {
             char full[800];
