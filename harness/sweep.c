@@ -42,9 +42,9 @@ static void install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-/* A profiling library may install its own SIGINT/SIGTERM handlers on first
- * use (then an interrupt kills the run before its rows are summarised): put
- * ours back after each profile phase, unless a signal already came. */
+/* Should a profiling library install SIGINT/SIGTERM handlers of its own, an
+ * interrupt would end the run without its summary and run.json: put ours
+ * back after each profile phase (unless a signal already came), and say so. */
 static void keep_signals(void)
 {
     if (stop_signal) return;
