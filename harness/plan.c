@@ -891,8 +891,8 @@ static void estimate_parts(const sweep_config *c, const timing_params *t, const 
     *validate_s = c->validate ? 1e-3 + n * host_per_elem / threads + copies + kernel : 0.0;
     /* Timing: warm-up, then cold and hot samples, min_samples x 1.5 each, of
      * a batch lasting SAMPLE_TARGET_MS (timing.h); a cold sample also
-     * flushes (2x L2 written, then read back), hot ones follow a warm batch. */
-    double flush = 4.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
+     * flushes (2x L2 read), hot ones follow a warm batch. */
+    double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
     double overhead = 25e-6;
     double samples = t->min_samples * 1.5;
     if (samples > t->max_samples) samples = t->max_samples;

@@ -16,7 +16,6 @@ typedef struct cupti_plug {
     int unavailable; /* columns kept and left empty; the profile phase launches once */
     void *flush;     /* 2 x L2 bytes of scratch; NULL when it could not be had */
     size_t flush_bytes;
-    int flush_value;
     /* the configuration being measured, for the callbacks */
     const variant *v;
     const kernel_args *a;
@@ -60,8 +59,7 @@ static void release(cupti_plug *c)
 static cudaError_t flush_l2(cupti_plug *c, cudaStream_t stream)
 {
     if (!c->flush) return cudaSuccess;
-    c->flush_value = (c->flush_value + 1) & 0xff; /* a different byte each time */
-    return l2_flush(c->flush, c->flush_bytes, c->flush_value, stream);
+    return l2_flush(c->flush, c->flush_bytes, stream);
 }
 
 static int plug_begin(void *state, sweep_profiler_setup *s)
@@ -100,7 +98,7 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
 
     size_t l2 = s->device && s->device->l2_bytes ? s->device->l2_bytes : ((size_t)64 << 20);
     c->flush_bytes = 2 * l2;
-    cudaError_t e = cudaMalloc(&c->flush, c->flush_bytes);
+    cudaError_t e = l2_flush_alloc(&c->flush, c->flush_bytes);
     if (e != cudaSuccess) {
         c->flush = NULL;
         (void)cudaGetLastError();
@@ -118,7 +116,7 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
         s->passes = passes;
         snprintf(s->status, sizeof s->status,
                  "ok: CUPTI range profiler on %s, %d pass%s per configuration, one range over the whole "
-                 "launcher, L2 flushed (%zu MiB written and read back) before each pass",
+                 "launcher, L2 flushed (%zu MiB of clean scratch read) before each pass",
                  profiler_chip(c->prof), passes, passes == 1 ? "" : "es", c->flush_bytes >> 20);
     } else {
         c->unavailable = 1;

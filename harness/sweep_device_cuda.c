@@ -4,8 +4,9 @@
  * reference); timing launches on check_prepare's buffers on a non-blocking
  * stream, between two CUDA events:
  *   cold: the L2 flushed before each sample (outside the events; l2_flush.h:
- *         2x L2 bytes written, then read back so no dirty line is left to be
- *         written back inside the sample), then `batch` launches, each on its own copy of the input
+ *         2x L2 bytes of clean scratch read, so dirty lines are written back
+ *         now, not inside the sample), then `batch` launches, each on its own
+ *         copy of the input
  *         (and of a scan's output), so every launch starts with its input out
  *         of L2 -- sizes that fit in L2 included. Copies are reused only after
  *         2x L2 bytes of other inputs have been read since;
@@ -55,7 +56,6 @@ typedef struct cuda_impl {
     unsigned long block_expired; /* holds that expired, this run */
 } cuda_impl;
 
-#define FLUSH_BYTE 0x5a
 /* Enough to queue SAMPLE_MAX_BATCH calls of any launcher many times over. */
 #define BLOCK_LIMIT_MS 100.0
 
@@ -95,7 +95,7 @@ static int create_resources(cuda_impl *c, char *msg, size_t len)
         return -1;
     }
     c->flush_bytes = 2 * (c->info.l2_bytes ? c->info.l2_bytes : ((size_t)64 << 20));
-    if ((err = cudaMalloc(&c->flush, c->flush_bytes)) != cudaSuccess) {
+    if ((err = l2_flush_alloc(&c->flush, c->flush_bytes)) != cudaSuccess) {
         set_msg(msg, len, "allocating the L2 flush buffer", err);
         return -1;
     }
@@ -292,13 +292,8 @@ static dev_status run_batch(cuda_impl *c, const variant *v, const kernel_args *a
         if ((err = stream_block_hold(c->block, c->stream, BLOCK_LIMIT_MS)) != cudaSuccess) what = "holding the stream";
         else held = 1;
     }
-    if (!what && flush) {
-        /* The same byte every time: every sample starts from the same L2 and
-         * DRAM state (with a new byte per sample, some 2^20-2^22 series
-         * alternated fast, slow, fast by 3 % on the H200). */
-        if ((err = l2_flush(c->flush, c->flush_bytes, FLUSH_BYTE, c->stream)) != cudaSuccess)
-            what = "flushing L2";
-    }
+    if (!what && flush && (err = l2_flush(c->flush, c->flush_bytes, c->stream)) != cudaSuccess)
+        what = "flushing L2";
     if (!what && timed && (err = cudaEventRecord(c->start, c->stream)) != cudaSuccess) what = "recording an event";
     for (unsigned i = 0; !what && i < count; i++) {
         kernel_args s = rotate && c->rot_slots > 1 ? slot_args(c, v, a, i % c->rot_slots) : *a;
