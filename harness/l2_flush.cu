@@ -19,21 +19,6 @@ __global__ void l2_flush_read(const uint4 *__restrict__ p, size_t n, unsigned ma
         *sink = acc;
 }
 
-/* Drops every 128-byte line of p from the L2 without a write-back (PTX
- * discard.global.L2): the scratch is clean, so nothing is lost, and the L2 is
- * left empty instead of full of scratch lines. Before sm_80 there is no
- * discard; the lines stay (clean). */
-__global__ void l2_flush_discard(const char *p, size_t lines)
-{
-#if __CUDA_ARCH__ >= 800
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < lines; i += (size_t)gridDim.x * blockDim.x)
-        asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + i * 128) : "memory");
-#else
-    (void)p;
-    (void)lines;
-#endif
-}
-
 extern "C" cudaError_t l2_flush_alloc(void **scratch, size_t bytes)
 {
     *scratch = NULL;
@@ -56,11 +41,10 @@ extern "C" cudaError_t l2_flush_alloc(void **scratch, size_t bytes)
 
 extern "C" cudaError_t l2_flush(const void *scratch, size_t bytes, cudaStream_t stream)
 {
-    if (!scratch || bytes < 128 || ((uintptr_t)scratch & 127u))
+    if (!scratch || bytes < sizeof(uint4) || ((uintptr_t)scratch & 15u))
         return cudaErrorInvalidValue;
     const unsigned threads = 256, blocks = 1024;
     l2_flush_read<<<blocks, threads, 0, stream>>>((const uint4 *)scratch, bytes / sizeof(uint4), 0xDEADBEEFu,
                                                   (unsigned *)scratch);
-    l2_flush_discard<<<blocks, threads, 0, stream>>>((const char *)scratch, bytes / 128);
     return cudaGetLastError();
 }

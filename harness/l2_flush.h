@@ -4,9 +4,9 @@
  * The flush reads a scratch buffer of twice the L2 that nothing ever writes
  * after it is filled once: every line it brings in is clean, the input (say)
  * is evicted, and dirty lines left by earlier work (a scan's output) are
- * written back now, during the flush. Then it discards the scratch's lines
- * (PTX discard.global.L2; clean, so nothing is lost), leaving the L2 empty,
- * as Nsight Compute's --cache-control all does.
+ * written back now, during the flush. The L2 is left holding clean scratch
+ * lines, which the measured kernel evicts at no DRAM cost -- as after Nsight
+ * Compute's --cache-control all.
  *
  * Why not write the scratch each time (NVBench's memset): measured on the
  * H200, a flush that writes 2x L2 and then reads 2x L2 back (the same buffer
@@ -29,8 +29,7 @@ extern "C" {
 cudaError_t l2_flush_alloc(void **scratch, size_t bytes);
 
 /* Enqueue the flush on `stream` (no synchronisation): read all `bytes` of
- * l2_flush_alloc's scratch (128-byte aligned, as cudaMalloc's is), then
- * discard them from the L2. The first CUDA error, or cudaSuccess. */
+ * l2_flush_alloc's scratch. The first CUDA error, or cudaSuccess. */
 cudaError_t l2_flush(const void *scratch, size_t bytes, cudaStream_t stream);
 
 #ifdef __cplusplus
