@@ -5,15 +5,15 @@
  * after it is filled once: every line it brings in is clean, the input (say)
  * is evicted, and dirty lines left by earlier work (a scan's output) are
  * written back now, during the flush. The L2 is left holding clean scratch
- * lines, which the measured kernel evicts at no DRAM cost -- as after Nsight
- * Compute's --cache-control all.
+ * lines, which the measured kernel evicts at no DRAM cost.
  *
- * Why not write the scratch each time (NVBench's memset): measured on the
- * H200, a flush that writes 2x L2 and then reads 2x L2 back (the same buffer
- * or another) left about 1 MB of dirty lines that a 2^26 reduction's reads
- * later forced out (dram__bytes_write 4.3 MB against ncu's 3.25 MB), and made
- * cold samples of 2^20-2^22 alternate fast, slow, fast by 2-4 %; reading
- * alone did neither. C interface over CUDA. */
+ * Why not write the scratch each time (NVBench's memset): on the H200, a
+ * flush that wrote 2x L2 and then read 2x L2 (the same buffer or another)
+ * made cold samples at 2^20-2^22 alternate fast, slow, fast by 2-4 % (75 of
+ * 1292 series over 1 % stdev/median); reading alone, 1. Nor are the scratch's
+ * lines discarded afterwards (PTX discard.global.L2, an empty L2 as after
+ * Nsight Compute's --cache-control all): that brought the alternation back
+ * (79 of 1292). C interface over CUDA. */
 #ifndef HARNESS_L2_FLUSH_H
 #define HARNESS_L2_FLUSH_H
 

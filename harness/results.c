@@ -646,10 +646,22 @@ static json_t *run_json(const run_info *ri)
         json_object_set_new(t, "noise",
                             json_string("relative standard error of the median: 1.2533 * 1.4826 * MAD / "
                                         "(median * sqrt(samples))"));
-        json_object_set_new(t, "cold", json_string("cudaMemsetAsync over 2x L2 bytes before each sample, then cold_batch launches, "
-                                        "each on its own copy of the input (copies reused only after 2x L2 "
-                                        "bytes of other inputs were read)"));
-        json_object_set_new(t, "hot", json_string("hot_batch back-to-back launches per sample, same buffers"));
+        json_object_set_new(t, "cold", json_string("before each sample, 2x L2 bytes of clean scratch read (the L2 "
+                                                   "flush, outside the events); then cold_batch launches, each on its "
+                                                   "own copy of the input (copies reused only after 2x L2 bytes of "
+                                                   "other inputs were read)"));
+        json_object_set_new(t, "hot", json_string("untimed launches for WARM_TARGET_MS first; then hot_batch "
+                                                  "back-to-back launches per sample, same buffers"));
+        json_object_set_new(t, "batches", json_string("every timed batch queued behind a spinning kernel and released "
+                                                      "once queued: the events time the GPU, not the launch rate"));
+        char spread[200];
+        snprintf(spread, sizeof spread,
+                 "a measurement whose stdev/median exceeds %.1f %% is taken again with twice the batch, up to %d "
+                 "times; the row has the last",
+                 SAMPLE_MAX_SPREAD * 100, SAMPLE_SPREAD_RETRIES);
+        json_object_set_new(t, "spread", json_string(spread));
+        json_object_set_new(t, "warm_ms", json_real(WARM_TARGET_MS));
+        json_object_set_new(t, "sample_target_ms", json_real(SAMPLE_TARGET_MS));
         json_object_set_new(o, "timing", t);
         json_object_set_new(o, "seed", json_integer((json_int_t)e->seed));
     }

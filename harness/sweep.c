@@ -479,8 +479,16 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
     phase_push("cold", v);
     row->cold_batch = sample_batch_for(launch_ms);
     samples_begin(&sink, ctx, cfg, "cold", &row->cold_batch);
-    st = dev->ops->measure_cold(dev, v, &a, &e->timing, &row->cold_batch, half, &stop_signal, &row->cold, msg,
-                                sizeof msg);
+    for (int retry = 0;; retry++) {
+        unsigned asked = row->cold_batch;
+        st = dev->ops->measure_cold(dev, v, &a, &e->timing, &row->cold_batch, half, &stop_signal, &row->cold, msg,
+                                    sizeof msg);
+        /* (a smaller batch back: the input copies did not fit; doubling again would not help) */
+        if (st != DEV_OK || retry == SAMPLE_SPREAD_RETRIES || row->cold_batch < asked ||
+            !timing_too_spread(&row->cold, row->cold_batch))
+            break;
+        row->cold_batch *= 2;
+    }
     samples_end();
     nvtx_pop();
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
@@ -489,8 +497,12 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
     row->hot_batch = sample_batch_for(row->cold.median);
     phase_push("hot", v);
     samples_begin(&sink, ctx, cfg, "hot", &row->hot_batch);
-    st = dev->ops->measure_hot(dev, v, &a, &e->timing, row->hot_batch, half, &stop_signal, &row->hot, msg,
-                               sizeof msg);
+    for (int retry = 0;; retry++) {
+        st = dev->ops->measure_hot(dev, v, &a, &e->timing, row->hot_batch, half, &stop_signal, &row->hot, msg,
+                                   sizeof msg);
+        if (st != DEV_OK || retry == SAMPLE_SPREAD_RETRIES || !timing_too_spread(&row->hot, row->hot_batch)) break;
+        row->hot_batch *= 2;
+    }
     samples_end();
     nvtx_pop();
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);

@@ -13,6 +13,9 @@
  *                              as if another process held the memory
  *   SWEEP_FAKE_STICKY=GLOBS    validation of matching variants hits an illegal address and
  *                              the context is lost: recover() fails, the run stops
+ *   SWEEP_FAKE_SPREAD=GLOBS    samples of matching variants spread +-4 % at the first batch,
+ *                              shrinking as 1/sqrt(batch) (per-launch jitter), so the
+ *                              sweep's spread rule takes them again with larger batches
  *   SWEEP_FAKE_LAUNCH_ERROR=GLOBS  the warm-up launch of matching variants fails
  *                              (cudaErrorLaunchOutOfResources, not sticky)
  * Device ordinals other than 0 are out of range (open returns -2).
@@ -218,6 +221,7 @@ static dev_status fake_warmup(sweep_device *d, const variant *v, const kernel_ar
 typedef struct fake_sample {
     fake_impl *f;
     double base_ms;
+    double amplitude; /* full width, a fraction of base_ms */
 } fake_sample;
 
 static int fake_sample_fn(void *p, double *ms)
@@ -225,7 +229,7 @@ static int fake_sample_fn(void *p, double *ms)
     fake_sample *s = p;
     uint64_t r = mix(s->f->counter++);
     double u = (double)(r >> 11) * 0x1p-53; /* [0, 1) */
-    *ms = s->base_ms * (1.0 + 0.02 * (u - 0.5));
+    *ms = s->base_ms * (1.0 + s->amplitude * (u - 0.5));
     return 0;
 }
 
@@ -236,14 +240,23 @@ static double fake_time_ms(const variant *v, const kernel_args *a, int cold)
     return cold ? ms : ms * 0.8;
 }
 
+/* The samples' full width: 2 %, or SWEEP_FAKE_SPREAD's 8 % at the first
+ * batch for this time, over sqrt(batch / first batch). */
+static double fake_amplitude(const variant *v, double ms, unsigned batch)
+{
+    if (!env_matches("SWEEP_FAKE_SPREAD", v->name)) return 0.02;
+    double first = sample_batch_for(ms);
+    return 0.08 * sqrt(first / (batch ? batch : 1));
+}
+
 static dev_status fake_measure_cold(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
                                     unsigned *batch, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out, char *msg,
                                     size_t len)
 {
     (void)msg;
     (void)len;
-    (void)batch;
-    fake_sample s = {d->impl, fake_time_ms(v, a, 1)};
+    double ms = fake_time_ms(v, a, 1);
+    fake_sample s = {d->impl, ms, fake_amplitude(v, ms, *batch)};
     timing_measure(p, budget_s, fake_sample_fn, &s, interrupt, out);
     return DEV_OK;
 }
@@ -254,8 +267,8 @@ static dev_status fake_measure_hot(sweep_device *d, const variant *v, const kern
 {
     (void)msg;
     (void)len;
-    (void)batch;
-    fake_sample s = {d->impl, fake_time_ms(v, a, 0)};
+    double ms = fake_time_ms(v, a, 0);
+    fake_sample s = {d->impl, ms, fake_amplitude(v, ms, batch)};
     timing_measure(p, budget_s, fake_sample_fn, &s, interrupt, out);
     return DEV_OK;
 }

@@ -155,3 +155,10 @@ unsigned sample_batch_for(double launch_ms)
     if (k > SAMPLE_MAX_BATCH) k = SAMPLE_MAX_BATCH;
     return (unsigned)k;
 }
+
+int timing_too_spread(const timing_stats *t, unsigned batch)
+{
+    if (t->stop == STOP_INTERRUPTED || t->stop == STOP_ERROR || t->samples < 2) return 0;
+    if (!(t->median > 0) || (unsigned long)batch * 2 > SAMPLE_MAX_BATCH) return 0;
+    return t->stdev / t->median > SAMPLE_MAX_SPREAD;
+}

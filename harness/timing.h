@@ -85,4 +85,19 @@ unsigned sample_batch_for(double launch_ms);
  * which agreed within 0.5 %; one warm batch of 0.5 ms did not absorb it. */
 #define WARM_TARGET_MS 5.0
 
+/* A measurement whose samples spread more than SAMPLE_MAX_SPREAD
+ * (stdev/median) is taken again with twice the launches per sample, at most
+ * SAMPLE_SPREAD_RETRIES times (while the batch stays within SAMPLE_MAX_BATCH).
+ * Why: in the H200 default run, the only series of n >= 2^20 over 1 % were
+ * decoupled look-back scans (ours and CUB's, 1.03-1.07 %) whose launches
+ * really differ from one to the next (IQR as wide as the stdev, no outlier);
+ * a longer sample averages that out. The row reports the last measurement
+ * and its batch; samples.csv keeps every one. */
+#define SAMPLE_MAX_SPREAD 0.01
+#define SAMPLE_SPREAD_RETRIES 3
+/* 1 when `t` (taken at `batch` launches a sample) should be taken again with
+ * twice the batch: spread over SAMPLE_MAX_SPREAD, the batch can double, and
+ * the measurement ended normally. */
+int timing_too_spread(const timing_stats *t, unsigned batch);
+
 #endif

@@ -574,6 +574,89 @@ static void test_samples_file(void **state)
     free(rows);
 }
 
+/* The spread rule: samples spread over SAMPLE_MAX_SPREAD are taken again with
+ * twice the batch. The fake's SWEEP_FAKE_SPREAD samples spread about 2.3 %
+ * (stdev) at the first batch, shrinking as 1/sqrt(batch). From samples.csv,
+ * which keeps every attempt: each attempt but the last spread over the
+ * limit, each doubled the batch, and the last is the row's (its batch, its
+ * samples, its median), under the limit unless the retries ran out. */
+static void test_spread_retry(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("spread");
+    char *out = path_in(dir, "out");
+    const char *env[] = {FAKE, "SWEEP_FAKE_SPREAD=reduce_interleaved_divergent", NULL};
+    const char *args[] = {"--variants", "reduce0,reduce1", "--sizes", "2^24", "--block-dims", "256",
+                          "--min-samples", "10", "--timeout", "50ms", "--no-cupti", "--samples", "--out", out,
+                          "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    sweep_row *rows = NULL;
+    size_t n = 0;
+    metric_columns mc = {0};
+    char err[512];
+    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    FILE *f = fopen(path_in(out, "samples.csv"), "r");
+    assert_non_null(f);
+    char line[1024];
+    assert_non_null(fgets(line, sizeof line, f));
+    static double xs[8][1000];
+    for (size_t i = 0; i < n; i++) {
+        int spread = !strcmp(rows[i].cfg.v->name, "reduce_interleaved_divergent");
+        assert_int_equal(rows[i].status, ROW_OK);
+        for (int hot = 0; hot < 2; hot++) {
+            const timing_stats *t = hot ? &rows[i].hot : &rows[i].cold;
+            unsigned final = hot ? rows[i].hot_batch : rows[i].cold_batch;
+            unsigned batches[8], nb = 0;
+            size_t count[8] = {0};
+            long pos = ftell(f);
+            while (fgets(line, sizeof line, f)) {
+                char variant[64], label[256], phase[8];
+                size_t nn, idx;
+                unsigned b;
+                double ms;
+                assert_int_equal(sscanf(line, "%63[^,],%zu,\"%255[^\"]\",%7[^,],%u,%zu,%lf", variant, &nn, label,
+                                        phase, &b, &idx, &ms),
+                                 7);
+                if (strcmp(variant, rows[i].cfg.v->name) || strcmp(phase, hot ? "hot" : "cold")) {
+                    fseek(f, pos, SEEK_SET);
+                    break;
+                }
+                pos = ftell(f);
+                if (nb == 0 || idx == 0) {
+                    assert_true(nb < SAMPLE_SPREAD_RETRIES + 1);
+                    if (nb) assert_int_equal(b, 2 * batches[nb - 1]);
+                    batches[nb++] = b;
+                }
+                assert_int_equal(b, batches[nb - 1]);
+                assert_int_equal(idx, count[nb - 1]);
+                assert_true(count[nb - 1] < 1000);
+                xs[nb - 1][count[nb - 1]++] = ms;
+            }
+            assert_true(nb >= 1);
+            for (unsigned k = 0; k < nb; k++) {
+                timing_stats ts;
+                timing_stats_compute(xs[k], count[k], &ts);
+                if (k + 1 < nb) assert_true(ts.stdev / ts.median > SAMPLE_MAX_SPREAD);
+                else {
+                    assert_true(ts.stdev / ts.median <= SAMPLE_MAX_SPREAD || nb == SAMPLE_SPREAD_RETRIES + 1);
+                    assert_true(fabs(ts.median - t->median) <= 1e-6 * t->median);
+                }
+            }
+            assert_int_equal(batches[nb - 1], final);
+            assert_int_equal(count[nb - 1], t->samples);
+            if (spread) assert_true(nb >= 2); /* 2.3 % at the first batch */
+            else assert_int_equal(nb, 1);     /* the fake's usual 0.6 % */
+        }
+    }
+    assert_null(fgets(line, sizeof line, f));
+    fclose(f);
+    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
+    free(rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -589,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_list_and_dry_run),
         cmocka_unit_test(test_cpu_baseline),
         cmocka_unit_test(test_samples_file),
+        cmocka_unit_test(test_spread_retry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

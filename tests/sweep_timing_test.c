@@ -155,6 +155,32 @@ static void test_eta(void **state)
     assert_true(progress_eta(5, 120, 100) == 0);
 }
 
+/* timing_too_spread: over the limit asks again; at the limit, an interrupted
+ * or failed measurement, too few samples, or a batch that cannot double do not. */
+static void test_too_spread(void **state)
+{
+    (void)state;
+    timing_stats t = {.samples = 10, .median = 1.0, .stdev = 0.0101, .stop = STOP_NOISE};
+    assert_true(timing_too_spread(&t, 1));
+    assert_true(timing_too_spread(&t, SAMPLE_MAX_BATCH / 2));
+    assert_false(timing_too_spread(&t, SAMPLE_MAX_BATCH / 2 + 1));
+    t.stop = STOP_TIMEOUT;
+    assert_true(timing_too_spread(&t, 4));
+    t.stop = STOP_INTERRUPTED;
+    assert_false(timing_too_spread(&t, 4));
+    t.stop = STOP_ERROR;
+    assert_false(timing_too_spread(&t, 4));
+    t.stop = STOP_NOISE;
+    t.stdev = SAMPLE_MAX_SPREAD;
+    assert_false(timing_too_spread(&t, 4));
+    t.stdev = 0.5;
+    t.samples = 1;
+    assert_false(timing_too_spread(&t, 4));
+    t.samples = 10;
+    t.median = 0.0;
+    assert_false(timing_too_spread(&t, 4));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -165,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_and_error),
         cmocka_unit_test(test_sample_batch),
         cmocka_unit_test(test_eta),
+        cmocka_unit_test(test_too_spread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
