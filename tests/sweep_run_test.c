@@ -439,6 +439,42 @@ static void test_list_and_dry_run(void **state)
     tu_result_free(&r);
 }
 
+/* Runs the fake-device sweep with `args` (output in `out`), expects exit 0,
+ * and returns the rows of its results.csv. */
+static sweep_row *run_and_read_rows(const char **env, const char **args, const char *out, size_t *n)
+{
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    sweep_row *rows = NULL;
+    metric_columns mc = {0};
+    char err[512];
+    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, n, err, sizeof err), 0);
+    return rows;
+}
+
+static void free_rows(sweep_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
+    free(rows);
+}
+
+/* One samples.csv line: variant,n,"config",phase,batch,sample,time_ms. */
+typedef struct sample_line {
+    char variant[64], label[256], phase[8];
+    size_t n, idx;
+    unsigned batch;
+    double ms;
+} sample_line;
+
+static void parse_sample_line(const char *line, sample_line *s)
+{
+    assert_int_equal(sscanf(line, "%63[^,],%zu,\"%255[^\"]\",%7[^,],%u,%zu,%lf", s->variant, &s->n, s->label,
+                            s->phase, &s->batch, &s->idx, &s->ms),
+                     7);
+    assert_true(s->ms > 0);
+}
+
 /* cpu_baseline = yes: one validated, timed cpu_serial row per dtype, op and n
  * of the reductions; --resume reads such rows back without redoing them. */
 static void test_cpu_baseline(void **state)
@@ -479,8 +515,7 @@ static void test_cpu_baseline(void **state)
         assert_true(rows[i].bw_cold_GBps > 0);
     }
     assert_int_equal(cpu, 8);
-    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
-    free(rows);
+    free_rows(rows, n);
     free(csv);
 
     /* resume: everything is there already */
@@ -519,14 +554,8 @@ static void test_samples_file(void **state)
     const char *args[] = {"--variants", "reduce0,scan_kogge_stone", "--sizes", "1000,2^20", "--block-dims", "256",
                           "--min-samples", "5", "--timeout", "20ms", "--no-cupti", "--samples", "--out", out,
                           "--quiet", NULL};
-    tu_result r = tu_run(NULL, env, args);
-    assert_int_equal(r.status, 0);
-    tu_result_free(&r);
-    sweep_row *rows = NULL;
     size_t n = 0;
-    metric_columns mc = {0};
-    char err[512];
-    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
+    sweep_row *rows = run_and_read_rows(env, args, out, &n);
     FILE *f = fopen(path_in(out, "samples.csv"), "r");
     assert_non_null(f);
     char line[1024];
@@ -544,21 +573,15 @@ static void test_samples_file(void **state)
             for (; k < t->samples; k++) {
                 assert_non_null(fgets(line, sizeof line, f));
                 lines++;
-                char variant[64], label[256], phase[8];
-                size_t nn, idx;
-                unsigned b;
-                double ms;
-                assert_int_equal(sscanf(line, "%63[^,],%zu,\"%255[^\"]\",%7[^,],%u,%zu,%lf", variant, &nn, label,
-                                        phase, &b, &idx, &ms),
-                                 7);
-                assert_string_equal(variant, rows[i].cfg.v->name);
-                assert_int_equal(nn, rows[i].cfg.a.n);
-                assert_string_equal(phase, hot ? "hot" : "cold");
-                assert_int_equal(b, batch);
-                assert_int_equal(idx, k);
-                assert_true(ms > 0);
+                sample_line sl;
+                parse_sample_line(line, &sl);
+                assert_string_equal(sl.variant, rows[i].cfg.v->name);
+                assert_int_equal(sl.n, rows[i].cfg.a.n);
+                assert_string_equal(sl.phase, hot ? "hot" : "cold");
+                assert_int_equal(sl.batch, batch);
+                assert_int_equal(sl.idx, k);
                 assert_true(k < sizeof xs / sizeof xs[0]);
-                xs[k] = ms;
+                xs[k] = sl.ms;
             }
             expected += t->samples;
             qsort(xs, k, sizeof xs[0], cmp_dbl);
@@ -570,8 +593,7 @@ static void test_samples_file(void **state)
     assert_null(fgets(line, sizeof line, f));
     assert_int_equal(lines, expected);
     fclose(f);
-    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
-    free(rows);
+    free_rows(rows, n);
 }
 
 /* The spread rule: samples spread over SAMPLE_MAX_SPREAD are taken again with
@@ -589,14 +611,8 @@ static void test_spread_retry(void **state)
     const char *args[] = {"--variants", "reduce0,reduce1", "--sizes", "2^24", "--block-dims", "256",
                           "--min-samples", "10", "--timeout", "50ms", "--no-cupti", "--samples", "--out", out,
                           "--quiet", NULL};
-    tu_result r = tu_run(NULL, env, args);
-    assert_int_equal(r.status, 0);
-    tu_result_free(&r);
-    sweep_row *rows = NULL;
     size_t n = 0;
-    metric_columns mc = {0};
-    char err[512];
-    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
+    sweep_row *rows = run_and_read_rows(env, args, out, &n);
     assert_int_equal(n, 2);
     FILE *f = fopen(path_in(out, "samples.csv"), "r");
     assert_non_null(f);
@@ -613,27 +629,22 @@ static void test_spread_retry(void **state)
             size_t count[8] = {0};
             long pos = ftell(f);
             while (fgets(line, sizeof line, f)) {
-                char variant[64], label[256], phase[8];
-                size_t nn, idx;
-                unsigned b;
-                double ms;
-                assert_int_equal(sscanf(line, "%63[^,],%zu,\"%255[^\"]\",%7[^,],%u,%zu,%lf", variant, &nn, label,
-                                        phase, &b, &idx, &ms),
-                                 7);
-                if (strcmp(variant, rows[i].cfg.v->name) || strcmp(phase, hot ? "hot" : "cold")) {
+                sample_line sl;
+                parse_sample_line(line, &sl);
+                if (strcmp(sl.variant, rows[i].cfg.v->name) || strcmp(sl.phase, hot ? "hot" : "cold")) {
                     fseek(f, pos, SEEK_SET);
                     break;
                 }
                 pos = ftell(f);
-                if (nb == 0 || idx == 0) {
+                if (nb == 0 || sl.idx == 0) {
                     assert_true(nb < SAMPLE_SPREAD_RETRIES + 1);
-                    if (nb) assert_int_equal(b, 2 * batches[nb - 1]);
-                    batches[nb++] = b;
+                    if (nb) assert_int_equal(sl.batch, 2 * batches[nb - 1]);
+                    batches[nb++] = sl.batch;
                 }
-                assert_int_equal(b, batches[nb - 1]);
-                assert_int_equal(idx, count[nb - 1]);
+                assert_int_equal(sl.batch, batches[nb - 1]);
+                assert_int_equal(sl.idx, count[nb - 1]);
                 assert_true(count[nb - 1] < 1000);
-                xs[nb - 1][count[nb - 1]++] = ms;
+                xs[nb - 1][count[nb - 1]++] = sl.ms;
             }
             assert_true(nb >= 1);
             for (unsigned k = 0; k < nb; k++) {
@@ -653,8 +664,7 @@ static void test_spread_retry(void **state)
     }
     assert_null(fgets(line, sizeof line, f));
     fclose(f);
-    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
-    free(rows);
+    free_rows(rows, n);
 }
 
 int main(void)
