@@ -38,10 +38,13 @@ typedef enum profiler_status {
 profiler_status profiler_open(int device, const char *const *metric_names, size_t count,
                               profiler **out, int *num_passes, char *msg, size_t msglen);
 
-/* Measure: for each pass, call restore(user) (when not NULL; outside the
- * range, so its work is not counted), then fn(user) inside the range named
- * `range_name` (NULL: "range"), until every pass is done. The device is
- * synchronised after restore and after fn. Every pass must do the same work
+/* Measure: for each pass, start the pass, call restore(user) (when not NULL;
+ * outside the range, so its work is not counted), then fn(user) inside the
+ * range named `range_name` (NULL: "range"), until every pass is done. The
+ * device is synchronised after restore and after fn. restore runs after the
+ * pass has started because starting one dirties lines in the L2 (about 3 MB
+ * on an H200): a restore that flushes the L2 writes them back before the
+ * range, where they would otherwise count as the range's DRAM writes. Every pass must do the same work
  * from the same state: restore must put back whatever fn changes (outputs,
  * in-place inputs, caches that matter). fn and restore return 0 on success;
  * anything else stops the measurement (PROFILER_ERROR). values[i] receives the

@@ -51,7 +51,7 @@ static const char usage_text[] =
     "                          nvprof names or CUPTI names (dram__bytes_read.sum); default\n"
     "                          (the study's set) or none. Unknown names: exit 2, with the\n"
     "                          closest known ones. Each configuration is replayed once per\n"
-    "                          pass, after its timing, the L2 flushed before each pass\n"
+    "                          pass, after its timing, the L2 flushed and emptied in each pass\n"
     "  --no-cupti              no profiling: no metric columns, no profile phase\n"
     "\n"
     "Output:\n"

@@ -19,6 +19,18 @@ __global__ void l2_flush_read(const uint4 *__restrict__ p, size_t n, unsigned ma
         *sink = acc;
 }
 
+/* Drops the 128-byte lines of p from the L2 without writing them back. */
+__global__ void l2_flush_discard(const char *p, size_t lines)
+{
+#if __CUDA_ARCH__ >= 800
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < lines; i += (size_t)gridDim.x * blockDim.x)
+        asm volatile("discard.global.L2 [%0], 128;" ::"l"(p + i * 128) : "memory");
+#else
+    (void)p;
+    (void)lines;
+#endif
+}
+
 extern "C" cudaError_t l2_flush_alloc(void **scratch, size_t bytes)
 {
     *scratch = NULL;
@@ -46,5 +58,16 @@ extern "C" cudaError_t l2_flush(const void *scratch, size_t bytes, cudaStream_t 
     const unsigned threads = 256, blocks = 1024;
     l2_flush_read<<<blocks, threads, 0, stream>>>((const uint4 *)scratch, bytes / sizeof(uint4), 0xDEADBEEFu,
                                                   (unsigned *)scratch);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t l2_flush_empty(const void *scratch, size_t bytes, cudaStream_t stream)
+{
+    if (!scratch || bytes < 128 || (bytes & 127u) || ((uintptr_t)scratch & 127u))
+        return cudaErrorInvalidValue;
+    cudaError_t e = l2_flush(scratch, bytes, stream);
+    if (e != cudaSuccess)
+        return e;
+    l2_flush_discard<<<1024, 256, 0, stream>>>((const char *)scratch, bytes / 128);
     return cudaGetLastError();
 }

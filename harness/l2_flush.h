@@ -13,7 +13,12 @@
  * 1292 series over 1 % stdev/median); reading alone, 1. Nor are the scratch's
  * lines discarded afterwards (PTX discard.global.L2, an empty L2 as after
  * Nsight Compute's --cache-control all): that brought the alternation back
- * (79 of 1292). C interface over CUDA. */
+ * (79 of 1292).
+ *
+ * The profile phase uses l2_flush_empty: there timing does not matter, and
+ * the flush runs after the profiler has started its pass, so the lines the
+ * profiler itself dirtied are written back before the range (not inside it)
+ * and the range starts with nothing valid in the L2. C interface over CUDA. */
 #ifndef HARNESS_L2_FLUSH_H
 #define HARNESS_L2_FLUSH_H
 
@@ -31,6 +36,13 @@ cudaError_t l2_flush_alloc(void **scratch, size_t bytes);
 /* Enqueue the flush on `stream` (no synchronisation): read all `bytes` of
  * l2_flush_alloc's scratch. The first CUDA error, or cudaSuccess. */
 cudaError_t l2_flush(const void *scratch, size_t bytes, cudaStream_t stream);
+
+/* l2_flush, then drop every 128-byte line of the scratch from the L2 without
+ * a write-back (PTX discard.global.L2; the scratch is clean, so nothing is
+ * lost): the L2 is left empty. For profiling, not timing (see above). Before
+ * sm_80 there is no discard and this is l2_flush. scratch must be 128-byte
+ * aligned (cudaMalloc's is) and bytes a multiple of 128. */
+cudaError_t l2_flush_empty(const void *scratch, size_t bytes, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

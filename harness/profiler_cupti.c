@@ -56,6 +56,8 @@ static void release(cupti_plug *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Unavailable mode (another profiler attached): a plain flush; the attached
+ * profiler does its own cache control. */
 static cudaError_t flush_l2(cupti_plug *c, cudaStream_t stream)
 {
     if (!c->flush) return cudaSuccess;
@@ -97,7 +99,7 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
     }
 
     size_t l2 = s->device && s->device->l2_bytes ? s->device->l2_bytes : ((size_t)64 << 20);
-    c->flush_bytes = 2 * l2;
+    c->flush_bytes = (2 * l2 + 127) / 128 * 128; /* l2_flush_empty works in whole 128-byte lines */
     cudaError_t e = l2_flush_alloc(&c->flush, c->flush_bytes);
     if (e != cudaSuccess) {
         c->flush = NULL;
@@ -116,7 +118,8 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
         s->passes = passes;
         snprintf(s->status, sizeof s->status,
                  "ok: CUPTI range profiler on %s, %d pass%s per configuration, one range over the whole "
-                 "launcher, L2 flushed (%zu MiB of clean scratch read) before each pass",
+                 "launcher, L2 flushed and emptied (%zu MiB of clean scratch read, then discarded) in each "
+                 "pass before the range opens",
                  profiler_chip(c->prof), passes, passes == 1 ? "" : "es", c->flush_bytes >> 20);
     } else {
         c->unavailable = 1;
@@ -139,10 +142,14 @@ static int launch_cb(void *user)
     return c->err != cudaSuccess;
 }
 
+/* Runs in each pass after the profiler has started it (cupti/profiler.h):
+ * writes back what starting the pass dirtied and leaves the L2 empty, as
+ * ncu --cache-control all does, so the DRAM columns count the launcher's
+ * traffic alone. */
 static int restore_cb(void *user)
 {
     cupti_plug *c = user;
-    c->err = flush_l2(c, c->stream);
+    c->err = c->flush ? l2_flush_empty(c->flush, c->flush_bytes, c->stream) : cudaSuccess;
     c->err_what = "flushing L2";
     return c->err != cudaSuccess;
 }

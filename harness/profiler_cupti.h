@@ -7,9 +7,11 @@
  *   then checks the names against the chip and counts the replay passes. A
  *   scratch buffer of twice the L2 is allocated for the flushes.
  * profile(): profiler_measure() over one CUPTI range covering the whole
- *   launcher (multi-kernel variants are one range): before each pass the L2
- *   is flushed (harness/l2_flush.h, outside the range), so the DRAM columns
- *   see cold data; then v->launch(a, stream) runs inside the range. Nothing
+ *   launcher (multi-kernel variants are one range): in each pass, once the
+ *   profiler has started it, the L2 is flushed and emptied (l2_flush_empty,
+ *   harness/l2_flush.h, outside the range), so the DRAM columns see cold data
+ *   and none of the profiler's own write-backs; then v->launch(a, stream)
+ *   runs inside the range. Nothing
  *   else needs restoring between passes: launchers never write their input,
  *   write every output element they produce, and initialise the workspace
  *   they rely on themselves (kernels/variant.h).

@@ -16,7 +16,11 @@
 #   (c) a side-by-side table: variant, n, metric, harness, ncu, difference,
 #       within tolerance (counts 1 %, DRAM bytes 2 %, ratios and percentages
 #       0.5 absolute), and how many rows are out of tolerance;
-#   (d) whether the sweep under ncu printed its "profiler unavailable" warning.
+#   (d) whether the sweep under ncu printed its "profiler unavailable" warning;
+#   (e) ncu's own DRAM writes: ncu on a kernel that stores nothing (the
+#       sweep's L2 flush read), REPEAT times. What it shows is written back
+#       from lines ncu dirtied after its cache flush; a range reading more
+#       than the L2 (2^26) gets them in its DRAM writes as well.
 # Steps (a) and (b) run REPEAT times (default 2): the table also gives ncu's
 # difference from itself and the harness's from itself. Shared-memory bank
 # conflicts outside the structural ones, DRAM writes of a few MB and the
@@ -381,6 +385,39 @@ echo "== (d) the sweep under ncu"
 nconf=$(wc -l <"$out/configs.tsv")
 echo "warning \"$WARNING\""
 echo "  printed exactly once in $warned of $nconf runs under ncu (stderr in $out/ncu/*.stderr)"
+# ---- (e) ncu's own DRAM writes -----------------------------------------------------------------
+# A kernel that stores nothing: the sweep's L2 flush (l2_flush_read reads 2x L2 of clean scratch).
+# Whatever DRAM writes ncu shows for it, with its caches flushed and invalidated first, are lines
+# dirtied after that flush by ncu itself, written back as the kernel's reads evict them. A range
+# that reads more than the L2 holds (n = 2^26 here) evicts them too, on top of its own stores; the
+# harness writes the profiler's lines back before its range opens (cupti/profiler.h).
+echo
+echo "== (e) ncu's own DRAM writes: a kernel that stores nothing"
+CONTROL_ARGS=(--variants reduce_warp_shuffle --sizes 4194304 --dtype f32 --op sum --block-dims 256 --coarse 1
+              --finish first --min-samples 3 --max-samples 20 --timeout 50ms --no-cupti --force --quiet)
+{ echo; echo "ncu's own DRAM writes (l2_flush_read, a kernel that stores nothing; ncu --replay-mode kernel --cache-control all):"; } >>"$out/compare.md"
+for ((rep = 1; rep <= REPEAT; rep++)); do
+    [ "$have_ncu" = 1 ] || break
+    base="$out/ncu/control-l2_flush_read-r$rep"
+    rm -f "$base.ncu-rep" "$base.csv"
+    cmd=("$NCU" --target-processes application-only --replay-mode kernel --kernel-name l2_flush_read
+         --launch-skip 2 --launch-count 1 --clock-control none --cache-control all
+         --metrics dram__bytes_write.sum,dram__bytes_read.sum -f -o "$base" --log-file "$base.ncu.log"
+         "$SWEEP" "${CONTROL_ARGS[@]}" --out "$base.sweep")
+    quote "${cmd[@]}" >>"$commands"
+    "${cmd[@]}" >"$base.stdout" 2>"$base.stderr"
+    ncu_runs=$((ncu_runs + 1))
+    [ -f "$base.ncu-rep" ] && "$NCU" --import "$base.ncu-rep" --csv --page raw --print-units base >"$base.csv" 2>>"$base.ncu.log"
+    line=$(awk "$CSV_AWK"'
+        { sub(/\r$/, "") }
+        NR == 1 { n = csvsplit($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
+        NR == 2 { next }
+        { csvsplit($0, f); w = f[col["dram__bytes_write.sum"]]; r = f[col["dram__bytes_read.sum"]]; gsub(/,/, "", w); gsub(/,/, "", r)
+          printf "%.0f bytes written, %.0f bytes read", w, r; exit }' "$base.csv" 2>/dev/null)
+    echo "   run $rep: ${line:-no ncu result (see $base.ncu.log)}"
+    echo "- run $rep: ${line:-no ncu result}" >>"$out/compare.md"
+done
+
 echo
 echo "tables: $out/compare.csv, $out/compare.md; commands: $commands; $(($(now) - t0)) s in all, $ncu_runs ncu runs"
 [ "$have_ncu" = 1 ] || exit 2
