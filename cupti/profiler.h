@@ -44,11 +44,12 @@ profiler_status profiler_open(int device, const char *const *metric_names, size_
  * device is synchronised after restore and after fn. restore runs after the
  * pass has started because starting one dirties lines in the L2 (about 3 MB
  * on an H200): a restore that flushes the L2 writes them back before the
- * range, where they would otherwise count as the range's DRAM writes. Every pass must do the same work
- * from the same state: restore must put back whatever fn changes (outputs,
- * in-place inputs, caches that matter). fn and restore return 0 on success;
- * anything else stops the measurement (PROFILER_ERROR). values[i] receives the
- * value of metric_names[i] of profiler_open. May be called many times. */
+ * range, where they would otherwise count as the range's DRAM writes. Every
+ * pass must do the same work from the same state: restore must put back
+ * whatever fn changes (outputs, in-place inputs, caches that matter). fn and
+ * restore return 0 on success; anything else stops the measurement
+ * (PROFILER_ERROR). values[i] receives the value of metric_names[i] of
+ * profiler_open. May be called many times. */
 profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(void *user),
                                  int (*restore)(void *user), void *user, double *values,
                                  char *msg, size_t msglen);

@@ -571,7 +571,9 @@ profiler_status measure_steps(profiler *p, CUpti_RangeProfiler_Object *rp, const
 
         // restore runs after Start: starting a pass leaves about 3 MB of dirty
         // L2 lines on the H200, which a restore that flushes the L2 writes
-        // back here instead of inside the range (FINDINGS.md, DRAM writes).
+        // back here instead of inside the range. Measured on a reduction at
+        // 2^26 that stores 1 MiB: 3.9-4.4 MB of DRAM writes with restore
+        // before Start, 0.93 MB after.
         int restore_rc = restore ? restore(user) : 0;
         cudaError_t restore_e = cudaDeviceSynchronize(); // restore's work stays out of the range
 
