@@ -2,9 +2,10 @@
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "cupti/metrics.h"
 
+#include "cupti/msg.h"
+
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,30 +69,6 @@ const metric_def metric_defaults[] = {
 
 const size_t metric_default_count = sizeof metric_defaults / sizeof metric_defaults[0];
 
-/* snprintf into msg at its current end; safe with msg == NULL or msglen == 0. */
-static void append(char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (!msg || msglen == 0)
-        return;
-    size_t used = strnlen(msg, msglen);
-    if (used >= msglen - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg + used, msglen - used, fmt, ap);
-    va_end(ap);
-}
-
-static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (!msg || msglen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msglen, fmt, ap);
-    va_end(ap);
-}
-
 const metric_def *metric_find_key(const char *key)
 {
     if (!key)
@@ -115,31 +92,31 @@ const metric_def *metric_find_nvprof(const char *nvprof)
 int metric_name_check(const char *name, char *msg, size_t msglen)
 {
     if (!name || !*name) {
-        set_msg(msg, msglen, "empty metric name");
+        cupti_msg_set(msg, msglen, "empty metric name");
         return -1;
     }
     size_t len = strlen(name);
     if (len >= METRIC_NAME_MAX) {
-        set_msg(msg, msglen, "metric name '%.40s...' is longer than %d characters", name,
+        cupti_msg_set(msg, msglen, "metric name '%.40s...' is longer than %d characters", name,
                 METRIC_NAME_MAX - 1);
         return -1;
     }
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)name[i];
         if (!(isalnum(c) || c == '_' || c == '.')) {
-            set_msg(msg, msglen, "metric name '%s' has '%c' at position %zu (allowed: letters, digits, '_', '.')",
+            cupti_msg_set(msg, msglen, "metric name '%s' has '%c' at position %zu (allowed: letters, digits, '_', '.')",
                     name, isprint(c) ? c : '?', i);
             return -1;
         }
     }
     if (name[0] == '.' || name[len - 1] == '.' || strstr(name, "..")) {
-        set_msg(msg, msglen, "metric name '%s' has an empty part between dots", name);
+        cupti_msg_set(msg, msglen, "metric name '%s' has an empty part between dots", name);
         return -1;
     }
     const char *dot = strchr(name, '.');
     const char *unit_sep = strstr(name, "__");
     if (!unit_sep || unit_sep == name || (dot && unit_sep > dot)) {
-        set_msg(msg, msglen, "'%s' is not a CUPTI metric name (those read <unit>__<counter>.<rollup>, "
+        cupti_msg_set(msg, msglen, "'%s' is not a CUPTI metric name (those read <unit>__<counter>.<rollup>, "
                 "e.g. dram__bytes_read.sum)", name);
         return -1;
     }
@@ -157,7 +134,7 @@ int metric_list_split(const char *list, char (*names)[METRIC_NAME_MAX], size_t c
     if (count)
         *count = 0;
     if (!count || (!names && cap > 0)) {
-        set_msg(msg, msglen, "metric_list_split: NULL argument");
+        cupti_msg_set(msg, msglen, "metric_list_split: NULL argument");
         return -1;
     }
     if (!list)
@@ -176,7 +153,7 @@ int metric_list_split(const char *list, char (*names)[METRIC_NAME_MAX], size_t c
         size_t len = (size_t)(e - b);
         if (len > 0) {
             if (len >= METRIC_NAME_MAX) {
-                set_msg(msg, msglen, "metric name '%.40s...' is longer than %d characters", b,
+                cupti_msg_set(msg, msglen, "metric name '%.40s...' is longer than %d characters", b,
                         METRIC_NAME_MAX - 1);
                 return -1;
             }
@@ -185,7 +162,7 @@ int metric_list_split(const char *list, char (*names)[METRIC_NAME_MAX], size_t c
                 seen = strlen(names[i]) == len && memcmp(names[i], b, len) == 0;
             if (!seen) {
                 if (n == cap) {
-                    set_msg(msg, msglen, "more than %zu metrics in the list", cap);
+                    cupti_msg_set(msg, msglen, "more than %zu metrics in the list", cap);
                     *count = n;
                     return -1;
                 }
@@ -282,12 +259,12 @@ void metric_append_suggestions(char *msg, size_t msglen, const char *name,
     const char *best[3];
     size_t got = metric_suggest(name, candidates, n, best, 3);
     if (got == 0) {
-        append(msg, msglen, " (no close match)");
+        cupti_msg_append(msg, msglen, " (no close match)");
         return;
     }
-    append(msg, msglen, "; closest: ");
+    cupti_msg_append(msg, msglen, "; closest: ");
     for (size_t i = 0; i < got; i++)
-        append(msg, msglen, "%s%s", i ? ", " : "", best[i]);
+        cupti_msg_append(msg, msglen, "%s%s", i ? ", " : "", best[i]);
 }
 
 static size_t add_unique(const char **out, size_t n, size_t cap, const char *s)
@@ -361,7 +338,7 @@ static int plan_add(metric_plan *p, const char *name, char *msg, size_t msglen)
         if (strcmp(p->columns[i].key, key) == 0)
             return 0; /* repeated column */
     if (p->ncolumns == METRIC_PLAN_MAX) {
-        set_msg(msg, msglen, "more than %d metric columns", METRIC_PLAN_MAX);
+        cupti_msg_set(msg, msglen, "more than %d metric columns", METRIC_PLAN_MAX);
         return -1;
     }
     metric_column *col = &p->columns[p->ncolumns];
@@ -378,7 +355,7 @@ static int plan_add(metric_plan *p, const char *name, char *msg, size_t msglen)
         if (metric_name_check(name, why, sizeof why) != 0) {
             const char *cands[4 * 64];
             size_t nc = metric_default_candidates(cands, sizeof cands / sizeof cands[0]);
-            set_msg(msg, msglen, "unknown metric '%s': %s", name, why);
+            cupti_msg_set(msg, msglen, "unknown metric '%s': %s", name, why);
             metric_append_suggestions(msg, msglen, name, cands, nc);
             return -1;
         }
@@ -399,17 +376,17 @@ metric_plan *metric_plan_new(const char *const *names, size_t count, char *msg, 
     if (msg && msglen)
         msg[0] = '\0';
     if (!names || count == 0) {
-        set_msg(msg, msglen, "empty metric list");
+        cupti_msg_set(msg, msglen, "empty metric list");
         return NULL;
     }
     metric_plan *p = calloc(1, sizeof *p);
     if (!p) {
-        set_msg(msg, msglen, "out of memory");
+        cupti_msg_set(msg, msglen, "out of memory");
         return NULL;
     }
     for (size_t i = 0; i < count; i++) {
         if (!names[i]) {
-            set_msg(msg, msglen, "metric name %zu is NULL", i);
+            cupti_msg_set(msg, msglen, "metric name %zu is NULL", i);
             free(p);
             return NULL;
         }
@@ -425,7 +402,7 @@ metric_plan *metric_plan_parse(const char *list, char *msg, size_t msglen)
 {
     char (*buf)[METRIC_NAME_MAX] = malloc(METRIC_PLAN_MAX * sizeof *buf);
     if (!buf) {
-        set_msg(msg, msglen, "out of memory");
+        cupti_msg_set(msg, msglen, "out of memory");
         return NULL;
     }
     size_t n = 0;

@@ -17,6 +17,7 @@
 // image, so measurements are independent of one another.
 
 #include "cupti/profiler.h"
+#include "cupti/msg.h"
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
@@ -28,13 +29,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
 #include <string>
-#include <cctype>
 #include <vector>
 
 struct profiler {
@@ -54,29 +53,6 @@ struct profiler {
 };
 
 namespace {
-
-__attribute__((format(printf, 3, 4))) void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (!msg || msglen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msglen, fmt, ap);
-    va_end(ap);
-}
-
-__attribute__((format(printf, 3, 4))) void append_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (!msg || msglen == 0)
-        return;
-    size_t used = strnlen(msg, msglen);
-    if (used >= msglen - 1)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg + used, msglen - used, fmt, ap);
-    va_end(ap);
-}
 
 // One line on what to do, for the results that have an answer.
 const char *explain(CUptiResult r)
@@ -134,13 +110,13 @@ profiler_status cupti_fail(CUptiResult r, const char *call, const char *file, in
         name = "unknown CUPTI result";
     const char *why = explain(r);
     if (why) {
-        set_msg(msg, msglen, "%s (%s:%d: %s: %s)", why, file, line, call, name);
+        cupti_msg_set(msg, msglen, "%s (%s:%d: %s: %s)", why, file, line, call, name);
     } else {
         const char *text = nullptr;
         if (cuptiGetErrorMessage(r, &text) != CUPTI_SUCCESS || !text || strcmp(text, name) == 0)
-            set_msg(msg, msglen, "%s:%d: %s: %s (%d)", file, line, call, name, (int)r);
+            cupti_msg_set(msg, msglen, "%s:%d: %s: %s (%d)", file, line, call, name, (int)r);
         else
-            set_msg(msg, msglen, "%s:%d: %s: %s: %s", file, line, call, name, text);
+            cupti_msg_set(msg, msglen, "%s:%d: %s: %s: %s", file, line, call, name, text);
     }
     return status_of(r);
 }
@@ -148,7 +124,7 @@ profiler_status cupti_fail(CUptiResult r, const char *call, const char *file, in
 profiler_status cuda_fail(cudaError_t e, const char *call, const char *file, int line, char *msg,
                           size_t msglen)
 {
-    set_msg(msg, msglen, "%s:%d: %s: %s: %s", file, line, call, cudaGetErrorName(e),
+    cupti_msg_set(msg, msglen, "%s:%d: %s: %s: %s", file, line, call, cudaGetErrorName(e),
             cudaGetErrorString(e));
     return PROFILER_ERROR;
 }
@@ -249,12 +225,12 @@ std::vector<std::string> base_metrics(CUpti_Profiler_Host_Object *host)
 void append_closest(char *msg, size_t msglen, const std::vector<std::string> &names)
 {
     if (names.empty()) {
-        append_msg(msg, msglen, " (no close match)");
+        cupti_msg_append(msg, msglen, " (no close match)");
         return;
     }
-    append_msg(msg, msglen, "; closest: ");
+    cupti_msg_append(msg, msglen, "; closest: ");
     for (size_t i = 0; i < names.size(); i++)
-        append_msg(msg, msglen, "%s%s", i ? ", " : "", names[i].c_str());
+        cupti_msg_append(msg, msglen, "%s%s", i ? ", " : "", names[i].c_str());
 }
 
 // PROFILER_UNKNOWN_METRIC for `name`, with the closest names the chip knows.
@@ -302,10 +278,10 @@ profiler_status unknown_metric(CUpti_Profiler_Host_Object *host, const std::stri
         for (size_t i = 0; i < got; i++)
             closest.emplace_back(best[i]);
         if (suffix.empty())
-            set_msg(msg, msglen, "unknown metric '%s': %s needs a rollup or submetric", name,
+            cupti_msg_set(msg, msglen, "unknown metric '%s': %s needs a rollup or submetric", name,
                     base.c_str());
         else
-            set_msg(msg, msglen, "unknown metric '%s': %s has no submetric '%s' on %s", name,
+            cupti_msg_set(msg, msglen, "unknown metric '%s': %s has no submetric '%s' on %s", name,
                     base.c_str(), suffix.c_str(), chip.c_str());
     } else {
         std::vector<const char *> ptrs;
@@ -319,7 +295,7 @@ profiler_status unknown_metric(CUpti_Profiler_Host_Object *host, const std::stri
                                   ? with_suffix
                                   : std::string(best[i]));
         }
-        set_msg(msg, msglen, "unknown metric '%s': %s has no metric %s", name, chip.c_str(),
+        cupti_msg_set(msg, msglen, "unknown metric '%s': %s has no metric %s", name, chip.c_str(),
                 base.c_str());
     }
     append_closest(msg, msglen, closest);
@@ -373,7 +349,7 @@ profiler_status build_config(CUpti_Profiler_Host_Object *host, const std::string
     CUPTI_TRY(cuptiProfilerHostGetNumOfPasses(&np));
     passes = np.numOfPasses;
     if (passes == 0) {
-        set_msg(msg, msglen, "%s:%d: cuptiProfilerHostGetNumOfPasses: 0 passes", __FILE__, __LINE__);
+        cupti_msg_set(msg, msglen, "%s:%d: cuptiProfilerHostGetNumOfPasses: 0 passes", __FILE__, __LINE__);
         return PROFILER_ERROR;
     }
     return PROFILER_OK;
@@ -384,12 +360,12 @@ profiler_status build_config(CUpti_Profiler_Host_Object *host, const std::string
 profiler_status check_names(const char *const *names, size_t count, char *msg, size_t msglen)
 {
     if (!names || count == 0) {
-        set_msg(msg, msglen, "empty metric list");
+        cupti_msg_set(msg, msglen, "empty metric list");
         return PROFILER_ERROR;
     }
     for (size_t i = 0; i < count; i++) {
         if (!names[i]) {
-            set_msg(msg, msglen, "metric name %zu is NULL", i);
+            cupti_msg_set(msg, msglen, "metric name %zu is NULL", i);
             return PROFILER_ERROR;
         }
         char why[256] = "";
@@ -398,7 +374,7 @@ profiler_status check_names(const char *const *names, size_t count, char *msg, s
             if (!d)
                 d = metric_find_nvprof(names[i]);
             if (d) {
-                set_msg(msg, msglen,
+                cupti_msg_set(msg, msglen,
                         "'%s' is a study metric, not a CUPTI name: resolve it with metric_plan_new "
                         "(it reads %s%s%s)",
                         names[i], d->name, d->denominator ? " / " : "",
@@ -407,7 +383,7 @@ profiler_status check_names(const char *const *names, size_t count, char *msg, s
             }
             const char *cands[256];
             size_t nc = metric_default_candidates(cands, sizeof cands / sizeof cands[0]);
-            set_msg(msg, msglen, "unknown metric '%s': %s", names[i], why);
+            cupti_msg_set(msg, msglen, "unknown metric '%s': %s", names[i], why);
             metric_append_suggestions(msg, msglen, names[i], cands, nc);
             return PROFILER_UNKNOWN_METRIC;
         }
@@ -425,12 +401,12 @@ profiler_status current_context(CUcontext *ctx, char *msg, size_t msglen)
     cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
     CUDA_TRY(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 4000, cudaEnableDefault, &q));
     if (q != cudaDriverEntryPointSuccess || !fn) {
-        set_msg(msg, msglen, "%s:%d: the driver has no cuCtxGetCurrent", __FILE__, __LINE__);
+        cupti_msg_set(msg, msglen, "%s:%d: the driver has no cuCtxGetCurrent", __FILE__, __LINE__);
         return PROFILER_ERROR;
     }
     CUresult r = reinterpret_cast<ctx_get_current_fn>(fn)(ctx);
     if (r != CUDA_SUCCESS || !*ctx) {
-        set_msg(msg, msglen, "%s:%d: cuCtxGetCurrent: error %d", __FILE__, __LINE__, (int)r);
+        cupti_msg_set(msg, msglen, "%s:%d: cuCtxGetCurrent: error %d", __FILE__, __LINE__, (int)r);
         return PROFILER_ERROR;
     }
     return PROFILER_OK;
@@ -458,15 +434,15 @@ profiler_status open_steps(profiler *p, int device, const char *const *names, si
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess) {
-        set_msg(msg, msglen, "no CUDA device (%s: %s)", cudaGetErrorName(e), cudaGetErrorString(e));
+        cupti_msg_set(msg, msglen, "no CUDA device (%s: %s)", cudaGetErrorName(e), cudaGetErrorString(e));
         return PROFILER_NO_DEVICE;
     }
     if (ndev == 0) {
-        set_msg(msg, msglen, "no CUDA device (the driver reports none)");
+        cupti_msg_set(msg, msglen, "no CUDA device (the driver reports none)");
         return PROFILER_NO_DEVICE;
     }
     if (device < 0 || device >= ndev) {
-        set_msg(msg, msglen, "CUDA device %d does not exist (%d device%s)", device, ndev,
+        cupti_msg_set(msg, msglen, "CUDA device %d does not exist (%d device%s)", device, ndev,
                 ndev == 1 ? "" : "s");
         return PROFILER_ERROR;
     }
@@ -561,7 +537,7 @@ profiler_status measure_steps(profiler *p, CUpti_RangeProfiler_Object *rp, const
     bool all_submitted = false;
     for (size_t pass = 0; !all_submitted; pass++) {
         if (pass == max_passes) {
-            set_msg(msg, msglen, "%s:%d: CUPTI still wants passes after %zu (config said %zu)",
+            cupti_msg_set(msg, msglen, "%s:%d: CUPTI still wants passes after %zu (config said %zu)",
                     __FILE__, __LINE__, pass, p->passes);
             return PROFILER_ERROR;
         }
@@ -599,7 +575,7 @@ profiler_status measure_steps(profiler *p, CUpti_RangeProfiler_Object *rp, const
         CUptiResult stop_r = cuptiRangeProfilerStop(&stop);
 
         if (restore_rc != 0) {
-            set_msg(msg, msglen, "restore returned %d before pass %zu", restore_rc, pass + 1);
+            cupti_msg_set(msg, msglen, "restore returned %d before pass %zu", restore_rc, pass + 1);
             return PROFILER_ERROR;
         }
         if (restore_e != cudaSuccess)
@@ -607,7 +583,7 @@ profiler_status measure_steps(profiler *p, CUpti_RangeProfiler_Object *rp, const
                              msglen);
         CUPTI_CHECK(push_r, "cuptiRangeProfilerPushRange");
         if (rc != 0) {
-            set_msg(msg, msglen, "the measured function returned %d in pass %zu", rc, pass + 1);
+            cupti_msg_set(msg, msglen, "the measured function returned %d in pass %zu", rc, pass + 1);
             return PROFILER_ERROR;
         }
         if (sync_e != cudaSuccess)
@@ -622,7 +598,7 @@ profiler_status measure_steps(profiler *p, CUpti_RangeProfiler_Object *rp, const
     dp.pRangeProfilerObject = rp;
     CUPTI_TRY(cuptiRangeProfilerDecodeData(&dp));
     if (dp.numOfRangeDropped != 0) {
-        set_msg(msg, msglen, "%s:%d: cuptiRangeProfilerDecodeData: %zu range(s) dropped", __FILE__,
+        cupti_msg_set(msg, msglen, "%s:%d: cuptiRangeProfilerDecodeData: %zu range(s) dropped", __FILE__,
                 __LINE__, dp.numOfRangeDropped);
         return PROFILER_ERROR;
     }
@@ -632,7 +608,7 @@ profiler_status measure_steps(profiler *p, CUpti_RangeProfiler_Object *rp, const
     ip.counterDataImageSize = p->counter_data.size();
     CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo(&ip));
     if (ip.numTotalRanges != 1) {
-        set_msg(msg, msglen, "%s:%d: expected 1 range in the counter data, found %zu", __FILE__,
+        cupti_msg_set(msg, msglen, "%s:%d: expected 1 range in the counter data, found %zu", __FILE__,
                 __LINE__, ip.numTotalRanges);
         return PROFILER_ERROR;
     }
@@ -661,7 +637,7 @@ profiler_status profiler_open(int device, const char *const *metric_names, size_
     if (num_passes)
         *num_passes = 0;
     if (!out) {
-        set_msg(msg, msglen, "profiler_open: out is NULL");
+        cupti_msg_set(msg, msglen, "profiler_open: out is NULL");
         return PROFILER_ERROR;
     }
     *out = nullptr;
@@ -671,13 +647,13 @@ profiler_status profiler_open(int device, const char *const *metric_names, size_
 
     profiler *p = new (std::nothrow) profiler;
     if (!p) {
-        set_msg(msg, msglen, "out of memory");
+        cupti_msg_set(msg, msglen, "out of memory");
         return PROFILER_ERROR;
     }
     try {
         s = open_steps(p, device, metric_names, count, msg, msglen);
     } catch (const std::bad_alloc &) {
-        set_msg(msg, msglen, "out of memory");
+        cupti_msg_set(msg, msglen, "out of memory");
         s = PROFILER_ERROR;
     }
     if (s != PROFILER_OK) {
@@ -697,7 +673,7 @@ profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(
     if (msg && msglen)
         msg[0] = '\0';
     if (!p || !fn || !values) {
-        set_msg(msg, msglen, "profiler_measure: %s is NULL", !p ? "the profiler" : !fn ? "fn" : "values");
+        cupti_msg_set(msg, msglen, "profiler_measure: %s is NULL", !p ? "the profiler" : !fn ? "fn" : "values");
         return PROFILER_ERROR;
     }
     // The counter decoder misbehaves on long range names with spaces: keep
@@ -717,7 +693,7 @@ profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(
     try {
         s = measure_steps(p, rp, range_name, fn, restore, user, msg, msglen);
     } catch (const std::bad_alloc &) {
-        set_msg(msg, msglen, "out of memory");
+        cupti_msg_set(msg, msglen, "out of memory");
         s = PROFILER_ERROR;
     }
     CUptiResult r = disable(rp);
@@ -759,7 +735,7 @@ profiler_status profiler_check_metrics(const char *chip, const char *const *metr
     if (num_passes)
         *num_passes = 0;
     if (!chip || !*chip) {
-        set_msg(msg, msglen, "profiler_check_metrics: no chip name");
+        cupti_msg_set(msg, msglen, "profiler_check_metrics: no chip name");
         return PROFILER_ERROR;
     }
     profiler_status s = check_names(metric_names, count, msg, msglen);
@@ -769,13 +745,13 @@ profiler_status profiler_check_metrics(const char *chip, const char *const *metr
         scoped_host host;
         CUptiResult r = host_init(chip, nullptr, &host.obj);
         if (r != CUPTI_SUCCESS) {
-            set_msg(msg, msglen, "CUPTI does not know chip '%s' (%s:%d: cuptiProfilerHostInitialize)",
+            cupti_msg_set(msg, msglen, "CUPTI does not know chip '%s' (%s:%d: cuptiProfilerHostInitialize)",
                     chip, __FILE__, __LINE__);
             PARAMS(CUpti_Profiler_Host_GetSupportedChips_Params, cp);
             if (cuptiProfilerHostGetSupportedChips(&cp) == CUPTI_SUCCESS && cp.ppChipNames) {
-                append_msg(msg, msglen, "; supported:");
+                cupti_msg_append(msg, msglen, "; supported:");
                 for (size_t i = 0; i < cp.numChips; i++)
-                    append_msg(msg, msglen, " %s", cp.ppChipNames[i]);
+                    cupti_msg_append(msg, msglen, " %s", cp.ppChipNames[i]);
             }
             return PROFILER_ERROR;
         }
@@ -791,7 +767,7 @@ profiler_status profiler_check_metrics(const char *chip, const char *const *metr
             *num_passes = (int)passes;
         return s;
     } catch (const std::bad_alloc &) {
-        set_msg(msg, msglen, "out of memory");
+        cupti_msg_set(msg, msglen, "out of memory");
         return PROFILER_ERROR;
     }
 }

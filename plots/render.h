@@ -45,7 +45,7 @@ typedef struct plots_options {
     const char *scripts_dir; /* directory holding the *.gp scripts; NULL: $PLOTS_SCRIPTS_DIR,
                                 else the copies built into the library */
     int no_charts;           /* non-zero: write the report only, without running gnuplot */
-    int link_charts;         /* non-zero: index.html refers to charts/*.png instead of
+    int link_charts;         /* non-zero: index.html refers to the charts/ PNG files instead of
                                 embedding them (for results kept beside their charts,
                                 as the committed ones are: half the bytes) */
     FILE *log;               /* progress and notes, one line each; NULL: silent */

@@ -28,20 +28,11 @@
 #define SMALL "--variants", "reduce0,reduce_cub,scan_kogge_stone", "--sizes", "1K,4K", "--block-dims", "128,256"
 #define SMALL_ROWS 10 /* reduce0 2 x 2, reduce_cub 2 (CUB's own block dim), scan 2 x 2 */
 
-static char *path_in(const char *dir, const char *rel)
+/* dir/run.json, parsed. */
+static json_t *load_run_json(const char *dir)
 {
-    size_t len = strlen(dir) + strlen(rel) + 2;
-    char *b = malloc(len);
-    snprintf(b, len, "%s/%s", dir, rel);
-    return b;
-}
-
-static json_t *load_json(const char *dir)
-{
-    json_error_t je;
-    char *p = path_in(dir, "run.json");
-    json_t *o = json_load_file(p, 0, &je);
-    if (!o) fail_msg("%s: %s", p, je.text);
+    char *p = tu_path(dir, "run.json");
+    json_t *o = tu_load_json(p);
     free(p);
     return o;
 }
@@ -53,7 +44,7 @@ static sweep_row *load_rows(const char *dir, size_t *n, int no_metrics)
     metric_columns mc = {m, no_metrics ? 0 : 2};
     sweep_row *rows;
     char msg[1024];
-    char *p = path_in(dir, "results.csv");
+    char *p = tu_path(dir, "results.csv");
     if (results_read_csv(p, mc, &rows, n, msg, sizeof msg)) fail_msg("%s", msg);
     free(p);
     return rows;
@@ -103,7 +94,7 @@ static void test_launch_and_validation_errors_are_rows(void **state)
         }
     }
     free_rows(rows, n);
-    json_t *j = load_json(dir);
+    json_t *j = load_run_json(dir);
     assert_int_equal(json_integer_value(json_object_get(j, "failures")), 6);
     assert_true(json_is_true(json_object_get(j, "complete")));
     assert_true(json_is_null(json_object_get(j, "stop_reason")));
@@ -131,7 +122,7 @@ static void test_sticky_error_stops_and_resumes(void **state)
     assert_non_null(strstr(cub->error, "cudaErrorIllegalAddress"));
     assert_null(find_row(rows, n, "scan_kogge_stone", 1024, 0));
     free_rows(rows, n);
-    json_t *j = load_json(dir);
+    json_t *j = load_run_json(dir);
     assert_true(json_is_false(json_object_get(j, "complete")));
     assert_true(json_is_false(json_object_get(j, "interrupted")));
     assert_non_null(strstr(json_string_value(json_object_get(j, "stop_reason")), "context is lost"));
@@ -146,7 +137,7 @@ static void test_sticky_error_stops_and_resumes(void **state)
     rows = load_rows(dir, &n, 0);
     assert_int_equal(n, SMALL_ROWS);
     free_rows(rows, n);
-    j = load_json(dir);
+    j = load_run_json(dir);
     assert_true(json_is_true(json_object_get(j, "complete")));
     json_decref(j);
 }
@@ -203,14 +194,14 @@ static void test_memory_check_skips_what_cannot_fit(void **state)
     assert_int_equal(big->status, ROW_SKIPPED);
     assert_non_null(strstr(big->skip_reason, "does not fit in device memory: needs 1.1 GiB"));
     free_rows(rows, n);
-    json_t *j = load_json(dir);
+    json_t *j = load_run_json(dir);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "plan"), "skipped")), 1);
     json_decref(j);
 }
 
 static void wait_for_rows(const char *dir, size_t rows, pid_t pid)
 {
-    char *csv = path_in(dir, "results.csv");
+    char *csv = tu_path(dir, "results.csv");
     for (int i = 0; i < 3000; i++) {
         char *t = tu_read_file(csv);
         size_t n = t ? tu_count_lines(t) : 0;
@@ -261,8 +252,8 @@ static char *coverage(const char *dir)
 static void interrupt_resume_equals_uninterrupted(int sig)
 {
     const char *base = tu_tempdir("intr");
-    const char *dir = path_in(base, "run");
-    const char *whole = path_in(base, "whole");
+    const char *dir = tu_path(base, "run");
+    const char *whole = tu_path(base, "whole");
     /* via a glob, reduce_atomic_* f32 max rows are skipped with their reason */
     const char *plan[] = {"--variants", "reduce_*", "--sizes", "1K,4K", "--block-dims", "128,256", "--op",
                           "sum,max", "--no-cupti", "--quiet"};
@@ -286,7 +277,7 @@ static void interrupt_resume_equals_uninterrupted(int sig)
     kill(pid, sig);
     int status = tu_wait(pid);
     assert_int_equal(status, 128 + sig);
-    json_t *j = load_json(dir);
+    json_t *j = load_run_json(dir);
     assert_true(json_is_true(json_object_get(j, "interrupted")));
     assert_true(json_is_false(json_object_get(j, "complete")));
     json_decref(j);
@@ -304,7 +295,7 @@ static void interrupt_resume_equals_uninterrupted(int sig)
     assert_non_null(strstr(a, "reduce_atomic_global f32 max n=1024 block=128 coarse=1 none | skipped | max/min only"));
     free(a);
     free(b);
-    j = load_json(dir);
+    j = load_run_json(dir);
     assert_true(json_is_false(json_object_get(j, "interrupted")));
     assert_true(json_is_true(json_object_get(j, "complete")));
     json_decref(j);

@@ -26,26 +26,10 @@
 #define TWO "--variants", "reduce0,scan_kogge_stone", "--sizes", "1K", "--block-dims", "256", "--min-samples", "2"
 #define TWO_ROWS 2
 
-static char *path_in(const char *dir, const char *rel)
-{
-    size_t len = strlen(dir) + strlen(rel) + 2;
-    char *b = malloc(len);
-    snprintf(b, len, "%s/%s", dir, rel);
-    return b;
-}
-
-static json_t *load_json(const char *path)
-{
-    json_error_t je;
-    json_t *o = json_load_file(path, 0, &je);
-    if (!o) fail_msg("%s: %s", path, je.text);
-    return o;
-}
-
 /* The header line of results.csv (malloc'd), and the data lines in *rows. */
 static char *csv_header(const char *dir, char **rows)
 {
-    char *t = tu_read_file(path_in(dir, "results.csv"));
+    char *t = tu_read_file(tu_path(dir, "results.csv"));
     assert_non_null(t);
     char *nl = strchr(t, '\n');
     assert_non_null(nl);
@@ -70,7 +54,7 @@ static void test_unknown_names_exit_2(void **state)
 {
     (void)state;
     const char *base = tu_tempdir("unknown");
-    const char *out = path_in(base, "never");
+    const char *out = tu_path(base, "never");
     const char *env[] = {FAKE, NULL};
 
     /* a typo of a study key: the closest names */
@@ -87,7 +71,7 @@ static void test_unknown_names_exit_2(void **state)
     expect_exit_2(env, a4, out, "unknown metric 'achieved_ocupancy'", "closest: achieved_occupancy");
 
     /* the experiment file's [profile] metrics: file:line */
-    const char *ini = path_in(base, "m.ini");
+    const char *ini = tu_path(base, "m.ini");
     assert_int_equal(tu_write_file(ini, "[experiment]\nname = m\n[profile]\nmetrics = dram__bytes_read.sum,\n"
                                         "    l2_hitrate\n"),
                      0);
@@ -101,7 +85,7 @@ static void test_unknown_names_exit_2(void **state)
     const char *a6[] = {TWO, "--metrics", "dram__bytes_red.sum", "--out", out, NULL};
     expect_exit_2(env2, a6, out, "sweep: --metrics: unknown metric 'dram__bytes_red.sum'",
                   "closest: dram__bytes_read.sum");
-    const char *ini2 = path_in(base, "m2.ini");
+    const char *ini2 = tu_path(base, "m2.ini");
     assert_int_equal(tu_write_file(ini2, "[profile]\nmetrics = dram__bytes_red.sum\n"), 0);
     const char *a7[] = {TWO, "--experiment", ini2, "--out", out, NULL};
     expect_exit_2(env2, a7, out, "sweep: [profile] metrics: unknown metric 'dram__bytes_red.sum'", NULL);
@@ -133,7 +117,7 @@ static void test_known_names_become_columns(void **state)
     assert_int_equal(tu_count(rows, "\n"), TWO_ROWS);
     free(header);
 
-    json_t *o = load_json(path_in(dir, "run.json"));
+    json_t *o = tu_load_json(tu_path(dir, "run.json"));
     json_t *m = json_object_get(o, "metrics"), *u = json_object_get(o, "metric_units");
     assert_int_equal(json_array_size(m), 4);
     assert_string_equal(json_string_value(json_array_get(m, 0)), "dram__bytes_read.sum");
@@ -152,7 +136,7 @@ static void test_known_names_become_columns(void **state)
     header = csv_header(dir, &rows);
     assert_null(strstr(header, "m:"));
     free(header);
-    o = load_json(path_in(dir, "run.json"));
+    o = tu_load_json(tu_path(dir, "run.json"));
     assert_int_equal(json_array_size(json_object_get(o, "metrics")), 0);
     assert_non_null(strstr(json_string_value(json_object_get(o, "profiler_status")), "off:"));
     json_decref(o);
@@ -174,9 +158,9 @@ static char *run_unavailable(const char *mode, int quiet, size_t *profile_ranges
     if (!lib || !*lib) lib = tu_runfile("tests/libnvtx_injection.so", "libnvtx_injection.so");
     assert_non_null(lib);
     const char *dir = tu_tempdir(mode);
-    const char *out = path_in(dir, "out");
+    const char *out = tu_path(dir, "out");
     char knob[64], inj[4300], rec[4300];
-    const char *record = path_in(dir, "record.txt");
+    const char *record = tu_path(dir, "record.txt");
     snprintf(knob, sizeof knob, "SWEEP_FAKE_PROFILER=%s", mode);
     snprintf(inj, sizeof inj, "NVTX_INJECTION64_PATH=%s", lib);
     snprintf(rec, sizeof rec, "NVTX_RECORD_FILE=%s", record);
@@ -199,7 +183,7 @@ static char *run_unavailable(const char *mode, int quiet, size_t *profile_ranges
     assert_null(strstr(rows, "profile:"));
     free(header);
 
-    json_t *o = load_json(path_in(out, "run.json"));
+    json_t *o = tu_load_json(tu_path(out, "run.json"));
     assert_int_equal(json_array_size(json_object_get(o, "metrics")), 2);
     assert_int_equal(json_integer_value(json_object_get(o, "profiler_passes")), 0);
     char *status = strdup(json_string_value(json_object_get(o, "profiler_status")));
@@ -253,7 +237,7 @@ static void test_profiler_declines(void **state)
     char *header = csv_header(dir, &rows);
     assert_null(strstr(header, "m:"));
     free(header);
-    json_t *o = load_json(path_in(dir, "run.json"));
+    json_t *o = tu_load_json(tu_path(dir, "run.json"));
     assert_non_null(strstr(json_string_value(json_object_get(o, "profiler_status")), "off: "));
     json_decref(o);
 }

@@ -43,23 +43,6 @@ static size_t small_plan_rows(void)
     return n;
 }
 
-/* dir/rel, malloc'd (a test's few paths are not freed). */
-static char *path_in(const char *dir, const char *rel)
-{
-    size_t len = strlen(dir) + strlen(rel) + 2;
-    char *b = malloc(len);
-    snprintf(b, len, "%s/%s", dir, rel);
-    return b;
-}
-
-static json_t *load_json(const char *path)
-{
-    json_error_t je;
-    json_t *o = json_load_file(path, 0, &je);
-    if (!o) fail_msg("%s: %s", path, je.text);
-    return o;
-}
-
 static size_t csv_rows(const char *path)
 {
     char *t = tu_read_file(path);
@@ -80,13 +63,13 @@ static void test_outputs_under_working_directory(void **state)
     const char *args[] = {SMALL, "--out", "runs/one", "--quiet", NULL};
     tu_result r = tu_run(elsewhere, env, args);
     if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
-    const char *dir = path_in(bwd, "runs/one");
-    assert_true(tu_exists(path_in(dir, "results.csv")));
-    assert_true(tu_exists(path_in(dir, "run.json")));
-    assert_true(tu_exists(path_in(dir, "summary.md")));
-    assert_false(tu_exists(path_in(elsewhere, "runs")));
-    assert_int_equal(csv_rows(path_in(dir, "results.csv")), small_plan_rows());
-    json_t *o = load_json(path_in(dir, "run.json"));
+    const char *dir = tu_path(bwd, "runs/one");
+    assert_true(tu_exists(tu_path(dir, "results.csv")));
+    assert_true(tu_exists(tu_path(dir, "run.json")));
+    assert_true(tu_exists(tu_path(dir, "summary.md")));
+    assert_false(tu_exists(tu_path(elsewhere, "runs")));
+    assert_int_equal(csv_rows(tu_path(dir, "results.csv")), small_plan_rows());
+    json_t *o = tu_load_json(tu_path(dir, "run.json"));
     assert_true(json_is_false(json_object_get(o, "interrupted")));
     assert_int_equal(json_integer_value(json_object_get(o, "rows")), small_plan_rows());
     assert_int_equal(json_integer_value(json_object_get(o, "failures")), 0);
@@ -101,7 +84,7 @@ static void test_outputs_under_working_directory(void **state)
     const char *args2[] = {SMALL, "--quiet", NULL};
     r = tu_run(elsewhere, env, args2);
     assert_int_equal(r.status, 0);
-    DIR *d = opendir(path_in(bwd, "results"));
+    DIR *d = opendir(tu_path(bwd, "results"));
     assert_non_null(d);
     struct dirent *e;
     int found = 0;
@@ -123,12 +106,12 @@ static void test_csv_content_and_metrics(void **state)
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
-    char *csv = tu_read_file(path_in(dir, "results.csv"));
+    char *csv = tu_read_file(tu_path(dir, "results.csv"));
     assert_non_null(strstr(csv, ",m:dram__bytes.sum[byte],m:gpu__time_duration.sum[ns]\n"));
     assert_non_null(strstr(csv, "reduce_interleaved_divergent,\"reduce0, reduce_v0, sum_reduce\",harris,reduce,f32,sum,1024,128,1,"));
     assert_int_equal(tu_count(csv, ",ok,"), small_plan_rows());
     free(csv);
-    json_t *o = load_json(path_in(dir, "run.json"));
+    json_t *o = tu_load_json(tu_path(dir, "run.json"));
     assert_int_equal(json_array_size(json_object_get(o, "metrics")), 2);
     json_decref(o);
 
@@ -137,10 +120,10 @@ static void test_csv_content_and_metrics(void **state)
     r = tu_run(NULL, env, args2);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
-    csv = tu_read_file(path_in(dir, "results.csv"));
+    csv = tu_read_file(tu_path(dir, "results.csv"));
     assert_null(strstr(csv, "m:"));
     free(csv);
-    o = load_json(path_in(dir, "run.json"));
+    o = tu_load_json(tu_path(dir, "run.json"));
     assert_int_equal(json_array_size(json_object_get(o, "metrics")), 0);
     assert_non_null(strstr(json_string_value(json_object_get(o, "profiler_status")), "--no-cupti"));
     json_decref(o);
@@ -151,7 +134,7 @@ static void test_usage_errors_write_nothing(void **state)
     (void)state;
     const char *base = tu_tempdir("usage");
     const char *env[] = {FAKE, NULL};
-    const char *out = path_in(base, "never");
+    const char *out = tu_path(base, "never");
     struct {
         const char *a[8];
         const char *needle;
@@ -175,7 +158,7 @@ static void test_usage_errors_write_nothing(void **state)
         tu_result_free(&r);
     }
     /* an experiment file with a bad value: file:line */
-    const char *ini = path_in(base, "bad.ini");
+    const char *ini = tu_path(base, "bad.ini");
     assert_int_equal(tu_write_file(ini, "[experiment]\nname = bad\n[axes]\nblock_dims = 64, 96\n"), 0);
     const char *args[] = {"--experiment", ini, "--out", out, NULL};
     tu_result r = tu_run(NULL, env, args);
@@ -191,21 +174,21 @@ static void test_existing_directory_needs_force(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("exists");
-    assert_int_equal(tu_write_file(path_in(dir, "results.csv"), "precious\n"), 0);
+    assert_int_equal(tu_write_file(tu_path(dir, "results.csv"), "precious\n"), 0);
     const char *env[] = {FAKE, NULL};
     const char *args[] = {SMALL, "--out", dir, "--quiet", NULL};
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "exists (--force replaces its results"));
     tu_result_free(&r);
-    char *t = tu_read_file(path_in(dir, "results.csv"));
+    char *t = tu_read_file(tu_path(dir, "results.csv"));
     assert_string_equal(t, "precious\n");
     free(t);
     const char *args2[] = {SMALL, "--out", dir, "--quiet", "--force", NULL};
     r = tu_run(NULL, env, args2);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
-    assert_int_equal(csv_rows(path_in(dir, "results.csv")), small_plan_rows());
+    assert_int_equal(csv_rows(tu_path(dir, "results.csv")), small_plan_rows());
 }
 
 static void test_validation_failure_exit_1(void **state)
@@ -219,11 +202,11 @@ static void test_validation_failure_exit_1(void **state)
     assert_non_null(strstr(r.err, "INVALID scan_kogge_stone f32 sum n=1024"));
     assert_non_null(strstr(r.err, "configurations failed"));
     assert_non_null(strstr(r.out, "## Failures (6)")); /* 4 scan configs + 2 cub */
-    char *csv = tu_read_file(path_in(dir, "results.csv"));
+    char *csv = tu_read_file(tu_path(dir, "results.csv"));
     assert_int_equal(tu_count(csv, ",invalid,"), 4);
     assert_int_equal(tu_count(csv, ",error,,"), 2); /* status, empty skip_reason (the header has ",error,v") */
     free(csv);
-    json_t *o = load_json(path_in(dir, "run.json"));
+    json_t *o = tu_load_json(tu_path(dir, "run.json"));
     assert_int_equal(json_integer_value(json_object_get(o, "failures")), 6);
     json_decref(o);
     tu_result_free(&r);
@@ -233,7 +216,7 @@ static void test_no_device(void **state)
 {
     (void)state;
     const char *base = tu_tempdir("nodev");
-    const char *out = path_in(base, "out");
+    const char *out = tu_path(base, "out");
     const char *env[] = {FAKE, "SWEEP_FAKE_NO_DEVICE=1", NULL};
     const char *args[] = {SMALL, "--out", out, NULL};
     tu_result r = tu_run(NULL, env, args);
@@ -250,7 +233,7 @@ static void test_no_device(void **state)
         assert_false(tu_exists(out));
     } else {
         assert_int_equal(r.status, 0);
-        assert_true(tu_exists(path_in(out, "results.csv")));
+        assert_true(tu_exists(tu_path(out, "results.csv")));
     }
     tu_result_free(&r);
 }
@@ -272,7 +255,7 @@ static void wait_for_rows(const char *csv, size_t rows, pid_t pid)
 static void interrupt_and_resume(int sig, int want_status)
 {
     const char *base = tu_tempdir("intr");
-    const char *dir = path_in(base, "run");
+    const char *dir = tu_path(base, "run");
     const char *env[] = {FAKE, "SWEEP_FAKE_DELAY_MS=40", NULL};
     const char *args[] = {"--variants", "reduce_*", "--sizes", "1K,4K", "--block-dims", "128,256", "--out", dir,
                           "--quiet", NULL};
@@ -280,7 +263,7 @@ static void interrupt_and_resume(int sig, int want_status)
     snprintf(o, sizeof o, "%s/stdout", base);
     snprintf(e, sizeof e, "%s/stderr", base);
     pid_t pid = tu_spawn(NULL, env, args, o, e);
-    wait_for_rows(path_in(dir, "results.csv"), 3, pid);
+    wait_for_rows(tu_path(dir, "results.csv"), 3, pid);
     kill(pid, sig);
     int status = tu_wait(pid);
     char *err = tu_read_file(e);
@@ -296,7 +279,7 @@ static void interrupt_and_resume(int sig, int want_status)
     sweep_metric m[2] = {{"dram__bytes.sum", "byte"}, {"gpu__time_duration.sum", "ns"}};
     mc.m = m;
     mc.count = 2;
-    if (results_read_csv(path_in(dir, "results.csv"), mc, &rows, &n, msg, sizeof msg)) fail_msg("%s", msg);
+    if (results_read_csv(tu_path(dir, "results.csv"), mc, &rows, &n, msg, sizeof msg)) fail_msg("%s", msg);
     assert_true(n >= 3);
     size_t first = n;
     for (size_t i = 0; i < n; i++) {
@@ -304,7 +287,7 @@ static void interrupt_and_resume(int sig, int want_status)
         row_free(&rows[i]);
     }
     free(rows);
-    json_t *j = load_json(path_in(dir, "run.json"));
+    json_t *j = tu_load_json(tu_path(dir, "run.json"));
     assert_true(json_is_true(json_object_get(j, "interrupted")));
     assert_true(json_is_false(json_object_get(j, "complete")));
     assert_int_equal(json_integer_value(json_object_get(j, "rows")), first);
@@ -317,7 +300,7 @@ static void interrupt_and_resume(int sig, int want_status)
     tu_result r = tu_run(NULL, env2, args2);
     if (r.status != 0) fail_msg("resume: exit %d: %s", r.status, r.err);
     tu_result_free(&r);
-    if (results_read_csv(path_in(dir, "results.csv"), mc, &rows, &n, msg, sizeof msg)) fail_msg("%s", msg);
+    if (results_read_csv(tu_path(dir, "results.csv"), mc, &rows, &n, msg, sizeof msg)) fail_msg("%s", msg);
     experiment ex;
     sweep_plan p;
     experiment_defaults(&ex);
@@ -338,7 +321,7 @@ static void interrupt_and_resume(int sig, int want_status)
     for (size_t k = 0; k < n; k++) row_free(&rows[k]);
     free(rows);
     plan_free(&p);
-    j = load_json(path_in(dir, "run.json"));
+    j = tu_load_json(tu_path(dir, "run.json"));
     assert_true(json_is_false(json_object_get(j, "interrupted")));
     assert_true(json_is_true(json_object_get(j, "complete")));
     json_decref(j);
@@ -378,9 +361,9 @@ static void test_resume_refusals(void **state)
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
     /* another schema version */
-    json_t *j = load_json(path_in(dir, "run.json"));
+    json_t *j = tu_load_json(tu_path(dir, "run.json"));
     json_object_set_new(j, "schema_version", json_integer(SWEEP_SCHEMA_VERSION + 1));
-    json_dump_file(j, path_in(dir, "run.json"), 0);
+    json_dump_file(j, tu_path(dir, "run.json"), 0);
     json_decref(j);
     const char *args2[] = {SMALL, "--out", dir, "--resume", "--quiet", NULL};
     r = tu_run(NULL, env, args2);
@@ -388,9 +371,9 @@ static void test_resume_refusals(void **state)
     assert_non_null(strstr(r.err, "schema version"));
     tu_result_free(&r);
     /* another metric set (a different header) */
-    j = load_json(path_in(dir, "run.json"));
+    j = tu_load_json(tu_path(dir, "run.json"));
     json_object_set_new(j, "schema_version", json_integer(SWEEP_SCHEMA_VERSION));
-    json_dump_file(j, path_in(dir, "run.json"), 0);
+    json_dump_file(j, tu_path(dir, "run.json"), 0);
     json_decref(j);
     const char *args3[] = {SMALL, "--out", dir, "--resume", "--quiet", "--no-cupti", NULL};
     r = tu_run(NULL, env, args3);
@@ -401,7 +384,7 @@ static void test_resume_refusals(void **state)
     r = tu_run(NULL, env, args2);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
-    assert_int_equal(csv_rows(path_in(dir, "results.csv")), small_plan_rows());
+    assert_int_equal(csv_rows(tu_path(dir, "results.csv")), small_plan_rows());
 }
 
 static void test_list_and_dry_run(void **state)
@@ -431,7 +414,7 @@ static void test_list_and_dry_run(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "experiment full"));
     tu_result_free(&r);
-    assert_false(tu_exists(path_in(base, "results")));
+    assert_false(tu_exists(tu_path(base, "results")));
     const char *args4[] = {"--help", NULL};
     r = tu_run(NULL, env, args4);
     assert_int_equal(r.status, 0);
@@ -449,7 +432,7 @@ static sweep_row *run_and_read_rows(const char **env, const char **args, const c
     sweep_row *rows = NULL;
     metric_columns mc = {0};
     char err[512];
-    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, n, err, sizeof err), 0);
+    assert_int_equal(results_read_csv(tu_path(out, "results.csv"), mc, &rows, n, err, sizeof err), 0);
     return rows;
 }
 
@@ -481,19 +464,19 @@ static void test_cpu_baseline(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("cpu");
-    char *ini = path_in(dir, "cpu.ini");
+    char *ini = tu_path(dir, "cpu.ini");
     assert_int_equal(tu_write_file(ini, "[experiment]\nname = cpu\nvariants = reduce0, scan_kogge_stone\n"
                                         "cpu_baseline = yes\n[axes]\nsizes = 1000, 2^16\nblock_dims = 256\n"
                                         "dtypes = f32, i32\nops = sum, max\n[timing]\nmin_samples = 3\n"
                                         "timeout = 20ms\n[profile]\nmetrics = none\n"),
                      0);
-    char *out = path_in(dir, "out");
+    char *out = tu_path(dir, "out");
     const char *env[] = {FAKE, NULL};
     const char *args[] = {"--experiment", ini, "--out", out, "--quiet", NULL};
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
-    char *csv = tu_read_file(path_in(out, "results.csv"));
+    char *csv = tu_read_file(tu_path(out, "results.csv"));
     assert_non_null(csv);
     /* 2 dtypes x 2 ops x 2 sizes, each validated against the reference and timed */
     assert_int_equal(tu_count(csv, "\ncpu_serial,"), 8);
@@ -503,7 +486,7 @@ static void test_cpu_baseline(void **state)
     size_t n = 0;
     metric_columns mc = {0};
     char err[512];
-    assert_int_equal(results_read_csv(path_in(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
+    assert_int_equal(results_read_csv(tu_path(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
     size_t cpu = 0;
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].cfg.v->name, "cpu_serial")) continue;
@@ -523,13 +506,13 @@ static void test_cpu_baseline(void **state)
     r = tu_run(NULL, env, args2);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
-    csv = tu_read_file(path_in(out, "results.csv"));
+    csv = tu_read_file(tu_path(out, "results.csv"));
     assert_int_equal(tu_count(csv, "\ncpu_serial,"), 8);
     free(csv);
 
     /* a bad value names the file and line */
     assert_int_equal(tu_write_file(ini, "[experiment]\nname = cpu\ncpu_baseline = maybe\n"), 0);
-    const char *args3[] = {"--experiment", ini, "--out", path_in(dir, "bad"), NULL};
+    const char *args3[] = {"--experiment", ini, "--out", tu_path(dir, "bad"), NULL};
     r = tu_run(NULL, env, args3);
     assert_int_equal(r.status, 2);
     assert_non_null(strstr(r.err, "cpu.ini:3"));
@@ -549,14 +532,14 @@ static void test_samples_file(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("samples");
-    char *out = path_in(dir, "out");
+    char *out = tu_path(dir, "out");
     const char *env[] = {FAKE, NULL};
     const char *args[] = {"--variants", "reduce0,scan_kogge_stone", "--sizes", "1000,2^20", "--block-dims", "256",
                           "--min-samples", "5", "--timeout", "20ms", "--no-cupti", "--samples", "--out", out,
                           "--quiet", NULL};
     size_t n = 0;
     sweep_row *rows = run_and_read_rows(env, args, out, &n);
-    FILE *f = fopen(path_in(out, "samples.csv"), "r");
+    FILE *f = fopen(tu_path(out, "samples.csv"), "r");
     assert_non_null(f);
     char line[1024];
     assert_non_null(fgets(line, sizeof line, f));
@@ -606,7 +589,7 @@ static void test_spread_retry(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("spread");
-    char *out = path_in(dir, "out");
+    char *out = tu_path(dir, "out");
     const char *env[] = {FAKE, "SWEEP_FAKE_SPREAD=reduce_interleaved_divergent", NULL};
     const char *args[] = {"--variants", "reduce0,reduce1", "--sizes", "2^24", "--block-dims", "256",
                           "--min-samples", "10", "--timeout", "50ms", "--no-cupti", "--samples", "--out", out,
@@ -614,7 +597,7 @@ static void test_spread_retry(void **state)
     size_t n = 0;
     sweep_row *rows = run_and_read_rows(env, args, out, &n);
     assert_int_equal(n, 2);
-    FILE *f = fopen(path_in(out, "samples.csv"), "r");
+    FILE *f = fopen(tu_path(out, "samples.csv"), "r");
     assert_non_null(f);
     char line[1024];
     assert_non_null(fgets(line, sizeof line, f));

@@ -1,6 +1,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/sweep_test_util.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include <cmocka.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +13,23 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+char *tu_path(const char *dir, const char *rel)
+{
+    size_t len = strlen(dir) + strlen(rel) + 2;
+    char *b = malloc(len);
+    if (!b) fail_msg("out of memory");
+    snprintf(b, len, "%s/%s", dir, rel);
+    return b;
+}
+
+json_t *tu_load_json(const char *path)
+{
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    if (!o) fail_msg("%s: %s", path, je.text);
+    return o;
+}
 
 const char *tu_tempdir(const char *tag)
 {

@@ -6,8 +6,16 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <jansson.h>
+
 /* A fresh empty directory under $TEST_TMPDIR (or /tmp). Static storage per call site: copy it. */
 const char *tu_tempdir(const char *tag);
+
+/* dir/rel, malloc'd (a test's few paths are not freed). */
+char *tu_path(const char *dir, const char *rel);
+
+/* A JSON file (run.json), parsed; fails the test when it cannot be read. */
+json_t *tu_load_json(const char *path);
 
 /* The whole file, NUL-terminated (malloc'd), or NULL. */
 char *tu_read_file(const char *path);
