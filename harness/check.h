@@ -34,7 +34,8 @@ typedef struct check_result {
 check_result check_run(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed);
 
 /* Device buffers sized for cfg (input, output, workspace), reused across calls;
- * the sweep times launches on these after check_run validated them. Returns
+ * the sweep times launches on these after check_run validated them; a
+ * workspace_init the variant names has run on the workspace. Returns
  * cudaSuccess and fills a->in/out/workspace/workspace_bytes. */
 cudaError_t check_prepare(check_ctx *c, const variant *v, kernel_args *a);
 

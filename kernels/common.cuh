@@ -107,6 +107,13 @@ template <typename T> __device__ inline T *shared_array()
     return reinterpret_cast<T *>(shared_bytes);
 }
 
+/* The 16-byte vector of T: one load or store instruction moves 4 (f32, i32)
+ * or 2 (f64) elements. */
+template <typename T> struct vec16;
+template <> struct vec16<float> { typedef float4 type; };
+template <> struct vec16<double> { typedef double2 type; };
+template <> struct vec16<int> { typedef int4 type; };
+
 /* ---- dispatch ----------------------------------------------------------- */
 
 /* Calls FN<T, Op>(args...) for the dtype and op in the kernel_args `a`. */

@@ -8,11 +8,15 @@
  *   warp_unrolled         - the last warp of reduce_unroll_last_warp (volatile + __syncwarp)
  *   tree_unrolled<BLOCK>  - the completely unrolled tree of reduce_unroll_complete
  *   warp_shfl / block_shfl - register-shuffle folds (warp, then warp leaders)
+ *   vector_fold<U>        - grid-stride fold with 16-byte loads, U in flight (reduce_vectorized_single_pass)
+ *   last_block_finish     - the block that draws the last ticket folds the partials
  *   resident_blocks, capped_grid - the grid cap of the grid-stride variants
  *   launch_stage          - the launch every block-partial stage makes
  */
 #ifndef KERNELS_REDUCE_BLOCK_CUH
 #define KERNELS_REDUCE_BLOCK_CUH
+
+#include <stdint.h>
 
 #include "kernels/reduce_finish.cuh"
 
@@ -112,6 +116,78 @@ template <typename T, typename Op> __device__ inline T block_shfl(T v, T *warp_t
         v = warp_shfl<T, Op>(v);
     }
     return v;
+}
+
+/* A grid-stride fold of in[0..n) with 16-byte loads: a scalar head up to the
+ * first 16-byte boundary (empty for cudaMalloc'd input), the vector body with
+ * U independent loads in flight per thread and step, a scalar tail of fewer
+ * than one vector; the head and tail are read by the grid's first threads, so
+ * any n >= 1 and any element-aligned pointer work and nothing past n is read.
+ * Returns the thread's fold (the identity if it got nothing). */
+template <typename T, typename Op, unsigned U> __device__ inline T vector_fold(const T *in, size_t n)
+{
+    typedef typename vec16<T>::type V;
+    const unsigned W = sizeof(V) / sizeof(T);
+    const size_t gtid = (size_t)blockIdx.x * blockDim.x + threadIdx.x, grid = (size_t)blockDim.x * gridDim.x;
+    size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(T);
+    if (head > n) head = n;
+    const V *body = (const V *)(in + head);
+    const size_t nv = (n - head) / W, tail = head + nv * W;
+
+    T acc[U];
+#pragma unroll
+    for (unsigned u = 0; u < U; u++) acc[u] = Op::template identity<T>();
+    if (gtid < head) acc[0] = in[gtid];
+    size_t i = gtid;
+    for (; i + (U - 1) * grid < nv; i += U * grid) {
+        V x[U];
+#pragma unroll
+        for (unsigned u = 0; u < U; u++) x[u] = body[i + u * grid];
+#pragma unroll
+        for (unsigned u = 0; u < U; u++) {
+            const T *e = (const T *)&x[u];
+#pragma unroll
+            for (unsigned k = 0; k < W; k++) acc[u] = Op::apply(acc[u], e[k]);
+        }
+    }
+    for (; i < nv; i += grid) { /* fewer than U vectors left for this thread */
+        V x = body[i];
+        const T *e = (const T *)&x;
+#pragma unroll
+        for (unsigned k = 0; k < W; k++) acc[0] = Op::apply(acc[0], e[k]);
+    }
+    if (tail + gtid < n) acc[0] = Op::apply(acc[0], in[tail + gtid]);
+#pragma unroll
+    for (unsigned u = 1; u < U; u++) acc[0] = Op::apply(acc[0], acc[u]);
+    return acc[0];
+}
+
+/* The CUDA threadFenceReduction finish: thread 0 holds the block's partial
+ * v; it writes it to partials[blockIdx.x], makes it visible device-wide, and
+ * draws a ticket; the block that draws the last one knows every partial is
+ * written, folds them in a fixed order (float results do not depend on block
+ * order) and writes *out. With `reset` that block also puts the ticket back
+ * to 0 for the next launch (every other block has drawn by then). Called by
+ * every thread; warp_totals as for block_shfl. */
+template <typename T, typename Op>
+__device__ inline void last_block_finish(T v, T *partials, unsigned *ticket, T *out, T *warp_totals, int reset)
+{
+    __shared__ int am_last;
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = v;
+        __threadfence(); /* the partial is visible device-wide before the ticket is taken */
+        am_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+        if (am_last) {
+            if (reset) *ticket = 0;
+            __threadfence(); /* and the others' partials are read after it */
+        }
+    }
+    __syncthreads(); /* also: warp 0 is done with warp_totals */
+    if (!am_last) return;
+    v = Op::template identity<T>();
+    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) v = Op::apply(v, __ldcg(partials + i)); /* L2, not L1 */
+    v = block_shfl<T, Op>(v, warp_totals);
+    if (threadIdx.x == 0) *out = v;
 }
 
 /* ---- host pieces -------------------------------------------------------- */

@@ -21,54 +21,14 @@
  * first threads of the grid, so any n >= 1 and any element-aligned pointer
  * work and nothing past n is read.
  */
-#include <stdint.h>
-
 #include "kernels/reduce_block.cuh"
-
-template <typename T> struct vec16;
-template <> struct vec16<float> { typedef float4 type; };
-template <> struct vec16<double> { typedef double2 type; };
-template <> struct vec16<int> { typedef int4 type; };
 
 template <typename T, typename Op>
 __global__ void reduce_vectorized_single_pass_kernel(const T *in, T *out, size_t n, T *partials, unsigned *counter)
 {
-    typedef typename vec16<T>::type V;
-    const unsigned W = sizeof(V) / sizeof(T);
     __shared__ T warp_totals[32];
-    __shared__ int am_last;
-    unsigned tid = threadIdx.x;
-    size_t gtid = (size_t)blockIdx.x * blockDim.x + tid, grid_size = (size_t)blockDim.x * gridDim.x;
-
-    size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(T);
-    if (head > n) head = n;
-    const V *body = (const V *)(in + head);
-    size_t nv = (n - head) / W, tail = head + nv * W;
-
-    T v = Op::template identity<T>();
-    if (gtid < head) v = in[gtid];
-    for (size_t i = gtid; i < nv; i += grid_size) {
-        V x = body[i];
-        const T *e = (const T *)&x;
-#pragma unroll
-        for (unsigned k = 0; k < W; k++) v = Op::apply(v, e[k]);
-    }
-    if (tail + gtid < n) v = Op::apply(v, in[tail + gtid]);
-
-    v = block_shfl<T, Op>(v, warp_totals);
-    if (tid == 0) {
-        partials[blockIdx.x] = v;
-        __threadfence(); /* the partial is visible device-wide before the ticket is taken */
-        am_last = atomicAdd(counter, 1u) == gridDim.x - 1;
-        if (am_last) __threadfence(); /* and the others' partials are read after it */
-    }
-    __syncthreads(); /* also: warp 0 is done with warp_totals */
-    if (!am_last) return;
-
-    v = Op::template identity<T>();
-    for (unsigned i = tid; i < gridDim.x; i += blockDim.x) v = Op::apply(v, __ldcg(partials + i)); /* L2, not L1 */
-    v = block_shfl<T, Op>(v, warp_totals);
-    if (tid == 0) *out = v;
+    T v = block_shfl<T, Op>(vector_fold<T, Op, 1>(in, n), warp_totals);
+    last_block_finish<T, Op>(v, partials, counter, out, warp_totals, 0);
 }
 
 static unsigned grid_for(const kernel_args *a)

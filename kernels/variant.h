@@ -8,6 +8,15 @@
  * Launchers take every buffer from the caller (`kernel_args`): they never
  * allocate, so a timed launch measures the kernels alone. They return the
  * first CUDA error they meet (launch errors included) and do not synchronize.
+ *
+ * Most launchers set up the workspace they use on every call. A launcher that
+ * instead leaves its workspace ready for the next call (a tile counter put
+ * back to 0 by the last block, epoch-tagged status words) saves that set-up
+ * launch; it names a `workspace_init` that puts a workspace with any content
+ * into that state. Whoever hands a launcher a workspace whose content it did
+ * not leave there (newly allocated, poisoned, used by another variant or
+ * configuration) calls workspace_init first, as a CUB user allocates the
+ * temporary storage once and calls many times.
  */
 #ifndef KERNELS_VARIANT_H
 #define KERNELS_VARIANT_H
@@ -89,6 +98,8 @@ typedef struct variant {
     /* Workspace the launcher needs for these args (0 if none). */
     size_t (*workspace_size)(const kernel_args *a);
     cudaError_t (*launch)(const kernel_args *a, cudaStream_t stream);
+    /* NULL, or: make a->workspace ready for launch (see above). */
+    cudaError_t (*workspace_init)(const kernel_args *a, cudaStream_t stream);
 } variant;
 
 size_t dtype_size(dtype_t d);

@@ -1,0 +1,109 @@
+/* reduce_one_launch (a reduction at launch speed; not in the seeds)
+ *
+ * Demonstrates: a whole reduction in exactly one kernel launch per call, the
+ * step past reduce_vectorized_single_pass (one kernel, but a memset launch
+ * before it to zero its ticket) and CUB (two kernels: block partials, then
+ * one block). Below about 2^22 elements a launch costs more than the data, so
+ * the launches are what is left to save:
+ *   - no set-up launch: the block that draws the last ticket folds the
+ *     partials and puts the ticket back to 0 for the next call
+ *     (last_block_finish with reset); workspace_init zeroes it once, when the
+ *     workspace is handed over;
+ *   - the grid from n: enough blocks for every thread to have its U vectors
+ *     (U = the coarse factor: independent 16-byte loads in flight per thread
+ *     and step), never more than fill the chip once (resident_blocks); a
+ *     grid of one block writes its result directly, no ticket at all;
+ *   - 16-byte loads in a grid-stride loop (vector_fold), shuffle block fold.
+ * Partials are folded in block order by one block, so float results do not
+ * depend on which block finishes first (unlike an atomic per block, whose
+ * float sums change with the order the blocks arrive in).
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_one_launch --sizes 65536,4194304 --coarse 1,2,4,8
+ */
+#include "kernels/reduce_block.cuh"
+
+template <typename T, typename Op, unsigned U>
+__global__ void reduce_one_launch_kernel(const T *in, T *out, size_t n, T *partials, unsigned *ticket)
+{
+    __shared__ T warp_totals[32];
+    T v = block_shfl<T, Op>(vector_fold<T, Op, U>(in, n), warp_totals);
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0) *out = v;
+        return;
+    }
+    last_block_finish<T, Op>(v, partials, ticket, out, warp_totals, 1);
+}
+
+/* ---- launcher ------------------------------------------------------------ */
+
+static unsigned grid_for(const kernel_args *a)
+{
+    size_t vectors = ceil_div(a->n, 16 / dtype_size(a->dtype));
+    return capped_grid(ceil_div(vectors, (size_t)a->block_dim * a->coarse), a->block_dim);
+}
+
+/* Workspace: the ticket (padded to WORKSPACE_ALIGN), then one partial per block. */
+static size_t workspace(const kernel_args *a)
+{
+    return WORKSPACE_ALIGN + align_up(grid_for(a) * dtype_size(a->dtype), WORKSPACE_ALIGN);
+}
+
+static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
+{
+    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
+    return cudaMemsetAsync(a->workspace, 0, sizeof(unsigned), s);
+}
+
+template <typename T, typename Op, unsigned U> static cudaError_t launch_unrolled(const kernel_args *a, cudaStream_t s)
+{
+    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
+    T *partials = (T *)((char *)a->workspace + WORKSPACE_ALIGN);
+    reduce_one_launch_kernel<T, Op, U><<<grid_for(a), a->block_dim, 0, s>>>((const T *)a->in, (T *)a->out, a->n,
+                                                                           partials, (unsigned *)a->workspace);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+/* Vectors in flight per thread: the compile-time instances (coarse_factors below). */
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    switch (a->coarse) {
+    case 1: return launch_unrolled<T, Op, 1>(a, s);
+    case 2: return launch_unrolled<T, Op, 2>(a, s);
+    case 4: return launch_unrolled<T, Op, 4>(a, s);
+    case 8: return launch_unrolled<T, Op, 8>(a, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+
+/* n elements read, one partial per block written and read back (none for one block), one result. */
+static double bytes(const kernel_args *a)
+{
+    unsigned g = grid_for(a);
+    return (a->n + (g > 1 ? 2.0 * g : 0.0) + 1) * dtype_size(a->dtype);
+}
+
+extern "C" const variant reduce_one_launch_variant = {
+    .name = "reduce_one_launch",
+    .alias = "one_launch",
+    .family = "single_pass",
+    .description = "one launch per call: 16-byte loads, U in flight, grid from n, last block folds the partials "
+                   "and resets its ticket",
+    .kind = KIND_REDUCE,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = "coarse = 16-byte vectors in flight per thread: 1, 2, 4, 8",
+    .block_dims = BLOCKS_32_TO_1024,
+    .coarse_factors = AXIS_BIT(1) | AXIS_BIT(2) | AXIS_BIT(4) | AXIS_BIT(8),
+    .finishes = FINISH_BIT(FINISH_NONE),
+    .scan_modes = 0,
+    .max_n = 0,
+    .bytes_model = "reads n elements, writes and rereads one partial per block (none for one block), writes one result",
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+    .workspace_init = workspace_init,
+};

@@ -1,0 +1,170 @@
+/* Decoupled look-back (Merrill & Garland 2016): the tile status words and the
+ * warp that reads them, shared by the single-pass scans.
+ *
+ *   tile_status<T>   - one status per tile: INVALID, AGGREGATE (the tile's own
+ *                      total) or INCLUSIVE (everything up to and including it)
+ *   lookback_warp    - warp 0 of a tile publishes its total, combines its
+ *                      predecessors' values 32 at a time back to the nearest
+ *                      INCLUSIVE one, publishes its own INCLUSIVE value
+ *
+ * Epochs. A status is valid only for the launch whose epoch it carries (30
+ * bits beside the 2-bit status), so a launcher can leave last call's words in
+ * place and bump the epoch instead of clearing them (scan_lookback_vectorized);
+ * a launcher that clears every word on every call (scan_decoupled_lookback)
+ * passes epoch 0. Status 0 is INVALID in any epoch, so zeroed words are always
+ * invalid. A stale word is mistaken for a current one only if it was last
+ * written exactly a multiple of 2^30 launches ago.
+ *
+ * Memory ordering:
+ *   - 4-byte types: status (high 32 bits) and value (low 32 bits) share one
+ *     64-bit word, written and read with single 64-bit relaxed atomics
+ *     (cuda::atomic_ref, device scope); a reader can never see a status with a
+ *     stale value, and nothing else needs ordering.
+ *   - 8-byte types: a 32-bit status word per tile and separate aggregate and
+ *     inclusive value slots. The writer stores the value, then the status with
+ *     a release store; the reader loads the status with an acquire load, then
+ *     the slot it names. Each slot is written once per launch, so once its
+ *     status is seen its value is final (one shared slot could be read as
+ *     AGGREGATE after it was overwritten with the inclusive value).
+ */
+#ifndef KERNELS_SCAN_LOOKBACK_CUH
+#define KERNELS_SCAN_LOOKBACK_CUH
+
+#include <cuda/atomic>
+#include <string.h>
+
+#include "kernels/common.cuh"
+
+enum { TILE_INVALID = 0, TILE_AGGREGATE = 1, TILE_INCLUSIVE = 2 };
+
+#define TILE_EPOCH_MASK 0x3fffffffu
+
+/* The 32-bit tag of `status` in `epoch`; and the status a tag stands for in `epoch`. */
+__host__ __device__ inline unsigned tile_tag(unsigned status, unsigned epoch)
+{
+    return ((epoch & TILE_EPOCH_MASK) << 2) | status;
+}
+__device__ inline unsigned tile_status_of(unsigned tag, unsigned epoch)
+{
+    return (tag >> 2) == (epoch & TILE_EPOCH_MASK) ? (tag & 3u) : (unsigned)TILE_INVALID;
+}
+
+template <typename T, bool PACKED = sizeof(T) == 4> struct tile_status;
+
+template <typename T> struct tile_status<T, true> {
+    unsigned long long *words;
+    unsigned epoch;
+
+    __device__ void publish(unsigned tile, unsigned status, T v) const
+    {
+        unsigned bits;
+        memcpy(&bits, &v, sizeof bits);
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(words[tile]);
+        w.store(((unsigned long long)tile_tag(status, epoch) << 32) | bits, cuda::memory_order_relaxed);
+    }
+    __device__ unsigned read(unsigned tile, T *v) const
+    {
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(words[tile]);
+        unsigned long long x = w.load(cuda::memory_order_relaxed);
+        unsigned bits = (unsigned)x;
+        memcpy(v, &bits, sizeof bits);
+        return tile_status_of((unsigned)(x >> 32), epoch);
+    }
+};
+
+template <typename T> struct tile_status<T, false> {
+    unsigned *flags;
+    T *aggregates, *inclusives;
+    unsigned epoch;
+
+    __device__ void publish(unsigned tile, unsigned status, T v) const
+    {
+        (status == TILE_AGGREGATE ? aggregates : inclusives)[tile] = v;
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
+        f.store(tile_tag(status, epoch), cuda::memory_order_release);
+    }
+    __device__ unsigned read(unsigned tile, T *v) const
+    {
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
+        unsigned status = tile_status_of(f.load(cuda::memory_order_acquire), epoch);
+        if (status == TILE_AGGREGATE) *v = __ldcg(aggregates + tile);
+        else if (status == TILE_INCLUSIVE) *v = __ldcg(inclusives + tile);
+        return status;
+    }
+};
+
+/* Workspace layout, after a `header` of bytes the variant keeps for itself
+ * (its tile counter): the status words, then for 8-byte types the two value
+ * arrays, each 256-byte aligned. lookback_layout returns the total; with
+ * `status_end` it also gives the end of the status words (what a launcher that
+ * clears them every call must zero). */
+#define LOOKBACK_ALIGN 256u
+static inline size_t lookback_align(size_t x) { return (x + LOOKBACK_ALIGN - 1) / LOOKBACK_ALIGN * LOOKBACK_ALIGN; }
+
+static inline size_t lookback_layout(size_t header, size_t tiles, size_t elem, size_t *status_end)
+{
+    size_t word = elem == 4 ? sizeof(unsigned long long) : sizeof(unsigned);
+    size_t end = lookback_align(header) + lookback_align(tiles * word);
+    if (status_end) *status_end = end;
+    if (elem != 4) end += 2 * lookback_align(tiles * elem);
+    return end;
+}
+
+template <typename T>
+static tile_status<T, true> lookback_status_at(char *ws, size_t header, size_t tiles, unsigned epoch,
+                                               tile_status<T, true> *)
+{
+    (void)tiles;
+    return tile_status<T, true>{(unsigned long long *)(ws + lookback_align(header)), epoch};
+}
+template <typename T>
+static tile_status<T, false> lookback_status_at(char *ws, size_t header, size_t tiles, unsigned epoch,
+                                                tile_status<T, false> *)
+{
+    char *flags = ws + lookback_align(header);
+    char *aggregates = flags + lookback_align(tiles * sizeof(unsigned));
+    char *inclusives = aggregates + lookback_align(tiles * sizeof(T));
+    return tile_status<T, false>{(unsigned *)flags, (T *)aggregates, (T *)inclusives, epoch};
+}
+
+/* Run by the 32 lanes of one warp with the tile's total; returns the
+ * combination of all earlier tiles (the identity for tile 0) to every lane and
+ * publishes this tile. */
+template <typename T, typename Op, typename Status>
+__device__ inline T lookback_warp(const Status &status, unsigned tile, T total)
+{
+    const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+    const T id = Op::template identity<T>();
+    if (tile == 0) {
+        if (lane == 0) status.publish(0, TILE_INCLUSIVE, total);
+        return id;
+    }
+    if (lane == 0) status.publish(tile, TILE_AGGREGATE, total);
+
+    T exclusive = id;                          /* combination of the tiles already passed */
+    long long nearest = (long long)tile - 1;   /* the window's nearest tile, read by lane 0 */
+    for (;;) {
+        long long pred = nearest - lane;
+        unsigned st = TILE_INCLUSIVE; /* before tile 0: an inclusive identity */
+        T v = id;
+        do {
+            if (pred >= 0) st = status.read((unsigned)pred, &v);
+        } while (__any_sync(full, st == TILE_INVALID));
+
+        unsigned inclusive = __ballot_sync(full, st == TILE_INCLUSIVE);
+        unsigned last = inclusive ? __ffs(inclusive) - 1 : 31; /* farthest lane still needed */
+        if (lane > last) v = id;
+        /* Lane 0 gets lanes last .. 0 combined, earlier tiles on the left. */
+        for (unsigned offset = 1; offset < 32; offset <<= 1) {
+            T other = __shfl_down_sync(full, v, offset);
+            if (lane + offset < 32) v = Op::apply(other, v);
+        }
+        exclusive = Op::apply(__shfl_sync(full, v, 0), exclusive);
+        if (inclusive) break;
+        nearest -= 32;
+    }
+    if (lane == 0) status.publish(tile, TILE_INCLUSIVE, Op::apply(exclusive, total));
+    return exclusive;
+}
+
+#endif /* KERNELS_SCAN_LOOKBACK_CUH */

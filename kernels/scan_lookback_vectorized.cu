@@ -1,0 +1,252 @@
+/* scan_lookback_vectorized (decoupled look-back at copy speed; not in the seeds)
+ *
+ * Demonstrates: what scan_decoupled_lookback (the textbook single pass) lacks
+ * to move bytes as fast as a copy, one change per bullet (FINDINGS, "Beyond
+ * CUB", measures each):
+ *   - 16-byte loads and stores straight between global memory and registers,
+ *     no shared-memory staging: warp w of a tile owns 32 x C consecutive
+ *     elements; in row j lane l holds the 4 (f64: 2) elements of vector
+ *     j*32 + l, so every load and store instruction of a warp covers 512
+ *     contiguous bytes. Tiles are B x C elements, C (the coarse factor) 8 to
+ *     32 items per thread.
+ *   - the tile's total first, its scan later: each thread folds its items,
+ *     warps fold by shuffles, warp 0 publishes the total and looks back
+ *     (kernels/scan_lookback.cuh) while the other warps scan their rows
+ *     (thread-local scan of each vector, one warp scan per row), so the
+ *     look-back's latency hides behind the in-tile work;
+ *   - no reset launch: the tile counter is put back to 0 by the block that
+ *     draws the last ticket, and the status words carry the launch's epoch,
+ *     which that block advances; last call's words are then simply stale.
+ *     workspace_init zeroes the counter, the epoch and the words once, when
+ *     the workspace is handed over. One kernel launch per call.
+ *   - the last (partial) tile and unaligned pointers take guarded scalar loads
+ *     and stores in the same layout, so any n >= 1 works.
+ *
+ * Memory ordering of the counter and epoch: every block reads the epoch
+ * before it draws its ticket with an acq_rel atomic, so the last ticket's
+ * drawer (which alone writes the next epoch, after its draw) is ordered after
+ * every read of the current one.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_lookback_vectorized --sizes 67108864 --coarse 8,16,32
+ */
+#include <cuda/atomic>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/scan_block.cuh"
+#include "kernels/scan_lookback.cuh"
+
+/* Workspace header: the tile counter, then the epoch (two unsigned). */
+#define LOOKBACK_HEADER (2 * sizeof(unsigned))
+
+/* Thread 0 draws the tile and reads the epoch; the last drawer resets the
+ * counter and advances the epoch for the next launch. */
+__device__ inline void draw_tile(unsigned *header, unsigned *tile, unsigned *epoch)
+{
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(header[0]), next_epoch(header[1]);
+    unsigned e = next_epoch.load(cuda::memory_order_relaxed);
+    unsigned t = counter.fetch_add(1u, cuda::memory_order_acq_rel);
+    if (t == gridDim.x - 1) {
+        counter.store(0u, cuda::memory_order_relaxed);
+        next_epoch.store(e + 1u, cuda::memory_order_relaxed);
+    }
+    *tile = t;
+    *epoch = e;
+}
+
+/* A warp's R rows of VEC items: element k of row j of lane l is element
+ * (j * 32 + l) * VEC + k of the warp's segment. Full: vector loads, no bounds. */
+template <typename T, typename Op, unsigned R, unsigned VEC>
+__device__ inline void rows_load(T (&x)[R][VEC], const T *seg, size_t left, bool full)
+{
+    typedef typename vec16<T>::type V;
+    const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+    for (unsigned j = 0; j < R; j++) {
+        if (full) {
+            V v = ((const V *)seg)[j * 32 + lane];
+            memcpy(x[j], &v, sizeof v);
+        } else {
+#pragma unroll
+            for (unsigned k = 0; k < VEC; k++) {
+                size_t i = (size_t)(j * 32 + lane) * VEC + k;
+                x[j][k] = i < left ? seg[i] : Op::template identity<T>();
+            }
+        }
+    }
+}
+
+template <typename T, unsigned R, unsigned VEC>
+__device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, bool full)
+{
+    typedef typename vec16<T>::type V;
+    const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+    for (unsigned j = 0; j < R; j++) {
+        if (full) {
+            V v;
+            memcpy(&v, x[j], sizeof v);
+            ((V *)seg)[j * 32 + lane] = v;
+        } else {
+#pragma unroll
+            for (unsigned k = 0; k < VEC; k++) {
+                size_t i = (size_t)(j * 32 + lane) * VEC + k;
+                if (i < left) seg[i] = x[j][k];
+            }
+        }
+    }
+}
+
+/* Each vector scanned in place; returns the fold of the thread's items. */
+template <typename T, typename Op, unsigned R, unsigned VEC> __device__ inline T rows_scan_local(T (&x)[R][VEC])
+{
+    T total = Op::template identity<T>();
+#pragma unroll
+    for (unsigned j = 0; j < R; j++) {
+#pragma unroll
+        for (unsigned k = 1; k < VEC; k++) x[j][k] = Op::apply(x[j][k - 1], x[j][k]);
+        total = Op::apply(total, x[j][VEC - 1]);
+    }
+    return total;
+}
+
+/* off[j]: what comes before this lane's row j within the warp's segment (the
+ * rows before j, then the lanes before this one in row j). */
+template <typename T, typename Op, unsigned R, unsigned VEC>
+__device__ inline void rows_offsets(const T (&x)[R][VEC], T (&off)[R])
+{
+    const unsigned lane = threadIdx.x & 31;
+    T run = Op::template identity<T>();
+#pragma unroll
+    for (unsigned j = 0; j < R; j++) {
+        T inc = warp_scan_inclusive<T, Op>(x[j][VEC - 1]);
+        T exc = __shfl_up_sync(0xffffffffu, inc, 1);
+        off[j] = lane ? Op::apply(run, exc) : run;
+        run = Op::apply(run, __shfl_sync(0xffffffffu, inc, 31));
+    }
+}
+
+/* Every item gets its offset in front: inclusive, or shifted by one (exclusive). */
+template <typename T, typename Op, unsigned R, unsigned VEC>
+__device__ inline void rows_apply(T (&x)[R][VEC], const T (&off)[R], T base, int exclusive)
+{
+#pragma unroll
+    for (unsigned j = 0; j < R; j++) {
+        T o = Op::apply(base, off[j]);
+#pragma unroll
+        for (int k = VEC - 1; k >= 0; k--) x[j][k] = exclusive ? (k ? Op::apply(o, x[j][k - 1]) : o) : Op::apply(o, x[j][k]);
+    }
+}
+
+/* Warp 0: the warps' totals scanned, the tile published and looked back;
+ * warp_prefix[w] gets everything before warp w of this tile. */
+template <typename T, typename Op>
+__device__ inline void tile_prefix(tile_status<T> status, unsigned tile, const T *warp_totals, T *warp_prefix)
+{
+    const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    const T id = Op::template identity<T>();
+    T inc = warp_scan_inclusive<T, Op>(lane < warps ? warp_totals[lane] : id);
+    T exc = __shfl_up_sync(0xffffffffu, inc, 1);
+    T before = lookback_warp<T, Op>(status, tile, __shfl_sync(0xffffffffu, inc, 31));
+    if (lane < warps) warp_prefix[lane] = lane ? Op::apply(before, exc) : before;
+}
+
+template <typename T, typename Op, unsigned C>
+__global__ void __launch_bounds__(512)
+    scan_lookback_vectorized_kernel(const T *in, T *out, size_t n, int exclusive, int aligned, tile_status<T> status,
+                                    unsigned *header)
+{
+    const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
+    __shared__ T warp_totals[32], warp_prefix[32];
+    __shared__ unsigned tile_shared, epoch_shared;
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    if (threadIdx.x == 0) draw_tile(header, &tile_shared, &epoch_shared);
+    __syncthreads();
+    const unsigned tile = tile_shared;
+    status.epoch = epoch_shared;
+
+    const size_t start = (size_t)tile * blockDim.x * C, seg = start + (size_t)warp * 32 * C;
+    const size_t left = seg < n ? n - seg : 0;
+    const bool full = aligned && start + (size_t)blockDim.x * C <= n;
+    T x[R][VEC], off[R];
+    rows_load<T, Op, R, VEC>(x, in + seg, left, full);
+
+    T total = rows_scan_local<T, Op, R, VEC>(x);
+    for (int d = 16; d > 0; d >>= 1) total = Op::apply(total, __shfl_xor_sync(0xffffffffu, total, d));
+    if (lane == 0) warp_totals[warp] = total;
+    __syncthreads();
+    if (warp == 0) tile_prefix<T, Op>(status, tile, warp_totals, warp_prefix);
+    rows_offsets<T, Op, R, VEC>(x, off); /* the other warps: while warp 0 looks back */
+    __syncthreads();
+    rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
+    rows_store<T, R, VEC>(out + seg, x, left, full);
+}
+
+/* ---- launcher ------------------------------------------------------------ */
+
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tiles_of(const kernel_args *a) { return ceil_div(a->n, tile_of(a)); }
+
+static size_t workspace(const kernel_args *a)
+{
+    return lookback_layout(LOOKBACK_HEADER, tiles_of(a), dtype_size(a->dtype), NULL);
+}
+
+/* Counter, epoch and every status word to 0 (status 0 is INVALID in any epoch). */
+static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
+{
+    size_t status_end;
+    size_t need = lookback_layout(LOOKBACK_HEADER, tiles_of(a), dtype_size(a->dtype), &status_end);
+    if (!a->workspace || a->workspace_bytes < need) return cudaErrorInvalidValue;
+    return cudaMemsetAsync(a->workspace, 0, status_end, s);
+}
+
+template <typename T, typename Op, unsigned C> static cudaError_t launch_items(const kernel_args *a, cudaStream_t s)
+{
+    size_t tiles = tiles_of(a);
+    if (!a->workspace || a->workspace_bytes < workspace(a) || tiles > 0xffffffffu) return cudaErrorInvalidValue;
+    char *ws = (char *)a->workspace;
+    int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
+    scan_lookback_vectorized_kernel<T, Op, C><<<(unsigned)tiles, a->block_dim, 0, s>>>(
+        (const T *)a->in, (T *)a->out, a->n, a->scan_mode == SCAN_EXCLUSIVE, aligned,
+        lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL), (unsigned *)ws);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+/* Items per thread: the compile-time instances (coarse_factors below). */
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    switch (a->coarse) {
+    case 8: return launch_items<T, Op, 8>(a, s);
+    case 16: return launch_items<T, Op, 16>(a, s);
+    case 32: return launch_items<T, Op, 32>(a, s);
+    default: return cudaErrorInvalidValue;
+    }
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static double bytes(const kernel_args *a) { return 2.0 * a->n * dtype_size(a->dtype); }
+
+extern "C" const variant scan_lookback_vectorized_variant = {
+    .name = "scan_lookback_vectorized",
+    .alias = "single_pass_vectorized",
+    .family = "single_pass",
+    .description = "single pass, one launch: 16-byte loads to registers, warp-row scans, total published "
+                   "before the tile scan, epoch-tagged status words",
+    .kind = KIND_SCAN,
+    .dtypes = DTYPES_ALL,
+    .ops = OPS_ALL,
+    .excluded_pairs = 0,
+    .limits = "items per thread (coarse) 8, 16, 32; block dims 128-512 (registers: 32 items x 512 threads)",
+    .block_dims = AXIS_BIT(128) | AXIS_BIT(256) | AXIS_BIT(512),
+    .coarse_factors = AXIS_BIT(8) | AXIS_BIT(16) | AXIS_BIT(32),
+    .finishes = 0,
+    .scan_modes = SCAN_BOTH,
+    .max_n = 0,
+    .bytes_model = "2n elements (reads n, writes n); status words not counted",
+    .bytes_moved = bytes,
+    .workspace_size = workspace,
+    .launch = launch,
+    .workspace_init = workspace_init,
+};
