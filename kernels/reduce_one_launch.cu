@@ -6,9 +6,9 @@
  * one block). Below about 2^22 elements a launch costs more than the data, so
  * the launches are what is left to save:
  *   - no set-up launch: the block that draws the last ticket folds the
- *     partials and puts the ticket back to 0 for the next call
- *     (last_block_finish with reset); workspace_init zeroes it once, when the
- *     workspace is handed over;
+ *     partials and puts the ticket back to 0 for the next call; the ticket is
+ *     an acq_rel atomic instead of two full fences (last_block_finish<.., true>);
+ *     workspace_init zeroes it once, when the workspace is handed over;
  *   - the grid from n: enough blocks for every thread to have its U vectors
  *     (U = the coarse factor: independent 16-byte loads in flight per thread
  *     and step), never more than fill the chip once (resident_blocks); a
@@ -31,7 +31,7 @@ __global__ void reduce_one_launch_kernel(const T *in, T *out, size_t n, T *parti
         if (threadIdx.x == 0) *out = v;
         return;
     }
-    last_block_finish<T, Op>(v, partials, ticket, out, warp_totals, 1);
+    last_block_finish<T, Op, true>(v, partials, ticket, out, warp_totals);
 }
 
 /* ---- launcher ------------------------------------------------------------ */

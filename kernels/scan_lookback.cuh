@@ -70,6 +70,11 @@ template <typename T> struct tile_status<T, true> {
         memcpy(v, &bits, sizeof bits);
         return tile_status_of((unsigned)(x >> 32), epoch);
     }
+    /* For batched readers (lookahead_warp): poll() is read() with the value
+     * in the same word; fetch() has nothing left to do. */
+    static const bool PACKED = true;
+    __device__ unsigned poll(unsigned tile, T *v) const { return read(tile, v); }
+    __device__ void fetch(unsigned, T *) const {}
 };
 
 template <typename T> struct tile_status<T, false> {
@@ -91,7 +96,36 @@ template <typename T> struct tile_status<T, false> {
         else if (status == TILE_INCLUSIVE) *v = __ldcg(inclusives + tile);
         return status;
     }
+    /* For batched readers: poll() loads the status alone (relaxed, so many can
+     * be in flight); after an acquire fence, fetch() loads the AGGREGATE value. */
+    static const bool PACKED = false;
+    __device__ unsigned poll(unsigned tile, T *) const
+    {
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
+        return tile_status_of(f.load(cuda::memory_order_relaxed), epoch);
+    }
+    __device__ void fetch(unsigned tile, T *v) const { *v = __ldcg(aggregates + tile); }
 };
+
+/* Workspace header of the one-launch scans: one 64-bit word, the epoch (high
+ * 32 bits) and the tile counter (low 32 bits), so that one relaxed atomic
+ * draws a tile and reads the epoch together, with no fence on the way to the
+ * tile's first load. */
+#define LOOKBACK_HEADER sizeof(unsigned long long)
+
+/* Thread 0 draws a tile and its launch's epoch. The launch's last draw (number
+ * last_draw; every other draw precedes it in the word's order) puts the
+ * counter back to 0 and advances the epoch for the next launch, so this
+ * launch cannot see either. */
+__device__ inline void draw_tile(unsigned long long *header, unsigned last_draw, unsigned *tile, unsigned *epoch)
+{
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> h(*header);
+    unsigned long long x = h.fetch_add(1ull, cuda::memory_order_relaxed);
+    unsigned t = (unsigned)x, e = (unsigned)(x >> 32);
+    if (t == last_draw) h.store((unsigned long long)(e + 1u) << 32, cuda::memory_order_relaxed);
+    *tile = t;
+    *epoch = e;
+}
 
 /* Workspace layout, after a `header` of bytes the variant keeps for itself
  * (its tile counter): the status words, then for 8-byte types the two value
@@ -129,9 +163,11 @@ static tile_status<T, false> lookback_status_at(char *ws, size_t header, size_t 
 
 /* Run by the 32 lanes of one warp with the tile's total; returns the
  * combination of all earlier tiles (the identity for tile 0) to every lane and
- * publishes this tile. */
+ * publishes this tile. backoff_ns: sleep between two polls of a window that
+ * still holds an INVALID tile (0: spin), so waiting warps leave the L2 and the
+ * issue slots to the tiles still loading. */
 template <typename T, typename Op, typename Status>
-__device__ inline T lookback_warp(const Status &status, unsigned tile, T total)
+__device__ inline T lookback_warp(const Status &status, unsigned tile, T total, unsigned backoff_ns = 0)
 {
     const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
     const T id = Op::template identity<T>();
@@ -147,9 +183,11 @@ __device__ inline T lookback_warp(const Status &status, unsigned tile, T total)
         long long pred = nearest - lane;
         unsigned st = TILE_INCLUSIVE; /* before tile 0: an inclusive identity */
         T v = id;
-        do {
+        for (;;) {
             if (pred >= 0) st = status.read((unsigned)pred, &v);
-        } while (__any_sync(full, st == TILE_INVALID));
+            if (!__any_sync(full, st == TILE_INVALID)) break;
+            if (backoff_ns) __nanosleep(backoff_ns);
+        }
 
         unsigned inclusive = __ballot_sync(full, st == TILE_INCLUSIVE);
         unsigned last = inclusive ? __ffs(inclusive) - 1 : 31; /* farthest lane still needed */
@@ -165,6 +203,50 @@ __device__ inline T lookback_warp(const Status &status, unsigned tile, T total)
     }
     if (lane == 0) status.publish(tile, TILE_INCLUSIVE, Op::apply(exclusive, total));
     return exclusive;
+}
+
+/* Decoupled look-ahead (CCCL's single-pass "warpspeed" scan): a persistent
+ * block that knows everything up to its previous tile needs for its next tile
+ * only the AGGREGATEs of the tiles [from, to) that other blocks drew in
+ * between; it never waits on another tile's look-back, only on its load.
+ * Run by the 32 lanes of one warp; every lane gets the fold of those tiles.
+ * Each lane polls LOOKAHEAD_BATCH tiles at once (independent relaxed loads,
+ * one L2 round trip for up to 32 x LOOKAHEAD_BATCH tiles), then re-polls only
+ * the INVALID ones, sleeping backoff_ns between polls. */
+#define LOOKAHEAD_BATCH 8
+template <typename T, typename Op, typename Status>
+__device__ inline T lookahead_warp(const Status &status, unsigned from, unsigned to, unsigned backoff_ns)
+{
+    const unsigned lane = threadIdx.x & 31;
+    const T id = Op::template identity<T>();
+    T acc = id;
+    for (unsigned base = from; base < to; base += 32 * LOOKAHEAD_BATCH) {
+        T v[LOOKAHEAD_BATCH];
+        unsigned st[LOOKAHEAD_BATCH];
+#pragma unroll
+        for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++) {
+            unsigned i = base + k * 32 + lane;
+            v[k] = id;
+            st[k] = i < to ? status.poll(i, &v[k]) : (unsigned)TILE_AGGREGATE;
+        }
+#pragma unroll
+        for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++) {
+            while (st[k] == TILE_INVALID) {
+                if (backoff_ns) __nanosleep(backoff_ns);
+                st[k] = status.poll(base + k * 32 + lane, &v[k]);
+            }
+        }
+        if (!Status::PACKED) {
+            cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+#pragma unroll
+            for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++)
+                if (base + k * 32 + lane < to) status.fetch(base + k * 32 + lane, &v[k]);
+        }
+#pragma unroll
+        for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++) acc = Op::apply(acc, v[k]);
+    }
+    for (int d = 16; d > 0; d >>= 1) acc = Op::apply(acc, __shfl_xor_sync(0xffffffffu, acc, d));
+    return acc;
 }
 
 #endif /* KERNELS_SCAN_LOOKBACK_CUH */

@@ -22,10 +22,9 @@
  *   - the last (partial) tile and unaligned pointers take guarded scalar loads
  *     and stores in the same layout, so any n >= 1 works.
  *
- * Memory ordering of the counter and epoch: every block reads the epoch
- * before it draws its ticket with an acq_rel atomic, so the last ticket's
- * drawer (which alone writes the next epoch, after its draw) is ordered after
- * every read of the current one.
+ * The counter and the epoch share one 64-bit word: a block reads its epoch in
+ * the same atomic that draws its tile, so the last drawer's reset (which
+ * follows every draw in that word's order) cannot be seen by this launch.
  *
  * Run: bazel run //harness:sweep -- --variants scan_lookback_vectorized --sizes 67108864 --coarse 8,16,32
  */
@@ -33,134 +32,36 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/scan_block.cuh"
 #include "kernels/scan_lookback.cuh"
+#include "kernels/scan_rows.cuh"
 
-/* Workspace header: the tile counter, then the epoch (two unsigned). */
-#define LOOKBACK_HEADER (2 * sizeof(unsigned))
-
-/* Thread 0 draws the tile and reads the epoch; the last drawer resets the
- * counter and advances the epoch for the next launch. */
-__device__ inline void draw_tile(unsigned *header, unsigned *tile, unsigned *epoch)
-{
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> counter(header[0]), next_epoch(header[1]);
-    unsigned e = next_epoch.load(cuda::memory_order_relaxed);
-    unsigned t = counter.fetch_add(1u, cuda::memory_order_acq_rel);
-    if (t == gridDim.x - 1) {
-        counter.store(0u, cuda::memory_order_relaxed);
-        next_epoch.store(e + 1u, cuda::memory_order_relaxed);
-    }
-    *tile = t;
-    *epoch = e;
-}
-
-/* A warp's R rows of VEC items: element k of row j of lane l is element
- * (j * 32 + l) * VEC + k of the warp's segment. Full: vector loads, no bounds. */
-template <typename T, typename Op, unsigned R, unsigned VEC>
-__device__ inline void rows_load(T (&x)[R][VEC], const T *seg, size_t left, bool full)
-{
-    typedef typename vec16<T>::type V;
-    const unsigned lane = threadIdx.x & 31;
-#pragma unroll
-    for (unsigned j = 0; j < R; j++) {
-        if (full) {
-            V v = ((const V *)seg)[j * 32 + lane];
-            memcpy(x[j], &v, sizeof v);
-        } else {
-#pragma unroll
-            for (unsigned k = 0; k < VEC; k++) {
-                size_t i = (size_t)(j * 32 + lane) * VEC + k;
-                x[j][k] = i < left ? seg[i] : Op::template identity<T>();
-            }
-        }
-    }
-}
-
-template <typename T, unsigned R, unsigned VEC>
-__device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, bool full)
-{
-    typedef typename vec16<T>::type V;
-    const unsigned lane = threadIdx.x & 31;
-#pragma unroll
-    for (unsigned j = 0; j < R; j++) {
-        if (full) {
-            V v;
-            memcpy(&v, x[j], sizeof v);
-            ((V *)seg)[j * 32 + lane] = v;
-        } else {
-#pragma unroll
-            for (unsigned k = 0; k < VEC; k++) {
-                size_t i = (size_t)(j * 32 + lane) * VEC + k;
-                if (i < left) seg[i] = x[j][k];
-            }
-        }
-    }
-}
-
-/* Each vector scanned in place; returns the fold of the thread's items. */
-template <typename T, typename Op, unsigned R, unsigned VEC> __device__ inline T rows_scan_local(T (&x)[R][VEC])
-{
-    T total = Op::template identity<T>();
-#pragma unroll
-    for (unsigned j = 0; j < R; j++) {
-#pragma unroll
-        for (unsigned k = 1; k < VEC; k++) x[j][k] = Op::apply(x[j][k - 1], x[j][k]);
-        total = Op::apply(total, x[j][VEC - 1]);
-    }
-    return total;
-}
-
-/* off[j]: what comes before this lane's row j within the warp's segment (the
- * rows before j, then the lanes before this one in row j). */
-template <typename T, typename Op, unsigned R, unsigned VEC>
-__device__ inline void rows_offsets(const T (&x)[R][VEC], T (&off)[R])
-{
-    const unsigned lane = threadIdx.x & 31;
-    T run = Op::template identity<T>();
-#pragma unroll
-    for (unsigned j = 0; j < R; j++) {
-        T inc = warp_scan_inclusive<T, Op>(x[j][VEC - 1]);
-        T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-        off[j] = lane ? Op::apply(run, exc) : run;
-        run = Op::apply(run, __shfl_sync(0xffffffffu, inc, 31));
-    }
-}
-
-/* Every item gets its offset in front: inclusive, or shifted by one (exclusive). */
-template <typename T, typename Op, unsigned R, unsigned VEC>
-__device__ inline void rows_apply(T (&x)[R][VEC], const T (&off)[R], T base, int exclusive)
-{
-#pragma unroll
-    for (unsigned j = 0; j < R; j++) {
-        T o = Op::apply(base, off[j]);
-#pragma unroll
-        for (int k = VEC - 1; k >= 0; k--) x[j][k] = exclusive ? (k ? Op::apply(o, x[j][k - 1]) : o) : Op::apply(o, x[j][k]);
-    }
-}
+/* Polling back-off of the look-back, nanoseconds (measured: FINDINGS, "Beyond CUB"). */
+static const unsigned lookback_backoff_ns = 0;
 
 /* Warp 0: the warps' totals scanned, the tile published and looked back;
  * warp_prefix[w] gets everything before warp w of this tile. */
 template <typename T, typename Op>
-__device__ inline void tile_prefix(tile_status<T> status, unsigned tile, const T *warp_totals, T *warp_prefix)
+__device__ inline void tile_prefix(tile_status<T> status, unsigned tile, const T *warp_totals, T *warp_prefix,
+                                   unsigned backoff_ns)
 {
     const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
     const T id = Op::template identity<T>();
     T inc = warp_scan_inclusive<T, Op>(lane < warps ? warp_totals[lane] : id);
     T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-    T before = lookback_warp<T, Op>(status, tile, __shfl_sync(0xffffffffu, inc, 31));
+    T before = lookback_warp<T, Op>(status, tile, __shfl_sync(0xffffffffu, inc, 31), backoff_ns);
     if (lane < warps) warp_prefix[lane] = lane ? Op::apply(before, exc) : before;
 }
 
 template <typename T, typename Op, unsigned C>
 __global__ void __launch_bounds__(512)
     scan_lookback_vectorized_kernel(const T *in, T *out, size_t n, int exclusive, int aligned, tile_status<T> status,
-                                    unsigned *header)
+                                    unsigned long long *header, unsigned backoff_ns)
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
     __shared__ T warp_totals[32], warp_prefix[32];
     __shared__ unsigned tile_shared, epoch_shared;
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (threadIdx.x == 0) draw_tile(header, &tile_shared, &epoch_shared);
+    if (threadIdx.x == 0) draw_tile(header, gridDim.x - 1, &tile_shared, &epoch_shared);
     __syncthreads();
     const unsigned tile = tile_shared;
     status.epoch = epoch_shared;
@@ -175,7 +76,7 @@ __global__ void __launch_bounds__(512)
     for (int d = 16; d > 0; d >>= 1) total = Op::apply(total, __shfl_xor_sync(0xffffffffu, total, d));
     if (lane == 0) warp_totals[warp] = total;
     __syncthreads();
-    if (warp == 0) tile_prefix<T, Op>(status, tile, warp_totals, warp_prefix);
+    if (warp == 0) tile_prefix<T, Op>(status, tile, warp_totals, warp_prefix, backoff_ns);
     rows_offsets<T, Op, R, VEC>(x, off); /* the other warps: while warp 0 looks back */
     __syncthreads();
     rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
@@ -209,7 +110,8 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
     scan_lookback_vectorized_kernel<T, Op, C><<<(unsigned)tiles, a->block_dim, 0, s>>>(
         (const T *)a->in, (T *)a->out, a->n, a->scan_mode == SCAN_EXCLUSIVE, aligned,
-        lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL), (unsigned *)ws);
+        lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL), (unsigned long long *)ws,
+        lookback_backoff_ns);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }
