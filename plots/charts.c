@@ -18,16 +18,11 @@
 
 extern char **environ;
 
-#include "plots/internal.h"
+#include "plots/charts_util.h"
 
 /* ---- parameter strings ------------------------------------------------------ */
 
-typedef struct pbuf {
-    char *s;
-    size_t len, cap;
-} pbuf;
-
-static void pb_add(pbuf *b, const char *fmt, ...)
+void pb_add(pbuf *b, const char *fmt, ...)
 {
     va_list ap;
     for (;;) {
@@ -50,7 +45,7 @@ static void pb_add(pbuf *b, const char *fmt, ...)
 }
 
 /* key='value'; (a gnuplot single-quoted string: a quote is doubled) */
-static void p_str(pbuf *b, const char *key, const char *val)
+void p_str(pbuf *b, const char *key, const char *val)
 {
     pb_add(b, "%s='", key);
     for (const char *p = val; *p; p++) pb_add(b, *p == '\'' ? "''" : "%c", *p);
@@ -58,7 +53,7 @@ static void p_str(pbuf *b, const char *key, const char *val)
 }
 
 /* The same for text shown in enhanced mode: its specials are escaped. */
-static void p_text(pbuf *b, const char *key, const char *val)
+void p_text(pbuf *b, const char *key, const char *val)
 {
     pbuf e = {0};
     pb_add(&e, "%s", "");
@@ -70,13 +65,13 @@ static void p_text(pbuf *b, const char *key, const char *val)
     free(e.s);
 }
 
-static void p_num(pbuf *b, const char *key, double v)
+void p_num(pbuf *b, const char *key, double v)
 {
     if (isfinite(v)) pb_add(b, "%s=%.9g; ", key, v);
     else pb_add(b, "%s=NaN; ", key);
 }
 
-static void p_int(pbuf *b, const char *key, long long v) { pb_add(b, "%s=%lld; ", key, v); }
+void p_int(pbuf *b, const char *key, long long v) { pb_add(b, "%s=%lld; ", key, v); }
 
 void textf(char *buf, size_t len, const char *fmt, ...)
 {
@@ -106,7 +101,7 @@ const char *kind_title(const char *kind)
     return kind;
 }
 
-static const char *kind_word(const char *kind)
+const char *kind_word(const char *kind)
 {
     if (strcmp(kind, "reduce") == 0) return "Reduction";
     if (strcmp(kind, "scan") == 0) return "Scan";
@@ -127,7 +122,7 @@ static void safe_name(char *out, size_t len, const char *s)
     out[i] = '\0';
 }
 
-static void group_stem(const group *g, char *out, size_t len)
+void group_stem(const group *g, char *out, size_t len)
 {
     char k[32], d[32], o[32];
     safe_name(k, sizeof k, g->kind);
@@ -145,7 +140,7 @@ static void title_suffix(const render_ctx *ctx, const group *g, char *out, size_
 }
 
 /* "the fastest (cold median) of its block dims × finishes" */
-static void folded_text(unsigned folded, char *out, size_t len)
+void folded_text(unsigned folded, char *out, size_t len)
 {
     const char *names[4] = {"block dims", "coarse factors", "finishes", "scan modes"};
     out[0] = '\0';
@@ -163,10 +158,10 @@ static void folded_text(unsigned folded, char *out, size_t len)
     }
 }
 
-static double log2d(double x) { return log(x) / log(2.0); }
+double log2d(double x) { return log(x) / log(2.0); }
 
 /* x range and tic step of a log2 n axis */
-static void n_axis(unsigned long long lo, unsigned long long hi, double *xmin, double *xmax, int *xstep,
+void n_axis(unsigned long long lo, unsigned long long hi, double *xmin, double *xmax, int *xstep,
                    double *xstart)
 {
     *xstart = pow(2.0, ceil(log2d((double)lo) - 1e-9));
@@ -176,7 +171,7 @@ static void n_axis(unsigned long long lo, unsigned long long hi, double *xmin, d
     *xstep = span <= 9 ? 2 : span <= 18 ? 4 : span <= 27 ? 8 : 16;
 }
 
-static chart *new_chart(render_ctx *ctx, int gi, const char *stem, const char *title)
+chart *new_chart(render_ctx *ctx, int gi, const char *stem, const char *title)
 {
     if (ctx->ncharts == ctx->cap) {
         size_t cap = ctx->cap ? ctx->cap * 2 : 32;
@@ -193,7 +188,7 @@ static chart *new_chart(render_ctx *ctx, int gi, const char *stem, const char *t
     return c;
 }
 
-static void skip_chart(render_ctx *ctx, chart *c, const char *fmt, ...)
+void skip_chart(render_ctx *ctx, chart *c, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -280,7 +275,7 @@ static int gp_run(render_ctx *ctx, const char *script_path, const char *params, 
 }
 
 /* Draw chart c with script (e.g. "bandwidth.gp") as PNG and SVG. */
-static void draw(render_ctx *ctx, chart *c, const char *script, int w, int h, const char *params)
+void draw(render_ctx *ctx, chart *c, const char *script, int w, int h, const char *params)
 {
     char script_path[PATH_LEN];
     if (strcmp(ctx->gpdir, ".") == 0) snprintf(script_path, sizeof script_path, "%s", script);
@@ -335,7 +330,7 @@ static void draw(render_ctx *ctx, chart *c, const char *script, int w, int h, co
     ctx_log(ctx, "drew %s", c->stem);
 }
 
-static FILE *open_data(render_ctx *ctx, const char *name, char *err, size_t errlen)
+FILE *open_data(render_ctx *ctx, const char *name, char *err, size_t errlen)
 {
     char path[PATH_LEN];
     join_path(path, sizeof path, ctx->data_dir, name);
@@ -344,7 +339,7 @@ static FILE *open_data(render_ctx *ctx, const char *name, char *err, size_t errl
     return f;
 }
 
-static int close_data(FILE *f, const render_ctx *ctx, const char *name, char *err, size_t errlen)
+int close_data(FILE *f, const render_ctx *ctx, const char *name, char *err, size_t errlen)
 {
     int bad = ferror(f);
     if (fclose(f) || bad) {
@@ -354,14 +349,14 @@ static int close_data(FILE *f, const render_ctx *ctx, const char *name, char *er
     return 0;
 }
 
-static void dat_num(FILE *f, double v)
+void dat_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, " %.6g", v);
     else fputs(" ?", f);
 }
 
 /* A gnuplot data-file string: double-quoted, quotes dropped. */
-static void dat_str(FILE *f, const char *s)
+void dat_str(FILE *f, const char *s)
 {
     fputs(" \"", f);
     for (; *s; s++)
@@ -381,12 +376,12 @@ static int names_px(const render_ctx *ctx, const group *g)
     return (int)(longest * 7.5) + 24;
 }
 
-/* Per-block lists of the series of g: names, colours, point types, widths. */
-static void series_lists(const render_ctx *ctx, const group *g, pbuf *p)
+/* Per-block lists of variants: names, colours, point types, widths. */
+void var_lists(const render_ctx *ctx, const int *vars, size_t nv, pbuf *p)
 {
     pbuf names = {0}, colors = {0}, pts = {0}, lws = {0};
-    for (size_t i = 0; i < g->ns; i++) {
-        const var_info *v = &ctx->r->vars[g->s[i].var];
+    for (size_t i = 0; i < nv; i++) {
+        const var_info *v = &ctx->r->vars[vars[i]];
         char nm[128];
         snprintf(nm, sizeof nm, "%s", v->name);
         for (char *q = nm; *q; q++)
@@ -406,9 +401,19 @@ static void series_lists(const render_ctx *ctx, const group *g, pbuf *p)
     free(lws.s);
 }
 
+/* The same for every series of g. */
+static void series_lists(const render_ctx *ctx, const group *g, pbuf *p)
+{
+    int *vars = malloc((g->ns ? g->ns : 1) * sizeof *vars);
+    if (!vars) return;
+    for (size_t i = 0; i < g->ns; i++) vars[i] = g->s[i].var;
+    var_lists(ctx, vars, g->ns, p);
+    free(vars);
+}
+
 /* Pixels wide a chart must be for its title and subtitle (bold 10 points,
  * then 8.5; multi-byte characters count a little wide, which errs safe). */
-static int titles_px(const render_ctx *ctx, const group *g, const char *title, const char *sub)
+int titles_px(const render_ctx *ctx, const group *g, const char *title, const char *sub)
 {
     char suffix[256];
     title_suffix(ctx, g, suffix, sizeof suffix);
@@ -416,7 +421,7 @@ static int titles_px(const render_ctx *ctx, const group *g, const char *title, c
     return (int)(t > s ? t : s) + 60;
 }
 
-static void common_titles(const render_ctx *ctx, const group *g, pbuf *p, const char *title, const char *sub)
+void common_titles(const render_ctx *ctx, const group *g, pbuf *p, const char *title, const char *sub)
 {
     char suffix[256], full[512];
     title_suffix(ctx, g, suffix, sizeof suffix);
@@ -476,7 +481,7 @@ static int write_series(render_ctx *ctx, const group *g, const char *stem, int w
     return close_data(f, ctx, name, err, errlen);
 }
 
-static void series_extent(const group *g, unsigned long long *lo, unsigned long long *hi)
+void series_extent(const group *g, unsigned long long *lo, unsigned long long *hi)
 {
     *lo = 0;
     *hi = 0;
@@ -564,7 +569,7 @@ static void chart_bandwidth(render_ctx *ctx, int gi, const char *stem)
 /* Tics of a log axis from lo to hi: decades when it spans three or more,
  * else 1-2-5 steps, so that a short range still has labelled tics. Written as
  * a gnuplot tic list; empty when decades do. */
-static void log_tics(double lo, double hi, pbuf *out)
+void log_tics(double lo, double hi, pbuf *out)
 {
     if (log10(hi / lo) >= 3) return;
     static const double m[] = {1, 2, 5};
@@ -1317,6 +1322,8 @@ int charts_render(render_ctx *ctx, char *err, size_t errlen)
         chart_heatmaps(ctx, (int)gi, stem);
         chart_time(ctx, (int)gi, stem);
         chart_hotcold(ctx, (int)gi, stem);
+        chart_speedup_vs_cub(ctx, (int)gi, stem);
+        chart_pct_copy(ctx, (int)gi, stem);
     }
     return 0;
 }

@@ -19,6 +19,10 @@
  *   hotcold    hot vs cold bandwidth around the L2 size, one panel per variant
  *   metrics    warp efficiency, bank conflicts, DRAM throughput, occupancy
  *   heatmap    block dim x coarse factor bandwidth, per coarsened variant
+ *   speedup-vs-cub  CUB's median / each variant's vs n, cold and hot panels
+ *              (each point the fastest configuration in that L2 state)
+ *   pct-copy   bandwidth as % of the measured copy vs n, cold and hot panels
+ *              (these two only where the group has CUB rows)
  * Where several configurations (block dims, coarse factors, finishes, scan
  * modes) exist for one variant and n, each point is the fastest of them
  * (lowest cold median); the chart subtitles say which axes were folded.

@@ -368,7 +368,9 @@ static void test_every_chart(void **state)
     static const char *const stems[] = {
         "bandwidth-reduce-f32-sum", "ladder-reduce-f32-sum", "metrics-reduce-f32-sum",
         "heatmap-reduce_coarsened-f32-sum", "time-reduce-f32-sum", "hotcold-reduce-f32-sum",
-        "bandwidth-scan-f32-sum", "metrics-scan-f32-sum", "time-scan-f32-sum", "hotcold-scan-f32-sum"};
+        "bandwidth-scan-f32-sum", "metrics-scan-f32-sum", "time-scan-f32-sum", "hotcold-scan-f32-sum",
+        "speedup-vs-cub-reduce-f32-sum", "pct-copy-reduce-f32-sum", "speedup-vs-cub-scan-f32-sum",
+        "pct-copy-scan-f32-sum"};
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) assert_chart(dir, stems[i]);
 
     char path[4200];
@@ -432,12 +434,17 @@ static void test_absent_data_is_skipped(void **state)
     assert_chart(dir, "ladder-reduce-f32-sum");
     assert_false(exists(dir, "charts/metrics-reduce-f32-sum.png"));
     assert_false(exists(dir, "charts/hotcold-reduce-f32-sum.png"));
+    /* no hot times: the speed-up over CUB is drawn with its cold panel only;
+     * no run.json: the percentage of the copy bandwidth is skipped */
+    assert_chart(dir, "speedup-vs-cub-reduce-f32-sum");
+    assert_false(exists(dir, "charts/pct-copy-reduce-f32-sum.png"));
     char path[4200];
     snprintf(path, sizeof path, "%s/report.md", dir);
     char *md = slurp(path);
     assert_true(contains(md, "Skipped: results.csv has no metric columns"));
     assert_true(contains(md, "Skipped: results.csv has no time_hot_median_ms column"));
     assert_true(contains(md, "No run metadata"));
+    assert_true(contains(md, "Skipped: the measured copy bandwidth is unknown (run.json copy_bandwidth_GBps)"));
     free(md);
     free(dir);
 }
@@ -518,6 +525,236 @@ static void test_csv_quoting(void **state)
     csv_free(&t);
 }
 
+/* ---- the charts against CUB ---------------------------------------------------- */
+
+typedef struct cub_row {
+    const char *variant, *family;
+    int log2n, block;
+    const char *status;
+    double cold, hot; /* median ms */
+} cub_row;
+
+/* Reductions, f32 sum: CUB; a variant whose fastest configuration differs
+ * between cold (block 128) and hot (block 512); one missing at 2^22 and alone
+ * at 2^26, where CUB has no row. CUB's invalid row at 2^22 is faster than
+ * everything and must be ignored. */
+static const cub_row cub_rows[] = {
+    {"reduce_cub", "cub", 20, 256, "ok", 0.010, 0.008},
+    {"reduce_cub", "cub", 22, 256, "ok", 0.020, 0.018},
+    {"reduce_cub", "cub", 22, 512, "invalid", 0.001, 0.001},
+    {"reduce_cub", "cub", 24, 256, "ok", 0.060, 0.058},
+    {"reduce_fast", "fast", 20, 128, "ok", 0.008, 0.007},
+    {"reduce_fast", "fast", 20, 512, "ok", 0.009, 0.0064},
+    {"reduce_fast", "fast", 22, 128, "ok", 0.025, 0.022},
+    {"reduce_fast", "fast", 22, 512, "ok", 0.026, 0.020},
+    {"reduce_fast", "fast", 24, 128, "ok", 0.050, 0.049},
+    {"reduce_fast", "fast", 24, 512, "ok", 0.055, 0.045},
+    {"reduce_slow", "slow", 20, 256, "ok", 0.020, 0.016},
+    {"reduce_slow", "slow", 24, 256, "ok", 0.120, 0.116},
+    {"reduce_slow", "slow", 26, 256, "ok", 0.500, 0.490},
+};
+#define NCUB_ROWS (sizeof cub_rows / sizeof cub_rows[0])
+#define CUB_COPY_GBPS 2000.0
+
+/* The fastest ok median of variant at 2^log2n (cold or hot); NaN when none. */
+static double cub_fastest(const char *variant, int log2n, int hot, int *block)
+{
+    double best = NAN;
+    for (size_t i = 0; i < NCUB_ROWS; i++) {
+        const cub_row *c = &cub_rows[i];
+        if (strcmp(c->variant, variant) || c->log2n != log2n || strcmp(c->status, "ok")) continue;
+        double t = hot ? c->hot : c->cold;
+        if (!(t >= best)) {
+            best = t;
+            if (block) *block = c->block;
+        }
+    }
+    return best;
+}
+
+static char *make_cub_fixture(int with_cub)
+{
+    const char *tmp = getenv("TEST_TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/plots-cub-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    char *dir = mkdtemp(tmpl);
+    assert_non_null(dir);
+    dir = strdup(dir);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("variant,alias,family,kind,dtype,op,n,block_dim,coarse,finish,scan_mode,status,bytes_moved,"
+          "time_cold_median_ms,time_hot_median_ms,bw_cold_GBps,bw_hot_GBps,bw_cold_pct_copy,speedup_vs_cub\n",
+          f);
+    for (size_t i = 0; i < NCUB_ROWS; i++) {
+        const cub_row *c = &cub_rows[i];
+        if (!with_cub && strcmp(c->family, "cub") == 0) continue;
+        double bytes = 4.0 * (double)(1ull << c->log2n);
+        double cub = cub_fastest("reduce_cub", c->log2n, 0, NULL);
+        int ok = strcmp(c->status, "ok") == 0;
+        char speedup[32] = "";
+        if (ok && with_cub && isfinite(cub)) snprintf(speedup, sizeof speedup, "%.10g", cub / c->cold);
+        fprintf(f, "%s,,%s,reduce,f32,sum,%llu,%d,1,two_step,,%s,%.0f,%.10g,%.10g,%.10g,%.10g,%.10g,%s\n", c->variant,
+                c->family, 1ull << c->log2n, c->block, c->status, bytes, c->cold, c->hot, bytes / (c->cold * 1e6),
+                bytes / (c->hot * 1e6), bytes / (c->cold * 1e6) / CUB_COPY_GBPS * 100, speedup);
+    }
+    fclose(f);
+    snprintf(path, sizeof path, "%s/run.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "{\"experiment\": \"vs-cub-fixture\", \"device\": {\"name\": \"NVIDIA H200\", \"l2_bytes\": %.0f},\n"
+               " \"peak_bandwidth_GBps\": %.1f, \"copy_bandwidth_GBps\": %.1f}\n",
+            L2_BYTES, PEAK, CUB_COPY_GBPS);
+    fclose(f);
+    return dir;
+}
+
+/* Check plots-data/<name>: each block (a "# variant" line, then "n cold hot
+ * cold_block cold_coarse hot_block hot_coarse" lines) holds exactly the
+ * expected values of its variant. pct: percent of the copy bandwidth, else
+ * the speed-up over CUB. Returns the number of values checked. */
+static int check_cub_data(const char *dir, const char *name, int pct, const char *const *want_vars, size_t nwant)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/plots-data/%s", dir, name);
+    char *text = slurp(path);
+    assert_non_null(text);
+    char var[64] = "";
+    size_t nvars = 0;
+    int checked = 0, points = 0;
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#') {
+            if (strlen(line) > 2 && !strchr(line + 2, ' ')) {
+                snprintf(var, sizeof var, "%s", line + 2);
+                assert_true(nvars < nwant);
+                assert_string_equal(var, want_vars[nvars]);
+                nvars++;
+            }
+            continue;
+        }
+        unsigned long long n;
+        char cold_s[32], hot_s[32];
+        int cb, cc, hb, hc;
+        assert_int_equal(sscanf(line, "%llu %31s %31s %d %d %d %d", &n, cold_s, hot_s, &cb, &cc, &hb, &hc), 7);
+        int log2n = 0;
+        while ((1ull << log2n) < n) log2n++;
+        points++;
+        for (int hot = 0; hot < 2; hot++) {
+            int block = -1;
+            double t = cub_fastest(var, log2n, hot, &block), tc = cub_fastest("reduce_cub", log2n, hot, NULL);
+            double want = pct ? 4.0 * (double)n / (t * 1e6) / CUB_COPY_GBPS * 100 : tc / t;
+            const char *got_s = hot ? hot_s : cold_s;
+            if (!isfinite(want)) {
+                assert_string_equal(got_s, "?");
+                continue;
+            }
+            double got = atof(got_s);
+            if (fabs(got - want) > 1e-5 * want)
+                print_error("%s: %s at n = %llu, %s: %g, want %g\n", name, var, n, hot ? "hot" : "cold", got, want);
+            assert_true(fabs(got - want) <= 1e-5 * want);
+            assert_int_equal(hot ? hb : cb, block); /* the configuration the value came from */
+            checked++;
+        }
+    }
+    assert_int_equal(nvars, nwant);
+    free(text);
+    print_message("%s: %d points, %d values checked\n", name, points, checked);
+    return checked;
+}
+
+static void test_vs_cub_charts(void **state)
+{
+    (void)state;
+    char *dir = make_cub_fixture(1);
+    plots_options o = {0};
+    int draw_charts = plots_gnuplot_available();
+    o.no_charts = !draw_charts;
+    char msg[2048];
+    int rc = plots_render(dir, &o, msg, sizeof msg);
+    print_message("%s\n", msg);
+    assert_int_equal(rc, 0);
+    /* speed-up: the two variants other than CUB; reduce_slow has no point at
+     * 2^22 (no row) nor at 2^26 (no CUB row) */
+    static const char *const others[] = {"reduce_fast", "reduce_slow"};
+    assert_int_equal(check_cub_data(dir, "speedup-vs-cub-reduce-f32-sum.dat", 0, others, 2), 2 * (3 + 2));
+    /* percent of copy: CUB too, and reduce_slow at 2^26 */
+    static const char *const all[] = {"reduce_cub", "reduce_fast", "reduce_slow"};
+    assert_int_equal(check_cub_data(dir, "pct-copy-reduce-f32-sum.dat", 1, all, 3), 2 * (3 + 3 + 3));
+
+    /* the cold speed-ups equal the stored speedup_vs_cub column of the fastest
+     * row, and the cold percentages bw_cold_pct_copy (as the fixture wrote
+     * them, the harness's way) */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    csv_table t;
+    char err[256];
+    assert_int_equal(csv_read_file(path, &t, err, sizeof err), 0);
+    int c_var = csv_column(&t, "variant"), c_n = csv_column(&t, "n"), c_b = csv_column(&t, "block_dim");
+    int c_st = csv_column(&t, "status"), c_sp = csv_column(&t, "speedup_vs_cub");
+    int c_pct = csv_column(&t, "bw_cold_pct_copy");
+    size_t compared = 0;
+    for (int pct = 0; pct < 2; pct++) {
+        snprintf(path, sizeof path, "%s/plots-data/%s-reduce-f32-sum.dat", dir, pct ? "pct-copy" : "speedup-vs-cub");
+        char *text = slurp(path), var[64] = "";
+        assert_non_null(text);
+        for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+            if (line[0] == '#') {
+                if (!strchr(line + 2, ' ')) snprintf(var, sizeof var, "%s", line + 2);
+                continue;
+            }
+            char n[32], block[16];
+            double cold;
+            assert_int_equal(sscanf(line, "%31s %lf %*s %15s", n, &cold, block), 3);
+            for (size_t i = 0; i < t.nrows; i++) {
+                char **f = t.rows[i];
+                if (strcmp(f[c_var], var) || strcmp(f[c_n], n) || strcmp(f[c_b], block) || strcmp(f[c_st], "ok"))
+                    continue;
+                double col = atof(f[pct ? c_pct : c_sp]);
+                assert_true(fabs(cold - col) <= 1e-5 * col);
+                compared++;
+            }
+        }
+        free(text);
+    }
+    csv_free(&t);
+    assert_int_equal(compared, 5 + 9);
+
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = slurp(path);
+    assert_true(contains(md, "Reduction speed-up over CUB vs n"));
+    assert_true(contains(md, "Reduction bandwidth as % of the measured copy vs n"));
+    free(md);
+    if (draw_charts) {
+        assert_chart(dir, "speedup-vs-cub-reduce-f32-sum");
+        assert_chart(dir, "pct-copy-reduce-f32-sum");
+    }
+    free(dir);
+}
+
+static void test_vs_cub_without_cub(void **state)
+{
+    (void)state;
+    char *dir = make_cub_fixture(0);
+    plots_options o = {0};
+    o.no_charts = !plots_gnuplot_available();
+    char msg[2048];
+    int rc = plots_render(dir, &o, msg, sizeof msg);
+    print_message("%s\n", msg);
+    assert_int_equal(rc, 0);
+    assert_false(exists(dir, "plots-data/speedup-vs-cub-reduce-f32-sum.dat"));
+    assert_false(exists(dir, "plots-data/pct-copy-reduce-f32-sum.dat"));
+    assert_false(exists(dir, "charts/speedup-vs-cub-reduce-f32-sum.png"));
+    assert_false(exists(dir, "charts/pct-copy-reduce-f32-sum.png"));
+    if (!o.no_charts) assert_true(exists(dir, "charts/bandwidth-reduce-f32-sum.png"));
+    char path[4200];
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    char *md = slurp(path);
+    assert_true(contains(md, "Skipped: no CUB rows (family cub, e.g. reduce_cub) with status ok for reduce f32 sum."));
+    free(md);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -527,6 +764,8 @@ int main(void)
         cmocka_unit_test(test_without_gnuplot),
         cmocka_unit_test(test_every_chart),
         cmocka_unit_test(test_absent_data_is_skipped),
+        cmocka_unit_test(test_vs_cub_charts),
+        cmocka_unit_test(test_vs_cub_without_cub),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
