@@ -9,14 +9,13 @@
  *   tree_unrolled<BLOCK>  - the completely unrolled tree of reduce_unroll_complete
  *   warp_shfl / block_shfl - register-shuffle folds (warp, then warp leaders)
  *   vector_fold<U>        - grid-stride fold with 16-byte loads, U in flight (reduce_vectorized_single_pass)
- *   last_block_finish     - the block that draws the last ticket folds the partials
+ *   last_block_finish     - the block that draws the last ticket folds the partials (reduce_vectorized_single_pass)
  *   resident_blocks, capped_grid - the grid cap of the grid-stride variants
  *   launch_stage          - the launch every block-partial stage makes
  */
 #ifndef KERNELS_REDUCE_BLOCK_CUH
 #define KERNELS_REDUCE_BLOCK_CUH
 
-#include <cuda/atomic>
 #include <stdint.h>
 
 #include "kernels/reduce_finish.cuh"
@@ -167,32 +166,19 @@ template <typename T, typename Op, unsigned U> __device__ inline T vector_fold(c
  * v; it writes it to partials[blockIdx.x], makes it visible device-wide, and
  * draws a ticket; the block that draws the last one knows every partial is
  * written, folds them in a fixed order (float results do not depend on block
- * order) and writes *out. Called by every thread; warp_totals as for
- * block_shfl.
- *   ONE_LAUNCH false: the sample's two __threadfence()s around a plain
- *     atomicAdd; the launcher zeroes the ticket before every launch.
- *   ONE_LAUNCH true: the ticket is an acq_rel atomic (release: this block's
- *     partial before its ticket; acquire: the last block sees every partial
- *     released before the tickets it follows), no full fences; the last block
- *     puts the ticket back to 0 for the next launch (every other block has
- *     drawn by then). */
-template <typename T, typename Op, bool ONE_LAUNCH>
+ * order) and writes *out. The launcher zeroes the ticket before every launch.
+ * Called by every thread; warp_totals as for block_shfl. */
+template <typename T, typename Op>
 __device__ inline void last_block_finish(T v, T *partials, unsigned *ticket, T *out, T *warp_totals)
 {
     __shared__ int am_last;
     if (threadIdx.x == 0) {
         partials[blockIdx.x] = v;
-        if (ONE_LAUNCH) {
-            cuda::atomic_ref<unsigned, cuda::thread_scope_device> t(*ticket);
-            am_last = t.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
-            if (am_last) t.store(0u, cuda::memory_order_relaxed);
-        } else {
-            __threadfence(); /* the partial is visible device-wide before the ticket is taken */
-            am_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
-            if (am_last) __threadfence(); /* and the others' partials are read after it */
-        }
+        __threadfence(); /* the partial is visible device-wide before the ticket is taken */
+        am_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+        if (am_last) __threadfence(); /* and the others' partials are read after it */
     }
-    __syncthreads(); /* also: warp 0 is done with warp_totals; thread 0's acquire covers the block */
+    __syncthreads(); /* also: warp 0 is done with warp_totals */
     if (!am_last) return;
     v = Op::template identity<T>();
     for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) v = Op::apply(v, __ldcg(partials + i)); /* L2, not L1 */

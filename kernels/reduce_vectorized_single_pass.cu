@@ -28,7 +28,7 @@ __global__ void reduce_vectorized_single_pass_kernel(const T *in, T *out, size_t
 {
     __shared__ T warp_totals[32];
     T v = block_shfl<T, Op>(vector_fold<T, Op, 1>(in, n), warp_totals);
-    last_block_finish<T, Op, false>(v, partials, counter, out, warp_totals);
+    last_block_finish<T, Op>(v, partials, counter, out, warp_totals);
 }
 
 static unsigned grid_for(const kernel_args *a)

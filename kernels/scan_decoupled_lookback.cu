@@ -37,7 +37,7 @@ template <typename T, typename Op, typename Status> struct lookback_prefix {
     __device__ T operator()(T total) const
     {
         if (threadIdx.x < 32) {
-            T p = lookback_warp<T, Op>(status, tile, total);
+            T p = lookback_warp<1, T, Op>(status, tile, total);
             if (threadIdx.x == 0) *shared_prefix = p;
         }
         __syncthreads();

@@ -25,6 +25,7 @@
  * Run: bazel run //harness:sweep -- --variants scan_lookahead_persistent --sizes 268435456 --coarse 8,16,32
  */
 #include <stdint.h>
+#include <stdlib.h> /* PROBE */
 
 #include "kernels/scan_lookback.cuh"
 #include "kernels/scan_rows.cuh"
@@ -132,7 +133,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     scan_lookahead_persistent_kernel<T, Op, C><<<grid, a->block_dim, 0, s>>>(
         (const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, a->scan_mode == SCAN_EXCLUSIVE, aligned,
         lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL), (unsigned long long *)ws,
-        lookahead_backoff_ns);
+        getenv("SCAN_BACKOFF_NS") ? (unsigned)atoi(getenv("SCAN_BACKOFF_NS")) : lookahead_backoff_ns); /* PROBE */
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }

@@ -4,8 +4,10 @@
  *   tile_status<T>   - one status per tile: INVALID, AGGREGATE (the tile's own
  *                      total) or INCLUSIVE (everything up to and including it)
  *   lookback_warp    - warp 0 of a tile publishes its total, combines its
- *                      predecessors' values 32 at a time back to the nearest
- *                      INCLUSIVE one, publishes its own INCLUSIVE value
+ *                      predecessors' values 32 x K at a time back to the
+ *                      nearest INCLUSIVE one, publishes its own INCLUSIVE value
+ *   lookahead_warp   - a persistent block folds the AGGREGATEs of the tiles
+ *                      drawn since its previous one
  *
  * Epochs. A status is valid only for the launch whose epoch it carries (30
  * bits beside the 2-bit status), so a launcher can leave last call's words in
@@ -74,7 +76,7 @@ template <typename T> struct tile_status<T, true> {
      * in the same word; fetch() has nothing left to do. */
     static const bool PACKED = true;
     __device__ unsigned poll(unsigned tile, T *v) const { return read(tile, v); }
-    __device__ void fetch(unsigned, T *) const {}
+    __device__ void fetch(unsigned, unsigned, T *) const {}
 };
 
 template <typename T> struct tile_status<T, false> {
@@ -97,14 +99,18 @@ template <typename T> struct tile_status<T, false> {
         return status;
     }
     /* For batched readers: poll() loads the status alone (relaxed, so many can
-     * be in flight); after an acquire fence, fetch() loads the AGGREGATE value. */
+     * be in flight); after an acquire fence, fetch() loads the value of the
+     * status poll() saw. */
     static const bool PACKED = false;
     __device__ unsigned poll(unsigned tile, T *) const
     {
         cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
         return tile_status_of(f.load(cuda::memory_order_relaxed), epoch);
     }
-    __device__ void fetch(unsigned tile, T *v) const { *v = __ldcg(aggregates + tile); }
+    __device__ void fetch(unsigned tile, unsigned status, T *v) const
+    {
+        *v = __ldcg((status == TILE_AGGREGATE ? aggregates : inclusives) + tile);
+    }
 };
 
 /* Workspace header of the one-launch scans: one 64-bit word, the epoch (high
@@ -163,13 +169,21 @@ static tile_status<T, false> lookback_status_at(char *ws, size_t header, size_t 
 
 /* Run by the 32 lanes of one warp with the tile's total; returns the
  * combination of all earlier tiles (the identity for tile 0) to every lane and
- * publishes this tile. backoff_ns: sleep between two polls of a window that
- * still holds an INVALID tile (0: spin), so waiting warps leave the L2 and the
- * issue slots to the tiles still loading. */
-template <typename T, typename Op, typename Status>
+ * publishes this tile.
+ *
+ * A window of 32 x K predecessors at a time, K per lane, polled with
+ * independent relaxed loads (one L2 round trip per window): the nearest
+ * INCLUSIVE tile in it ends the look-back, after the AGGREGATEs nearer than
+ * it are folded in; a window without one is folded whole and the next one
+ * read. Only tiles nearer than the nearest INCLUSIVE one seen are waited for.
+ * K = 1 is the textbook window of 32. With hundreds of tiles in flight the
+ * nearest INCLUSIVE tile can be far behind (a tile turns INCLUSIVE only after
+ * its own look-back), and a wider window covers that distance in fewer round
+ * trips. backoff_ns: sleep between two polls (0: spin). */
+template <unsigned K, typename T, typename Op, typename Status>
 __device__ inline T lookback_warp(const Status &status, unsigned tile, T total, unsigned backoff_ns = 0)
 {
-    const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+    const unsigned full = 0xffffffffu, lane = threadIdx.x & 31, none = 32 * K;
     const T id = Op::template identity<T>();
     if (tile == 0) {
         if (lane == 0) status.publish(0, TILE_INCLUSIVE, total);
@@ -177,29 +191,45 @@ __device__ inline T lookback_warp(const Status &status, unsigned tile, T total, 
     }
     if (lane == 0) status.publish(tile, TILE_AGGREGATE, total);
 
-    T exclusive = id;                          /* combination of the tiles already passed */
-    long long nearest = (long long)tile - 1;   /* the window's nearest tile, read by lane 0 */
+    T exclusive = id;                        /* combination of the tiles already passed */
+    long long nearest = (long long)tile - 1; /* the window's nearest tile: distance 0 */
     for (;;) {
-        long long pred = nearest - lane;
-        unsigned st = TILE_INCLUSIVE; /* before tile 0: an inclusive identity */
-        T v = id;
+        T v[K];
+        unsigned st[K], d;
+#pragma unroll
+        for (unsigned k = 0; k < K; k++) { /* distance k * 32 + lane; before tile 0: an inclusive identity */
+            long long pred = nearest - (long long)(k * 32 + lane);
+            v[k] = id;
+            st[k] = pred >= 0 ? status.poll((unsigned)pred, &v[k]) : (unsigned)TILE_INCLUSIVE;
+        }
         for (;;) {
-            if (pred >= 0) st = status.read((unsigned)pred, &v);
-            if (!__any_sync(full, st == TILE_INVALID)) break;
+            unsigned mine = none, waiting = 0;
+#pragma unroll
+            for (unsigned k = 0; k < K; k++)
+                if (st[k] == TILE_INCLUSIVE && k * 32 + lane < mine) mine = k * 32 + lane;
+            d = __reduce_min_sync(full, mine); /* the nearest INCLUSIVE tile's distance */
+#pragma unroll
+            for (unsigned k = 0; k < K; k++) waiting |= st[k] == TILE_INVALID && k * 32 + lane < d;
+            if (!__any_sync(full, waiting)) break;
             if (backoff_ns) __nanosleep(backoff_ns);
+#pragma unroll
+            for (unsigned k = 0; k < K; k++)
+                if (st[k] == TILE_INVALID && k * 32 + lane < d)
+                    st[k] = status.poll((unsigned)(nearest - (long long)(k * 32 + lane)), &v[k]);
         }
-
-        unsigned inclusive = __ballot_sync(full, st == TILE_INCLUSIVE);
-        unsigned last = inclusive ? __ffs(inclusive) - 1 : 31; /* farthest lane still needed */
-        if (lane > last) v = id;
-        /* Lane 0 gets lanes last .. 0 combined, earlier tiles on the left. */
-        for (unsigned offset = 1; offset < 32; offset <<= 1) {
-            T other = __shfl_down_sync(full, v, offset);
-            if (lane + offset < 32) v = Op::apply(other, v);
+        if (!Status::PACKED) cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+        T acc = id;
+#pragma unroll
+        for (unsigned k = 0; k < K; k++) {
+            long long pred = nearest - (long long)(k * 32 + lane);
+            if (k * 32 + lane > d) continue;
+            if (!Status::PACKED && pred >= 0) status.fetch((unsigned)pred, st[k], &v[k]);
+            acc = Op::apply(v[k], acc);
         }
-        exclusive = Op::apply(__shfl_sync(full, v, 0), exclusive);
-        if (inclusive) break;
-        nearest -= 32;
+        for (int o = 16; o > 0; o >>= 1) acc = Op::apply(acc, __shfl_xor_sync(full, acc, o));
+        exclusive = Op::apply(acc, exclusive);
+        if (d < none) break;
+        nearest -= none;
     }
     if (lane == 0) status.publish(tile, TILE_INCLUSIVE, Op::apply(exclusive, total));
     return exclusive;
@@ -240,7 +270,7 @@ __device__ inline T lookahead_warp(const Status &status, unsigned from, unsigned
             cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
 #pragma unroll
             for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++)
-                if (base + k * 32 + lane < to) status.fetch(base + k * 32 + lane, &v[k]);
+                if (base + k * 32 + lane < to) status.fetch(base + k * 32 + lane, TILE_AGGREGATE, &v[k]);
         }
 #pragma unroll
         for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++) acc = Op::apply(acc, v[k]);

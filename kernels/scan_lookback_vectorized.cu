@@ -30,17 +30,21 @@
  */
 #include <cuda/atomic>
 #include <stdint.h>
+#include <stdlib.h> /* PROBE */
 #include <string.h>
 
 #include "kernels/scan_lookback.cuh"
 #include "kernels/scan_rows.cuh"
 
-/* Polling back-off of the look-back, nanoseconds (measured: FINDINGS, "Beyond CUB"). */
+/* Look-back policy (measured: FINDINGS, "Beyond CUB"): a window of 32 x
+ * LOOKBACK_WINDOW_K predecessors per L2 round trip, and the polling back-off
+ * in nanoseconds. */
+#define LOOKBACK_WINDOW_K 4
 static const unsigned lookback_backoff_ns = 0;
 
 /* Warp 0: the warps' totals scanned, the tile published and looked back;
  * warp_prefix[w] gets everything before warp w of this tile. */
-template <typename T, typename Op>
+template <unsigned K, typename T, typename Op>
 __device__ inline void tile_prefix(tile_status<T> status, unsigned tile, const T *warp_totals, T *warp_prefix,
                                    unsigned backoff_ns)
 {
@@ -48,11 +52,11 @@ __device__ inline void tile_prefix(tile_status<T> status, unsigned tile, const T
     const T id = Op::template identity<T>();
     T inc = warp_scan_inclusive<T, Op>(lane < warps ? warp_totals[lane] : id);
     T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-    T before = lookback_warp<T, Op>(status, tile, __shfl_sync(0xffffffffu, inc, 31), backoff_ns);
+    T before = lookback_warp<K, T, Op>(status, tile, __shfl_sync(0xffffffffu, inc, 31), backoff_ns);
     if (lane < warps) warp_prefix[lane] = lane ? Op::apply(before, exc) : before;
 }
 
-template <typename T, typename Op, unsigned C>
+template <typename T, typename Op, unsigned C, unsigned K>
 __global__ void __launch_bounds__(512)
     scan_lookback_vectorized_kernel(const T *in, T *out, size_t n, int exclusive, int aligned, tile_status<T> status,
                                     unsigned long long *header, unsigned backoff_ns)
@@ -76,7 +80,7 @@ __global__ void __launch_bounds__(512)
     for (int d = 16; d > 0; d >>= 1) total = Op::apply(total, __shfl_xor_sync(0xffffffffu, total, d));
     if (lane == 0) warp_totals[warp] = total;
     __syncthreads();
-    if (warp == 0) tile_prefix<T, Op>(status, tile, warp_totals, warp_prefix, backoff_ns);
+    if (warp == 0) tile_prefix<K, T, Op>(status, tile, warp_totals, warp_prefix, backoff_ns);
     rows_offsets<T, Op, R, VEC>(x, off); /* the other warps: while warp 0 looks back */
     __syncthreads();
     rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
@@ -108,10 +112,13 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     if (!a->workspace || a->workspace_bytes < workspace(a) || tiles > 0xffffffffu) return cudaErrorInvalidValue;
     char *ws = (char *)a->workspace;
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
-    scan_lookback_vectorized_kernel<T, Op, C><<<(unsigned)tiles, a->block_dim, 0, s>>>(
+    void (*kernel)(const T *, T *, size_t, int, int, tile_status<T>, unsigned long long *, unsigned) =
+        scan_lookback_vectorized_kernel<T, Op, C, LOOKBACK_WINDOW_K>;
+    if (getenv("SCAN_WINDOW_K") && atoi(getenv("SCAN_WINDOW_K")) == 1) kernel = scan_lookback_vectorized_kernel<T, Op, C, 1>; /* PROBE */
+    kernel<<<(unsigned)tiles, a->block_dim, 0, s>>>(
         (const T *)a->in, (T *)a->out, a->n, a->scan_mode == SCAN_EXCLUSIVE, aligned,
         lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL), (unsigned long long *)ws,
-        lookback_backoff_ns);
+        getenv("SCAN_BACKOFF_NS") ? (unsigned)atoi(getenv("SCAN_BACKOFF_NS")) : lookback_backoff_ns); /* PROBE */
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }
