@@ -4,16 +4,18 @@
 # widest of its configurations); the bars are 95 % intervals.
 # Parameters: gpdir, fmt, out, w, h, ttl, sub, data (index 0: cold points
 # n, speed-up, low, high, colour; index 1: hot points, the same; index 2: the
-# band n, low, high), hascold, hashot, xmin, xmax, ymin, ymax.
+# band n, low, high), hascold, hashot, xmin, xmax, ymin, ymax, logy (1: the
+# speed-ups span more than 4x, a log scale keeps 2x and 1/2x equally far from 1).
 load gpdir.'/common.gp'
 set title maintitle(ttl, sub)
 set logscale x 2
-set logscale y 2
+if (logy) { set logscale y 2 }
 set format x '2^{%L}'
-set format y '%.3g'
+set format y '%.3f'
 set xrange [xmin:xmax]
 set yrange [ymin:ymax]
 set mxtics 2
+set mytics 2
 set xlabel 'n (elements)'
 set ylabel 'speed-up of NEW (BASE median ÷ NEW median)'
 set key outside right top vertical Left reverse samplen 2.5 spacing 1.15 width 1

@@ -167,8 +167,11 @@ int compare_chart_draw(const char *dir, const char *stem, const char *title, con
                 540, stem);
         param_text(m, "ttl", title);
         param_text(m, "sub", subtitle);
-        fprintf(m, "hascold=%d; hashot=%d; xmin=%.6g; xmax=%.6g; ymin=%.6g; ymax=%.6g;", hascold, hashot,
-                (isfinite(r[0]) ? r[0] : 1) / 2, (r[1] > 0 ? r[1] : 2) * 2, r[2] / 1.03, r[3] * 1.03);
+        double pad = (r[3] - r[2]) * 0.05;
+        int logy = r[3] > 4 * r[2];
+        fprintf(m, "hascold=%d; hashot=%d; xmin=%.6g; xmax=%.6g; ymin=%.6g; ymax=%.6g; logy=%d;", hascold, hashot,
+                (isfinite(r[0]) ? r[0] : 1) / 2, (r[1] > 0 ? r[1] : 2) * 2, logy ? r[2] / 1.1 : r[2] - pad,
+                logy ? r[3] * 1.1 : r[3] + pad, logy);
         fclose(m);
         snprintf(out, sizeof out, "%s/%s.%s", dir, stem, fmts[k]);
         remove(out);
