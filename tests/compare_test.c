@@ -367,6 +367,26 @@ static void test_bad_input(void **state)
     expect_bad(good, good, "--bogus", "unknown option '--bogus'", good);
 }
 
+/* Without gnuplot: one line says so, everything else is written, exit 0. */
+static void test_no_gnuplot(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("cmp-nognuplot");
+    char *base = small_run(dir, "base", SLOW_VARIANT, 1, ROWS_ONLY);
+    const char *args[] = {"compare", base, base, NULL};
+    static const char *const env[] = {"GNUPLOT=/nonexistent/gnuplot", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(tu_count(r.err, "gnuplot not found"), 1);
+    assert_true(tu_exists(tu_path(base, "compare/compare.html")));
+    assert_true(tu_exists(tu_path(base, "compare/compare.csv")));
+    assert_false(tu_exists(tu_path(base, "compare/compare-" SLOW_VARIANT ".png")));
+    char *md = tu_read_file(tu_path(base, "compare/compare.md"));
+    assert_non_null(strstr(md, "| noise |")); /* rows only: the rows' noise */
+    free(md);
+    tu_result_free(&r);
+}
+
 /* ---- the statistics on their own ------------------------------------------------------------------ */
 
 static void test_median(void **state)
@@ -516,6 +536,7 @@ int main(void)
         cmocka_unit_test(test_noise_with_samples),
         cmocka_unit_test(test_noise_rows_only),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_no_gnuplot),
     };
     return cmocka_run_group_tests(tests, load_seed, free_seed);
 }
