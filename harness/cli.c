@@ -12,6 +12,7 @@
 static const char usage_text[] =
     "usage: bazel run //harness:sweep -- [options]\n"
     "       sweep [options]                        (bundle: bin/sweep)\n"
+    "       sweep compare BASE NEW [options]       two runs against each other (compare --help)\n"
     "\n"
     "Runs an experiment: each configuration is validated against the CPU reference\n"
     "(fresh random input, poisoned output; see --validate), then timed with CUDA\n"

@@ -482,19 +482,16 @@ static int parse_row(csv_record *rec, metric_columns mc, sweep_row *r, char *err
     return 0;
 }
 
-int results_read_csv(const char *path, metric_columns mc, sweep_row **rows_out, size_t *count_out, char *err,
-                     size_t errlen)
+/* The whole file in a malloc'd buffer; NULL with a message. */
+static char *slurp(const char *path, size_t *len_out, char *err, size_t errlen)
 {
-    *rows_out = NULL;
-    *count_out = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
-    size_t cap = 1 << 16, len = 0;
+    size_t cap = 1 << 16, len = 0, got;
     char *buf = malloc(cap);
-    size_t got;
     while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
         len += got;
         if (len == cap) {
@@ -509,32 +506,89 @@ int results_read_csv(const char *path, metric_columns mc, sweep_row **rows_out, 
         }
     }
     fclose(f);
-    if (!buf) {
-        snprintf(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
-    /* The header this build writes, to compare with. */
-    char *expect = NULL;
-    size_t expect_len = 0;
-    FILE *m = open_memstream(&expect, &expect_len);
+    if (!buf) snprintf(err, errlen, "%s: out of memory", path);
+    *len_out = len;
+    return buf;
+}
+
+static void header_mismatch(const char *path, const char *buf, size_t len, char *err, size_t errlen)
+{
+    size_t eol = 0;
+    while (eol < len && buf[eol] != '\n') eol++;
+    if (!len) snprintf(err, errlen, "%s: empty file (no header)", path);
+    else
+        snprintf(err, errlen,
+                 "%s: its header differs from what this build writes (schema version %d, or another metric set): "
+                 "'%.*s'",
+                 path, SWEEP_SCHEMA_VERSION, (int)(eol > 200 ? 200 : eol), buf);
+}
+
+/* The metric columns of a header whose fixed columns are this build's: each
+ * further field must be m:<name>[<unit>]. Returns the header's length, or 0
+ * with a message. */
+static size_t header_metrics(const char *path, const char *buf, size_t len, sweep_metric **out, size_t *count,
+                             char *err, size_t errlen)
+{
+    *out = NULL;
+    *count = 0;
+    metric_columns none = {NULL, 0};
+    char *fixed = NULL;
+    size_t fixed_len = 0;
+    FILE *m = open_memstream(&fixed, &fixed_len);
     if (m) {
-        csv_write_header(m, mc);
+        csv_write_header(m, none);
         fclose(m);
     }
-    int rc = -1;
-    if (!expect || len < expect_len || memcmp(buf, expect, expect_len) != 0) {
-        size_t eol = 0;
-        while (eol < len && buf[eol] != '\n') eol++;
-        snprintf(err, errlen,
-                 "%s: its header differs from what this build writes (another schema version or another metric "
-                 "set): '%.*s'",
-                 path, (int)(eol > 200 ? 200 : eol), buf);
-        goto out;
+    /* the fixed part without its newline, then ',' or the end of the line */
+    size_t fl = fixed ? fixed_len - 1 : 0;
+    int ok = fixed && len > fl && !memcmp(buf, fixed, fl) && (buf[fl] == ',' || buf[fl] == '\n');
+    free(fixed);
+    if (!ok) {
+        header_mismatch(path, buf, len, err, errlen);
+        return 0;
     }
     csv_record rec = {0};
-    size_t pos = expect_len, line = 2, rcap = 0;
+    size_t pos = 0;
+    if (next_record(buf, len, &pos, &rec) != 1) {
+        snprintf(err, errlen, "%s: the header line is cut off", path);
+        goto fail;
+    }
+    size_t nm = rec.count - C_FIXED_COUNT;
+    *out = calloc(nm ? nm : 1, sizeof **out);
+    if (!*out) goto fail;
+    for (size_t i = 0; i < nm; i++) {
+        const char *h = rec.fields[C_FIXED_COUNT + i];
+        const char *lb = strrchr(h, '['), *end = h + strlen(h);
+        if (strncmp(h, "m:", 2) || !lb || lb == h + 2 || end[-1] != ']' ||
+            (size_t)(lb - h - 2) >= SWEEP_METRIC_NAME_LEN || (size_t)(end - lb - 2) >= SWEEP_METRIC_UNIT_LEN) {
+            snprintf(err, errlen, "%s: column %zu '%.100s' is not a metric column m:<name>[<unit>]", path,
+                     C_FIXED_COUNT + i + 1, h);
+            free(*out);
+            *out = NULL;
+            goto fail;
+        }
+        memcpy((*out)[i].name, h + 2, (size_t)(lb - h - 2));
+        memcpy((*out)[i].unit, lb + 1, (size_t)(end - lb - 2));
+    }
+    *count = nm;
+    record_clear(&rec);
+    free(rec.fields);
+    return pos;
+fail:
+    if (!err[0]) snprintf(err, errlen, "%s: out of memory", path);
+    record_clear(&rec);
+    free(rec.fields);
+    return 0;
+}
+
+/* Rows from buf[pos..len) with mc's metric columns. A torn last line is
+ * dropped and counted in *torn. */
+static int parse_rows(const char *path, const char *buf, size_t len, size_t pos, metric_columns mc,
+                      sweep_row **rows_out, size_t *count_out, int *torn, char *err, size_t errlen)
+{
+    csv_record rec = {0};
+    size_t line = 2, rcap = 0, nrows = 0;
     sweep_row *rows = NULL;
-    size_t nrows = 0;
     int r;
     size_t want = C_FIXED_COUNT + mc.count;
     while ((r = next_record(buf, len, &pos, &rec)) == 1) {
@@ -568,21 +622,222 @@ int results_read_csv(const char *path, metric_columns mc, sweep_row **rows_out, 
         snprintf(err, errlen, "%s: out of memory", path);
         goto fail_rows;
     }
+    *torn = pos < len; /* next_record stopped short of the end: a line without its newline */
     record_clear(&rec);
     free(rec.fields);
     *rows_out = rows;
     *count_out = nrows;
-    rc = 0;
-    goto out;
+    return 0;
 fail_rows:
     for (size_t i = 0; i < nrows; i++) row_free(&rows[i]);
     free(rows);
     record_clear(&rec);
     free(rec.fields);
-out:
+    return -1;
+}
+
+int results_read_csv(const char *path, metric_columns mc, sweep_row **rows_out, size_t *count_out, char *err,
+                     size_t errlen)
+{
+    *rows_out = NULL;
+    *count_out = 0;
+    size_t len;
+    char *buf = slurp(path, &len, err, errlen);
+    if (!buf) return -1;
+    /* The header this build writes, to compare with. */
+    char *expect = NULL;
+    size_t expect_len = 0;
+    FILE *m = open_memstream(&expect, &expect_len);
+    if (m) {
+        csv_write_header(m, mc);
+        fclose(m);
+    }
+    int rc = -1, torn = 0;
+    if (!expect || len < expect_len || memcmp(buf, expect, expect_len) != 0) header_mismatch(path, buf, len, err, errlen);
+    else rc = parse_rows(path, buf, len, expect_len, mc, rows_out, count_out, &torn, err, errlen);
     free(expect);
     free(buf);
     return rc;
+}
+
+int results_read_csv_any(const char *path, results_file *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    err[0] = '\0';
+    size_t len;
+    char *buf = slurp(path, &len, err, errlen);
+    if (!buf) return -1;
+    size_t pos = header_metrics(path, buf, len, &out->metrics, &out->metric_count, err, errlen);
+    int rc = -1;
+    if (pos) {
+        metric_columns mc = {out->metrics, out->metric_count};
+        rc = parse_rows(path, buf, len, pos, mc, &out->rows, &out->count, &out->torn, err, errlen);
+    }
+    free(buf);
+    if (rc) results_file_free(out);
+    return rc;
+}
+
+void results_file_free(results_file *f)
+{
+    for (size_t i = 0; i < f->count; i++) row_free(&f->rows[i]);
+    free(f->rows);
+    free(f->metrics);
+    memset(f, 0, sizeof *f);
+}
+
+/* ---- samples.csv (--samples) ---------------------------------------------------------------- */
+
+static const char samples_header[] = "variant,n,config,phase,batch,sample,time_ms\n";
+
+const char *samples_csv_header(void) { return samples_header; }
+
+static sample_series *series_push(samples_file *f, const char *label, int hot, unsigned batch)
+{
+    if (f->n == f->cap) {
+        size_t ncap = f->cap ? f->cap * 2 : 256;
+        sample_series *bigger = realloc(f->s, ncap * sizeof *bigger);
+        if (!bigger) return NULL;
+        f->s = bigger;
+        f->cap = ncap;
+    }
+    sample_series *s = &f->s[f->n];
+    memset(s, 0, sizeof *s);
+    s->label = strdup(label);
+    if (!s->label) return NULL;
+    s->hot = hot;
+    s->batch = batch;
+    s->order = f->n++;
+    return s;
+}
+
+static int series_add(sample_series *s, double ms)
+{
+    if (s->n == s->cap) {
+        size_t ncap = s->cap ? s->cap * 2 : 32;
+        double *bigger = realloc(s->ms, ncap * sizeof *bigger);
+        if (!bigger) return -1;
+        s->ms = bigger;
+        s->cap = ncap;
+    }
+    s->ms[s->n++] = ms;
+    return 0;
+}
+
+static int series_cmp(const void *a, const void *b)
+{
+    const sample_series *x = a, *y = b;
+    int c = strcmp(x->label, y->label);
+    if (c) return c;
+    if (x->hot != y->hot) return x->hot - y->hot;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Sorted by configuration and phase; of several series of one (a measurement
+ * taken again with twice the batch), the last taken, which is the row's. */
+static void series_index(samples_file *f)
+{
+    qsort(f->s, f->n, sizeof *f->s, series_cmp);
+    size_t w = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        if (i + 1 < f->n && !strcmp(f->s[i].label, f->s[i + 1].label) && f->s[i].hot == f->s[i + 1].hot) {
+            free(f->s[i].label);
+            free(f->s[i].ms);
+            continue;
+        }
+        f->s[w++] = f->s[i];
+    }
+    f->n = w;
+}
+
+/* One samples.csv line into f: a sample 0 starts a series, later ones
+ * continue the last series of the same configuration and phase. */
+static int samples_line(samples_file *f, char **fld, char *msg, size_t len)
+{
+    int hot = !strcmp(fld[3], "hot");
+    char *e1, *e2, *e3;
+    unsigned long batch = strtoul(fld[4], &e1, 10), idx = strtoul(fld[5], &e2, 10);
+    double ms = strtod(fld[6], &e3);
+    if ((!hot && strcmp(fld[3], "cold")) || *e1 || *e2 || *e3 || !fld[4][0] || !fld[5][0] || !fld[6][0] ||
+        !(ms >= 0)) {
+        snprintf(msg, len, "bad phase, batch, sample or time_ms ('%.20s', '%.20s', '%.20s', '%.30s')", fld[3],
+                 fld[4], fld[5], fld[6]);
+        return -1;
+    }
+    sample_series *s = f->n ? &f->s[f->n - 1] : NULL;
+    if (idx == 0) s = series_push(f, fld[2], hot, (unsigned)batch);
+    else if (!s || strcmp(s->label, fld[2]) || s->hot != hot || s->n != idx) {
+        snprintf(msg, len, "sample %lu of '%.200s' does not follow sample %lu of it", idx, fld[2], idx - 1);
+        return -1;
+    }
+    if (!s || series_add(s, ms)) {
+        snprintf(msg, len, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int samples_read_csv(const char *path, samples_file *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    size_t len, hl = strlen(samples_header);
+    char *buf = slurp(path, &len, err, errlen);
+    if (!buf) return -1;
+    int rc = -1;
+    if (len < hl || memcmp(buf, samples_header, hl)) {
+        snprintf(err, errlen, "%s: %s", path, len ? "its header is not samples.csv's (variant,n,config,phase,batch,sample,time_ms)" : "empty file (no header)");
+        goto out;
+    }
+    csv_record rec = {0};
+    size_t pos = hl, line = 2;
+    int r;
+    while ((r = next_record(buf, len, &pos, &rec)) == 1) {
+        char msg[400];
+        if (rec.count == 1 && !rec.fields[0][0]) {
+            line++;
+            continue;
+        }
+        if (rec.count != 7) snprintf(msg, sizeof msg, "%zu fields, expected 7", rec.count);
+        if (rec.count != 7 || samples_line(out, rec.fields, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: line %zu: %s", path, line, msg);
+            break;
+        }
+        line++;
+    }
+    if (r == 0 && pos < len) snprintf(err, errlen, "%s: line %zu is cut off (no newline): truncated", path, line);
+    else if (r == 0) rc = 0;
+    else if (r < 0) snprintf(err, errlen, "%s: out of memory", path);
+    record_clear(&rec);
+    free(rec.fields);
+out:
+    free(buf);
+    if (rc) samples_file_free(out);
+    else series_index(out);
+    return rc;
+}
+
+const sample_series *samples_find(const samples_file *f, const char *label, int hot)
+{
+    size_t lo = 0, hi = f->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(f->s[mid].label, label);
+        if (!c) c = f->s[mid].hot - hot;
+        if (!c) return &f->s[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return NULL;
+}
+
+void samples_file_free(samples_file *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        free(f->s[i].label);
+        free(f->s[i].ms);
+    }
+    free(f->s);
+    memset(f, 0, sizeof *f);
 }
 
 /* ---- run.json ---------------------------------------------------------------------------------- */

@@ -90,6 +90,46 @@ int results_write_csv(const char *path, const sweep_row *rows, size_t n, metric_
 int results_read_csv(const char *path, metric_columns mc, sweep_row **rows, size_t *count, char *err,
                      size_t errlen);
 
+/* The same for a results.csv whose metric columns are not known in advance
+ * (compare): the fixed columns must be this build's (the schema), each
+ * further column m:<name>[<unit>]. A torn last line (no newline) is dropped
+ * and flagged in torn. Returns 0, or -1 with a message naming the file. */
+typedef struct results_file {
+    sweep_row *rows;
+    size_t count;
+    sweep_metric *metrics; /* the m: columns, in order */
+    size_t metric_count;
+    int torn;
+} results_file;
+int results_read_csv_any(const char *path, results_file *out, char *err, size_t errlen);
+void results_file_free(results_file *f);
+
+/* ---- samples.csv (--samples): every timed sample -------------------------------------- */
+
+/* One measurement's samples: the configuration's config_label and phase. */
+typedef struct sample_series {
+    char *label;
+    int hot; /* 0 cold, 1 hot */
+    unsigned batch;
+    double *ms;
+    size_t n, cap;
+    size_t order; /* position in the file */
+} sample_series;
+
+typedef struct samples_file {
+    sample_series *s; /* sorted by label, phase; one per configuration and phase */
+    size_t n, cap;
+} samples_file;
+
+/* The header the sweep writes (with its newline). */
+const char *samples_csv_header(void);
+/* Read samples.csv. Of several series of one configuration and phase (a
+ * measurement taken again with twice the batch), the last is kept: the
+ * row's. A cut-off last line is an error. 0, or -1 with a message. */
+int samples_read_csv(const char *path, samples_file *out, char *err, size_t errlen);
+const sample_series *samples_find(const samples_file *f, const char *label, int hot);
+void samples_file_free(samples_file *f);
+
 /* ---- run.json ------------------------------------------------------------------------------ */
 
 typedef struct run_info {

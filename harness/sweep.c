@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "harness/cli.h"
+#include "harness/compare.h"
 #include "harness/cpu_baseline.h"
 #include "harness/files.h"
 #include "harness/fit.h"
@@ -584,6 +585,8 @@ static void render_charts(const char *out_dir, int quiet)
 
 int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
 {
+    /* `sweep compare BASE NEW`: two results directories, no device (harness/compare.h) */
+    if (argc > 1 && !strcmp(argv[1], "compare")) return compare_main(argc - 1, argv + 1);
     double t0 = timing_now();
     char err[8192];
     sweep_options o;
@@ -836,7 +839,7 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     if (samples) fclose(samples);
             return SWEEP_EXIT_FAILED;
         }
-        if (ftell(samples) == 0) fprintf(samples, "variant,n,config,phase,batch,sample,time_ms\n");
+        if (ftell(samples) == 0) fputs(samples_csv_header(), samples);
     }
 
     /* ---- what is left to do */

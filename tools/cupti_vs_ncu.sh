@@ -21,17 +21,21 @@
 #       writes its profiler's lines back before the range (cupti/profiler.h);
 #   (d) a side-by-side table: variant, n, metric, harness, ncu, difference,
 #       within tolerance (counts 1 %, DRAM bytes 2 %, ratios and percentages
-#       0.5 absolute), and how many rows are out of tolerance; for DRAM
-#       writes of a range that reads at least what (c) read, also ncu's
-#       value less the largest write-back (c) saw, and whether the harness
-#       is within tolerance (or repeatability) of that;
+#       0.5 absolute), each side's range over the repeats, and how the row
+#       agreed; for DRAM writes of a range that reads at least what (c)
+#       read, also ncu's value less its write-back in (c), and whether the
+#       harness agrees with that;
 #   (e) whether the sweep under ncu printed its "profiler unavailable" warning.
-# Steps (a) and (b) run REPEAT times (default 2): the table also gives ncu's
-# difference from itself and the harness's from itself. Shared-memory bank
+# Steps (a), (b) and (c) run REPEAT times (default 5). Shared-memory bank
 # conflicts outside the structural ones, DRAM writes of a few MB and the
-# achieved occupancy change from run to run of the same kernel; a row whose
-# harness-vs-ncu difference misses the tolerance but is no larger than the
-# larger of those two run-to-run differences is "within repeatability".
+# achieved occupancy change from run to run of the same kernel, under ncu
+# and in the harness alike. The overlap rule: a row agrees "by tolerance"
+# when the first runs' values are within tolerance; else "by overlapping
+# ranges" when the harness's range over its repeats [min, max] and ncu's
+# range over its repeats overlap (each side's own run-to-run movement covers
+# the difference); else, for DRAM writes, "by own writes" when the harness
+# agrees by either rule with ncu's value less ncu's own write-back; else the
+# ranges are apart and the row is a mismatch.
 #
 # Usage, on the GPU host, from the bundle directory (bin/sweep, tools/):
 #   tools/cupti_vs_ncu.sh [OUT_DIR]          (default ./cupti-vs-ncu)
@@ -41,11 +45,11 @@
 #   VARIANTS="a b"  SIZES="4194304 67108864"   narrow the comparison
 #   BYTES_FLOOR=65536        DRAM byte differences up to this many bytes pass
 #                            (values near zero: 2 % of almost nothing is noise)
-#   REPEAT=2                 runs of each side (1: no repeatability columns)
-# Exit status: 0 every row within tolerance (or, with REPEAT > 1, within
-# repeatability; or, for DRAM writes, within tolerance or repeatability of
-# ncu's value less its own write-back) and the warning seen under ncu;
-# 1 otherwise; 2 when the sweep or ncu cannot run at all.
+#   REPEAT=5                 runs of each side (1: ranges are single values)
+# Exit status: 0 every row agreed (by tolerance, by overlapping ranges, or
+# for DRAM writes by either against ncu's value less its own write-back) and
+# the warning seen under ncu; 1 otherwise (a row whose ranges are apart);
+# 2 when the sweep or ncu cannot run at all.
 set -uo pipefail
 
 out=${1:-./cupti-vs-ncu}
@@ -62,7 +66,7 @@ export LD_LIBRARY_PATH=/usr/local/cuda/targets/x86_64-linux/lib:/usr/local/cuda/
 read -r -a VARIANTS <<<"${VARIANTS:-reduce_interleaved_divergent reduce_interleaved_strided reduce_sequential_addressing reduce_warp_shuffle scan_decoupled_lookback}"
 read -r -a SIZES <<<"${SIZES:-4194304 67108864}"
 BYTES_FLOOR=${BYTES_FLOOR:-65536}
-REPEAT=${REPEAT:-2}
+REPEAT=${REPEAT:-5}
 METRICS=smsp__inst_executed.sum
 METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 METRICS+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
@@ -239,7 +243,7 @@ echo "== (c) ncu's own DRAM writes: a kernel that stores nothing"
 CONTROL_ARGS=(--variants reduce_warp_shuffle --sizes 4194304 --dtype f32 --op sum --block-dims 256 --coarse 1
               --finish first --min-samples 3 --max-samples 20 --timeout 50ms --no-cupti --force --quiet)
 own_lines=""
-own_write=""; own_read=""
+own_write=""; own_read=""; own_write_min=""
 for ((rep = 1; rep <= REPEAT; rep++)); do
     [ "$have_ncu" = 1 ] || break
     base="$out/ncu/control-l2_flush_read-r$rep"
@@ -263,6 +267,7 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
         line="$w bytes written, $r bytes read"
         # the largest of the runs: the most that can be ncu's own
         if [ -z "$own_write" ] || [ "$w" -gt "$own_write" ]; then own_write=$w; own_read=$r; fi
+        if [ -z "$own_write_min" ] || [ "$w" -lt "$own_write_min" ]; then own_write_min=$w; fi
     else
         line="no ncu result (see $base.ncu.log)"
     fi
@@ -314,8 +319,8 @@ function kind(m) {
     if (m ~ /\.ratio$/ || m ~ /\.pct$/ || m ~ /pct_of_peak/) return "ratio"
     return "count"
 }
-# The second run's harness values: h2[key, metric].
-function read_harness2(file,    line, n, k, h, i, c2, hc2, f, key, m) {
+# A repeat's harness values: hrep[rep, key, metric].
+function read_harness_rep(file, rp,    line, n, k, h, i, c2, hc2, f, key, m) {
     if (file == "") return
     n = 0
     while ((getline line < file) > 0) {
@@ -331,27 +336,28 @@ function read_harness2(file,    line, n, k, h, i, c2, hc2, f, key, m) {
         csvsplit(line, f)
         if (f[c2["status"]] != "ok") continue
         key = f[c2["variant"]] SUBSEP f[c2["n"]]
-        for (i = 1; i <= nm; i++) { m = mlist[i]; if (m in hc2) h2[key, m] = num(f[hc2[m]]) }
+        for (i = 1; i <= nm; i++) { m = mlist[i]; if (m in hc2) hrep[rp, key, m] = num(f[hc2[m]]) }
     }
     close(file)
 }
-# How far apart two values are, in the metric's own terms: absolute for
-# ratios and percentages, relative otherwise ("" when one is missing).
-function apart(a, b, k) {
-    if (a == "" || b == "") return ""
-    if (k == "ratio") return abs(a - b)
-    return b != 0 ? abs(a - b) / abs(b) : (a != 0 ? 1e300 : 0)
+# Widen the range [lo[s], hi[s]] (count cnt[s]) to take x ("" is skipped).
+function widen(s, x) {
+    if (x == "") return
+    if (!cnt[s] || x + 0 < lo[s]) lo[s] = x + 0
+    if (!cnt[s] || x + 0 > hi[s]) hi[s] = x + 0
+    cnt[s]++
 }
-function show(x, k) {
-    if (x == "") return "-"
-    if (k == "ratio") return sprintf("%.3f", x)
-    return x >= 1e299 ? "inf" : sprintf("%.3f%%", 100 * x)
+function overlap(a, b) { return cnt[a] && cnt[b] && hi[a] >= lo[b] && hi[b] >= lo[a] }
+function range(s, k) {
+    if (!cnt[s]) return "-"
+    return k == "ratio" ? sprintf("%.3f..%.3f", lo[s], hi[s]) : sprintf("%.6g..%.6g", lo[s], hi[s])
 }
 BEGIN {
     nm = split(metrics, mlist, ",")
     for (i = 1; i <= nm; i++) wanted[mlist[i]] = 1
     FS = "\n"
-    read_harness2(harness2)
+    nrep = split(harness_reps, hfiles, " ")
+    for (i = 1; i <= nrep; i++) read_harness_rep(hfiles[i], i + 1)
 }
 { sub(/\r$/, "") }
 NR == 1 {
@@ -369,21 +375,19 @@ NR == 1 {
     nconf++; conf[nconf] = key
     for (i = 1; i <= nm; i++) { m = mlist[i]; harness[key, m] = (m in hcol) ? num(f[hcol[m]]) : "" }
     read_ncu(ncudir "/" f[col["variant"]] "-n" f[col["n"]] ".csv", key)
-    if (repeat > 1) read_ncu(ncudir "/" f[col["variant"]] "-n" f[col["n"]] "-r2.csv", key SUBSEP "r2")
+    for (rp = 2; rp <= repeat; rp++) read_ncu(ncudir "/" f[col["variant"]] "-n" f[col["n"]] "-r" rp ".csv", key SUBSEP "r" rp)
 }
 END {
-    fmt = "%-29s %-9s %-59s %13s %13s %9s %-4s %9s %9s %-4s %13s %-4s\n"
-    printf fmt, "variant", "n", "metric", "harness", "ncu", "diff", "ok", "ncu-ncu", "h-h", "rep", "ncu-own", "own"
-    print "variant,n,metric,harness,ncu,diff,tolerance,within,ncu_vs_ncu,harness_vs_harness,within_repeatability,ncu_minus_own_writes,within_without_own_writes" > csvout
-    print "| variant | n | metric | harness | ncu | diff | within tolerance | ncu vs ncu | harness vs harness | within repeatability | ncu minus its own writes | within tolerance or repeatability of that |" > mdout
-    print "|---|---|---|---:|---:|---:|---|---:|---:|---|---:|---|" > mdout
-    rows = 0; bad = 0; badrep = 0; missing = 0; okown = 0
+    fmt = "%-29s %-9s %-59s %13s %13s %9s %-4s %21s %21s %-10s %13s %-4s\n"
+    printf fmt, "variant", "n", "metric", "harness", "ncu", "diff", "ok", "harness range", "ncu range", "agreed", "ncu-own", "own"
+    print "variant,n,metric,harness,ncu,diff,tolerance,within,harness_min,harness_max,ncu_min,ncu_max,ranges_overlap,ncu_minus_own_writes,within_without_own_writes,agreed" > csvout
+    print "| variant | n | metric | harness | ncu | diff | within tolerance | harness range | ncu range | ranges overlap | ncu minus its own writes | agrees with that | agreed |" > mdout
+    print "|---|---|---|---:|---:|---:|---|---:|---:|---|---:|---|---|" > mdout
+    rows = 0; bad = 0; badrep = 0; missing = 0; okown = 0; by_tol = 0; by_overlap = 0; by_own = 0
     for (c = 1; c <= nconf; c++) {
         key = conf[c]; split(key, kv, SUBSEP)
         for (i = 1; i <= nm; i++) {
             m = mlist[i]; hv = harness[key, m]; v = ((key SUBSEP m) in ncu) ? ncu[key, m] : ""
-            v2 = ((key SUBSEP "r2" SUBSEP m) in ncu) ? ncu[key, "r2", m] : ""
-            hv2 = ((key SUBSEP m) in h2) ? h2[key, m] : ""
             k = kind(m); rows++
             if (hv == "" || v == "") {
                 ok = "n/a"; d = ""; missing++; bad++
@@ -396,51 +400,59 @@ END {
                 else ok = rel <= 0.01 ? "yes" : "no"
             }
             if (ok == "no") bad++
-            # Repeatability: the difference against the larger of the two sides' own run-to-run differences.
-            nn = apart(v2, v, k); hh = apart(hv2, hv, k); diff_k = apart(hv, v, k)
-            spread = nn == "" ? hh : (hh == "" || nn > hh ? nn : hh)
-            if (ok == "yes") rep = "yes"
-            else if (ok == "n/a" || spread == "") rep = ok == "n/a" ? "n/a" : "-"
-            else rep = diff_k <= spread ? "yes" : "no"
+            # The overlap rule: each side's range over its repeats.
+            split("", cnt); split("", lo); split("", hi)
+            widen("h", hv); widen("n", v)
+            for (rp = 2; rp <= repeat; rp++) {
+                widen("h", ((rp SUBSEP key SUBSEP m) in hrep) ? hrep[rp, key, m] : "")
+                widen("n", ((key SUBSEP "r" rp SUBSEP m) in ncu) ? ncu[key, "r" rp, m] : "")
+            }
+            ov = ok == "n/a" ? "n/a" : (overlap("h", "n") ? "yes" : "no")
             # DRAM writes against ncu's value less ncu's own write-back (step (c)), where the
             # range reads at least what the control kernel read, so that it evicts all of
-            # ncu's lines as the control did; elsewhere "-".
+            # ncu's lines as the control did; elsewhere "-". ncu's range less the control's
+            # range of own writes: overlapping the harness's range agrees too.
             adj = ""; own = "-"
             hr = harness[key, "dram__bytes_read.sum"]
             if (m == "dram__bytes_write.sum" && own_write != "" && hv != "" && v != "" && hr != "" && hr + 0 >= own_read + 0) {
                 adj = v - own_write
                 da = abs(hv - adj)
-                # ncu's own write-back moves from run to run with the rest of its value: the
-                # run-to-run spreads, in bytes, count as for repeatability
-                sb = (nn == "" ? 0 : nn * abs(v)); if (hh != "" && hh * abs(hv) > sb) sb = hh * abs(hv)
-                own = (adj > 0 && da / adj <= 0.02) || da <= floor || da <= sb ? "yes" : "no"
+                lo["a"] = lo["n"] - own_write; hi["a"] = hi["n"] - own_write_min; cnt["a"] = 1
+                own = (adj > 0 && da / adj <= 0.02) || da <= floor || overlap("h", "a") ? "yes" : "no"
                 if (own == "yes") okown++
             }
-            if (rep != "yes" && own != "yes") badrep++
+            if (ok == "yes") { agreed = "tolerance"; by_tol++ }
+            else if (ov == "yes") { agreed = "overlap"; by_overlap++ }
+            else if (own == "yes") { agreed = "own-writes"; by_own++ }
+            else { agreed = ok == "n/a" ? "n/a" : "apart"; badrep++ }
             tol = k == "ratio" ? "0.5 abs" : (k == "bytes" ? "2% (or <= " floor " B)" : "1%")
             hs = hv == "" ? "-" : sprintf("%.6g", hv); vs = v == "" ? "-" : sprintf("%.6g", v)
             as = adj == "" ? "-" : sprintf("%.6g", adj)
-            printf fmt, kv[1], kv[2], m, hs, vs, d, ok, show(nn, k), show(hh, k), rep, as, own
-            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", kv[1], kv[2], m, hv, v, d, tol, ok, show(nn, k), show(hh, k), rep, adj, own > csvout
-            printf "| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kv[1], kv[2], m, hs, vs, d, ok, show(nn, k), show(hh, k), rep, as, own > mdout
+            printf fmt, kv[1], kv[2], m, hs, vs, d, ok, range("h", k), range("n", k), agreed, as, own
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", kv[1], kv[2], m, hv, v, d, tol, ok, \
+                cnt["h"] ? lo["h"] : "", cnt["h"] ? hi["h"] : "", cnt["n"] ? lo["n"] : "", cnt["n"] ? hi["n"] : "", ov, adj, own, agreed > csvout
+            printf "| %s | %s | `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", kv[1], kv[2], m, hs, vs, d, ok, range("h", k), range("n", k), ov, as, own, agreed > mdout
         }
         if (extra[key]) printf "   (ncu gave %d more result rows for %s n=%s: the first was used)\n", extra[key], kv[1], kv[2]
     }
     printf "\n%d rows (%d configurations x %d metrics): %d out of tolerance (%d without a value on one side)\n", rows, nconf, nm, bad, missing
     printf "tolerances: instruction and bank-conflict counts 1 %%; DRAM bytes 2 %% (or within %d bytes); ratios and percentages 0.5 absolute\n", floor
     if (own_write != "")
-        printf "%d DRAM-write rows within tolerance or repeatability once ncu's own write-back (%s bytes, step (c)) is taken off ncu's value\n", okown, own_write
-    if (repeat > 1)
-        printf "%d rows neither within tolerance, nor within repeatability (harness-vs-ncu difference <= the larger of ncu-vs-ncu and harness-vs-harness), nor within tolerance or repeatability without ncu's own writes\n", badrep
-    else
-        printf "%d rows neither within tolerance nor within tolerance without ncu's own writes\n", badrep
+        printf "%d DRAM-write rows agree with ncu's value less its own write-back (%s..%s bytes, step (c))\n", okown, own_write_min, own_write
+    printf "agreed: %d by tolerance, %d by overlapping ranges (%d runs a side), %d by ncu's value less its own writes; %d apart\n", by_tol, by_overlap, repeat, by_own, badrep
     print "bad " bad " rows " rows " badrep " badrep > summary
 }
 AWK
 )
-h2file=""; [ "$REPEAT" -gt 1 ] && [ -f "$out/harness-r2/results.csv" ] && h2file="$out/harness-r2/results.csv"
+# the harness's repeats 2..REPEAT, in order (a missing one leaves its place empty)
+hreps=""
+for ((rep = 2; rep <= REPEAT; rep++)); do
+    f="$out/harness-r$rep/results.csv"; [ -f "$f" ] || f=/nonexistent
+    hreps+="$f "
+done
 awk -v metrics="$METRICS" -v ncudir="$out/ncu" -v floor="$BYTES_FLOOR" -v csvout="$out/compare.csv" \
-    -v repeat="$REPEAT" -v harness2="$h2file" -v own_write="$own_write" -v own_read="$own_read" \
+    -v repeat="$REPEAT" -v harness_reps="$hreps" -v own_write="$own_write" -v own_read="$own_read" \
+    -v own_write_min="$own_write_min" \
     -v mdout="$out/compare.md" -v summary="$out/.summary" "$CSV_AWK
 $compare_awk" "$out/harness/results.csv"
 read -r _ bad _ rows _ badrep <"$out/.summary" 2>/dev/null || { bad=1; rows=0; badrep=1; }

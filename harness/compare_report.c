@@ -1,0 +1,575 @@
+/* compare.h's outputs: the Markdown table (stdout and compare.md), the HTML
+ * page, CSV, JSON and the per-variant charts (plots/compare_chart.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/compare.h"
+#include "harness/files.h"
+#include "kernels/variant.h"
+#include "plots/compare_chart.h"
+
+/* ---- variants: pairs grouped in order of first appearance, slowest first ---------------- */
+
+typedef struct vgroup {
+    const char *name;
+    size_t *idx;
+    size_t n;
+} vgroup;
+
+static const compare_pair *sort_pairs; /* qsort has no context argument */
+
+static int by_cold_speedup(const void *p, const void *q)
+{
+    double a = sort_pairs[*(const size_t *)p].cold.speedup, b = sort_pairs[*(const size_t *)q].cold.speedup;
+    if (isnan(a) || isnan(b)) return isnan(a) - isnan(b);
+    return a < b ? -1 : a > b;
+}
+
+static vgroup *groups_build(const compare_result *r, size_t *ng)
+{
+    vgroup *g = calloc(r->npairs ? r->npairs : 1, sizeof *g);
+    *ng = 0;
+    for (size_t i = 0; g && i < r->npairs; i++) {
+        const char *name = r->pairs[i].base->cfg.v->name;
+        size_t k = 0;
+        while (k < *ng && strcmp(g[k].name, name)) k++;
+        if (k == *ng) {
+            g[k].name = name;
+            g[k].idx = calloc(r->npairs, sizeof *g[k].idx);
+            if (!g[k].idx) return NULL;
+            ++*ng;
+        }
+        g[k].idx[g[k].n++] = i;
+    }
+    sort_pairs = r->pairs;
+    for (size_t k = 0; g && k < *ng; k++) qsort(g[k].idx, g[k].n, sizeof *g[k].idx, by_cold_speedup);
+    return g;
+}
+
+static void groups_free(vgroup *g, size_t ng)
+{
+    for (size_t k = 0; g && k < ng; k++) free(g[k].idx);
+    free(g);
+}
+
+typedef struct tally {
+    size_t faster, slower, same, na, nlog;
+    double logsum;
+} tally;
+
+static void tally_add(tally *t, const compare_phase *ph)
+{
+    switch (ph->verdict) {
+    case CV_FASTER: t->faster++; break;
+    case CV_SLOWER: t->slower++; break;
+    case CV_SAME: t->same++; break;
+    case CV_NA: t->na++; break;
+    }
+    if (ph->verdict != CV_NA && ph->speedup > 0) {
+        t->logsum += log(ph->speedup);
+        t->nlog++;
+    }
+}
+
+static double geomean(const tally *t) { return t->nlog ? exp(t->logsum / t->nlog) : NAN; }
+
+/* ---- cells, shared by Markdown and HTML --------------------------------------------------- */
+
+#define NCELLS 10
+#define CELL 640
+typedef char cells[NCELLS][CELL];
+
+static const char *const pair_head[NCELLS] = {
+    "configuration", "cold speed-up [95 % CI]", "cold time", "cold", "hot speed-up [95 % CI]", "hot time", "hot",
+    "threshold", "method", "metric changes"};
+
+static void fmt_speedup(char *b, const compare_phase *ph)
+{
+    if (!isfinite(ph->speedup)) snprintf(b, CELL, "–");
+    else if (isfinite(ph->lo)) snprintf(b, CELL, "%.3f× [%.3f, %.3f]", ph->speedup, ph->lo, ph->hi);
+    else snprintf(b, CELL, "%.3f×", ph->speedup);
+}
+
+static void fmt_pct(char *b, double frac)
+{
+    if (isfinite(frac)) snprintf(b, CELL, "%+.1f %%", frac * 100);
+    else snprintf(b, CELL, "–");
+}
+
+static void fmt_metrics(char *b, const compare_result *r, const compare_pair *p)
+{
+    size_t w = 0;
+    b[0] = '\0';
+    for (size_t i = 0; i < r->nmetrics && w < CELL; i++)
+        if (isfinite(p->metric_change[i]))
+            w += (size_t)snprintf(b + w, CELL - w, "%s%s %+.1f %%", w ? "; " : "", r->metrics[i].m->name,
+                                  p->metric_change[i] * 100);
+}
+
+static void pair_cells(const compare_result *r, const compare_pair *p, cells c)
+{
+    size_t vl = strlen(p->base->cfg.v->name);
+    snprintf(c[0], CELL, "%s", p->label + (strncmp(p->label, p->base->cfg.v->name, vl) ? 0 : vl + 1));
+    fmt_speedup(c[1], &p->cold);
+    fmt_pct(c[2], p->cold.change);
+    snprintf(c[3], CELL, "%s", compare_verdict_name(p->cold.verdict));
+    fmt_speedup(c[4], &p->hot);
+    fmt_pct(c[5], p->hot.change);
+    snprintf(c[6], CELL, "%s", compare_verdict_name(p->hot.verdict));
+    if (p->cold.threshold == p->hot.threshold || !isfinite(p->hot.threshold)) fmt_pct(c[7], p->cold.threshold);
+    else snprintf(c[7], CELL, "%.1f / %.1f %%", p->cold.threshold * 100, p->hot.threshold * 100);
+    if (c[7][0] == '+') memmove(c[7], c[7] + 1, strlen(c[7]));
+    if (p->cold.method == p->hot.method || p->hot.verdict == CV_NA)
+        snprintf(c[8], CELL, "%s", compare_method_name(p->cold.method));
+    else snprintf(c[8], CELL, "%s / %s", compare_method_name(p->cold.method), compare_method_name(p->hot.method));
+    fmt_metrics(c[9], r, p);
+}
+
+/* ---- a document: Markdown or HTML from one sequence of calls ------------------------------------ */
+
+typedef struct doc {
+    FILE *f;
+    int html;
+    const char *chart_dir; /* charts shown from here; NULL: none */
+} doc;
+
+static void esc(const doc *d, const char *s)
+{
+    for (; *s; s++) {
+        if (d->html && *s == '<') fputs("&lt;", d->f);
+        else if (d->html && *s == '>') fputs("&gt;", d->f);
+        else if (d->html && *s == '&') fputs("&amp;", d->f);
+        else if (!d->html && *s == '|') fputs("\\|", d->f);
+        else fputc(*s == '\n' ? ' ' : *s, d->f);
+    }
+}
+
+static void doc_h(const doc *d, int level, const char *text)
+{
+    if (d->html) fprintf(d->f, "<h%d>", level);
+    else fprintf(d->f, "%.*s ", level, "######");
+    esc(d, text);
+    fputs(d->html ? "</h" : "\n\n", d->f);
+    if (d->html) fprintf(d->f, "%d>\n", level);
+}
+
+static void doc_p(const doc *d, const char *text)
+{
+    fputs(d->html ? "<p>" : "", d->f);
+    esc(d, text);
+    fputs(d->html ? "</p>\n" : "\n\n", d->f);
+}
+
+static void doc_row(const doc *d, char c[][CELL], const char *const *head, size_t n)
+{
+    fputs(d->html ? "<tr>" : "|", d->f);
+    for (size_t i = 0; i < n; i++) {
+        fputs(d->html ? (head ? "<th>" : "<td>") : " ", d->f);
+        esc(d, head ? head[i] : c[i]);
+        fputs(d->html ? (head ? "</th>" : "</td>") : " |", d->f);
+    }
+    fputs(d->html ? "</tr>\n" : "\n", d->f);
+    if (head && !d->html) {
+        fputc('|', d->f);
+        for (size_t i = 0; i < n; i++) fputs(i ? "---:|" : "---|", d->f);
+        fputc('\n', d->f);
+    }
+}
+
+static void doc_table(const doc *d, const char *const *head, size_t n)
+{
+    fputs(d->html ? "<table>\n" : "", d->f);
+    doc_row(d, NULL, head, n);
+}
+
+static void doc_table_end(const doc *d) { fputs(d->html ? "</table>\n" : "\n", d->f); }
+
+static void doc_chart(const doc *d, const char *variant)
+{
+    if (!d->chart_dir) return;
+    char png[SWEEP_PATH_MAX];
+    snprintf(png, sizeof png, "%s/compare-%s.png", d->chart_dir, variant);
+    if (!path_exists(png)) return;
+    if (!d->html) {
+        fprintf(d->f, "![%s: speed-up of NEW against n](compare-%s.png) ([SVG](compare-%s.svg))\n\n", variant, variant,
+                variant);
+        return;
+    }
+    fprintf(d->f, "<figure><img alt=\"%s: speed-up of NEW against n\" src=\"data:image/png;base64,", variant);
+    compare_chart_base64(d->f, png);
+    fprintf(d->f, "\"><figcaption><a href=\"compare-%s.svg\">SVG</a></figcaption></figure>\n", variant);
+}
+
+/* ---- the document ------------------------------------------------------------------------------ */
+
+static void json_cell(char *b, json_t *v)
+{
+    if (json_is_string(v)) snprintf(b, CELL, "%s", json_string_value(v));
+    else if (json_is_integer(v)) snprintf(b, CELL, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v)) snprintf(b, CELL, "%.1f", json_real_value(v));
+    else snprintf(b, CELL, "–");
+}
+
+static void doc_identity(const doc *d, const compare_result *r)
+{
+    static const char *const head[3] = {"", "BASE", "NEW"};
+    static const char *const what[] = {"directory", "experiment", "device", "driver", "git", "date",
+                                       "measured copy bandwidth (GB/s)", "samples"};
+    const compare_run *side[2] = {&r->base, &r->newer};
+    doc_table(d, head, 3);
+    for (size_t w = 0; w < sizeof what / sizeof what[0]; w++) {
+        cells c;
+        snprintf(c[0], CELL, "%s", what[w]);
+        for (int s = 0; s < 2; s++) {
+            json_t *o = side[s]->run;
+            char *b = c[1 + s];
+            switch (w) {
+            case 0: snprintf(b, CELL, "%.600s", side[s]->dir); break;
+            case 1: json_cell(b, json_object_get(o, "experiment")); break;
+            case 2: snprintf(b, CELL, "%s", side[s]->device); break;
+            case 3: json_cell(b, json_object_get(o, "driver_version")); break;
+            case 4: json_cell(b, json_object_get(o, "git_sha")); break;
+            case 5: json_cell(b, json_object_get(o, "date")); break;
+            case 6: json_cell(b, json_object_get(o, "copy_bandwidth_GBps")); break;
+            default:
+                snprintf(b, CELL, side[s]->has_samples ? "samples.csv (%zu series)" : "none: rows' noise",
+                         side[s]->samples.n);
+            }
+        }
+        doc_row(d, c, NULL, 3);
+    }
+    doc_table_end(d);
+    for (size_t i = 0; i < r->nwarnings; i++) {
+        char line[1100];
+        snprintf(line, sizeof line, "Warning: %s.", r->warnings[i]);
+        doc_p(d, line);
+    }
+}
+
+static void doc_summary(const doc *d, const compare_result *r, const vgroup *g, size_t ng)
+{
+    static const char *const head[9] = {"variant", "configurations", "cold geomean speed-up", "cold faster / slower / same",
+                                        "hot geomean speed-up", "hot faster / slower / same", "", "", ""};
+    doc_h(d, 2, "Summary");
+    doc_table(d, head, 6);
+    tally all[2] = {{0}};
+    for (size_t k = 0; k <= ng; k++) {
+        tally t[2] = {{0}};
+        if (k < ng)
+            for (size_t i = 0; i < g[k].n; i++) {
+                tally_add(&t[0], &r->pairs[g[k].idx[i]].cold);
+                tally_add(&t[1], &r->pairs[g[k].idx[i]].hot);
+            }
+        cells c;
+        snprintf(c[0], CELL, "%s", k < ng ? g[k].name : "all");
+        snprintf(c[1], CELL, "%zu", k < ng ? g[k].n : r->npairs);
+        for (int h = 0; h < 2; h++) {
+            tally *x = k < ng ? &t[h] : &all[h];
+            snprintf(c[2 + 2 * h], CELL, isfinite(geomean(x)) ? "%.3f×" : "–", geomean(x));
+            snprintf(c[3 + 2 * h], CELL, "%zu / %zu / %zu", x->faster, x->slower, x->same);
+            if (k < ng) {
+                all[h].faster += x->faster, all[h].slower += x->slower, all[h].same += x->same;
+                all[h].logsum += x->logsum, all[h].nlog += x->nlog;
+            }
+        }
+        doc_row(d, c, NULL, 6);
+    }
+    doc_table_end(d);
+}
+
+static void doc_apart(const doc *d, const compare_result *r)
+{
+    if (!r->napart) return;
+    static const char *const head[3] = {"configuration", "BASE", "NEW"};
+    char h[64];
+    snprintf(h, sizeof h, "Not compared (%zu)", r->napart);
+    doc_h(d, 2, h);
+    doc_p(d, "Configurations on one side only, or whose status is not ok on one side.");
+    doc_table(d, head, 3);
+    for (size_t i = 0; i < r->napart; i++) {
+        const compare_apart *a = &r->apart[i];
+        cells c;
+        snprintf(c[0], CELL, "%s", a->label);
+        snprintf(c[1], CELL, "%s", a->base ? row_status_name(a->base->status) : "absent");
+        snprintf(c[2], CELL, "%s", a->newer ? row_status_name(a->newer->status) : "absent");
+        doc_row(d, c, NULL, 3);
+    }
+    doc_table_end(d);
+}
+
+static void doc_all(const doc *d, const compare_result *r)
+{
+    size_t ng;
+    vgroup *g = groups_build(r, &ng);
+    doc_h(d, 1, "Compare two runs: BASE against NEW");
+    doc_identity(d, r);
+    char rule[700];
+    if (r->threshold >= 0) snprintf(rule, sizeof rule, "the threshold, %.2f %% (--threshold)", r->threshold * 100);
+    else snprintf(rule, sizeof rule, "the threshold, the larger of the two rows' noise figures and %.0f %%", COMPARE_MIN_THRESHOLD * 100);
+    char text[1400];
+    snprintf(text, sizeof text,
+             "Speed-up = BASE median / NEW median: over 1, NEW is faster; time = NEW's median time against BASE's. "
+             "faster / slower: significant (p < %.2f, or the 95 %% interval excludes 1) and beyond %s; otherwise "
+             "same. Method: samples (both runs' samples.csv: Mann-Whitney U and a bootstrap of the ratio) or noise "
+             "(the rows' median standard errors).",
+             COMPARE_P_SIGNIFICANT, rule);
+    doc_p(d, text);
+    if (g) doc_summary(d, r, g, ng);
+    for (size_t k = 0; g && k < ng; k++) {
+        doc_h(d, 2, g[k].name);
+        doc_chart(d, g[k].name);
+        doc_table(d, pair_head, NCELLS);
+        for (size_t i = 0; i < g[k].n; i++) {
+            cells c;
+            pair_cells(r, &r->pairs[g[k].idx[i]], c);
+            doc_row(d, c, NULL, NCELLS);
+        }
+        doc_table_end(d);
+    }
+    doc_apart(d, r);
+    groups_free(g, ng);
+}
+
+void compare_print_md(FILE *f, const compare_result *r, const char *chart_dir)
+{
+    doc d = {f, 0, chart_dir};
+    doc_all(&d, r);
+}
+
+static int render_md(FILE *f, void *ctx)
+{
+    const void **a = ctx;
+    compare_print_md(f, a[0], a[1]);
+    return ferror(f) ? -1 : 0;
+}
+
+static int render_html(FILE *f, void *ctx)
+{
+    const void **a = ctx;
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>compare</title><style>"
+          "body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;margin:1em 0}"
+          "td,th{border:1px solid #ccc;padding:2px 6px;font-size:90%}img{max-width:100%}"
+          "</style></head><body>\n",
+          f);
+    doc d = {f, 1, a[1]};
+    doc_all(&d, a[0]);
+    fputs("</body></html>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- CSV -------------------------------------------------------------------------------------- */
+
+static void csv_config(FILE *f, const sweep_row *w)
+{
+    const kernel_args *a = &w->cfg.a;
+    int scan = w->cfg.v->kind == KIND_SCAN;
+    fprintf(f, "%s,%s,%s,%zu,%u,%u,%s,%s", w->cfg.v->name, dtype_name(a->dtype), op_name(a->op), a->n, a->block_dim,
+            a->coarse, scan ? "" : finish_name(a->finish), scan ? scan_mode_name(a->scan_mode) : "");
+}
+
+static void csv_num(FILE *f, double x, double scale)
+{
+    fputc(',', f);
+    if (isfinite(x)) fprintf(f, "%.6g", x * scale);
+}
+
+static void csv_phase(FILE *f, const compare_phase *ph)
+{
+    csv_num(f, ph->base_ms, 1);
+    csv_num(f, ph->new_ms, 1);
+    csv_num(f, ph->speedup, 1);
+    csv_num(f, ph->lo, 1);
+    csv_num(f, ph->hi, 1);
+    csv_num(f, ph->p, 1);
+    csv_num(f, ph->change, 100);
+    csv_num(f, ph->threshold, 100);
+    fprintf(f, ",%s,%s", compare_method_name(ph->method), compare_verdict_name(ph->verdict));
+}
+
+static int render_csv(FILE *f, void *ctx)
+{
+    const compare_result *r = ctx;
+    fputs("variant,dtype,op,n,block_dim,coarse,finish,scan_mode,device_base,device_new,compared,status_base,"
+          "status_new",
+          f);
+    for (int h = 0; h < 2; h++)
+        fprintf(f, ",%1$s_base_ms,%1$s_new_ms,%1$s_speedup,%1$s_ci_low,%1$s_ci_high,%1$s_p,%1$s_change_pct,"
+                   "%1$s_threshold_pct,%1$s_method,%1$s_verdict",
+                h ? "hot" : "cold");
+    for (size_t i = 0; i < r->nmetrics; i++) fprintf(f, ",\"m:%s[%s]_change_pct\"", r->metrics[i].m->name, r->metrics[i].m->unit);
+    fputc('\n', f);
+    for (size_t i = 0; i < r->npairs; i++) {
+        const compare_pair *p = &r->pairs[i];
+        csv_config(f, p->base);
+        fprintf(f, ",\"%s\",\"%s\",yes,ok,ok", r->base.device, r->newer.device);
+        csv_phase(f, &p->cold);
+        csv_phase(f, &p->hot);
+        for (size_t m = 0; m < r->nmetrics; m++) csv_num(f, p->metric_change[m], 100);
+        fputc('\n', f);
+    }
+    for (size_t i = 0; i < r->napart; i++) {
+        const compare_apart *a = &r->apart[i];
+        csv_config(f, a->base ? a->base : a->newer);
+        fprintf(f, ",\"%s\",\"%s\",%s,%s,%s", r->base.device, r->newer.device,
+                !a->base ? "only_new" : !a->newer ? "only_base" : "not_ok",
+                a->base ? row_status_name(a->base->status) : "", a->newer ? row_status_name(a->newer->status) : "");
+        fputs(",,,,,,,,,n/a,n/a,,,,,,,,,n/a,n/a", f);
+        for (size_t m = 0; m < r->nmetrics; m++) fputc(',', f);
+        fputc('\n', f);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int compare_write_csv(const char *path, const compare_result *r, char *err, size_t errlen)
+{
+    return write_file_atomic(path, render_csv, (void *)r, err, errlen);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------------- */
+
+static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+static json_t *phase_json(const compare_phase *ph)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "base_ms", num(ph->base_ms));
+    json_object_set_new(o, "new_ms", num(ph->new_ms));
+    json_object_set_new(o, "speedup", num(ph->speedup));
+    json_object_set_new(o, "ci_low", num(ph->lo));
+    json_object_set_new(o, "ci_high", num(ph->hi));
+    json_object_set_new(o, "p", num(ph->p));
+    json_object_set_new(o, "change_pct", num(ph->change * 100));
+    json_object_set_new(o, "threshold_pct", num(ph->threshold * 100));
+    json_object_set_new(o, "samples_base", json_integer((json_int_t)ph->base_n));
+    json_object_set_new(o, "samples_new", json_integer((json_int_t)ph->new_n));
+    json_object_set_new(o, "method", json_string(compare_method_name(ph->method)));
+    json_object_set_new(o, "verdict", json_string(compare_verdict_name(ph->verdict)));
+    return o;
+}
+
+static json_t *side_json(const compare_run *s)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "dir", json_string(s->dir));
+    json_object_set_new(o, "device", json_string(s->device));
+    json_object_set_new(o, "samples", json_boolean(s->has_samples));
+    static const char *const keys[] = {"experiment", "git_sha", "date", "driver_version", "copy_bandwidth_GBps"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        json_t *v = json_object_get(s->run, keys[i]);
+        json_object_set(o, keys[i], v ? v : json_null());
+    }
+    return o;
+}
+
+static json_t *compare_json(const compare_result *r)
+{
+    json_t *o = json_object(), *rows = json_array(), *apart = json_array(), *warn = json_array();
+    json_object_set_new(o, "base", side_json(&r->base));
+    json_object_set_new(o, "new", side_json(&r->newer));
+    json_object_set_new(o, "threshold_pct", r->threshold >= 0 ? json_real(r->threshold * 100) : json_null());
+    for (size_t i = 0; i < r->nwarnings; i++) json_array_append_new(warn, json_string(r->warnings[i]));
+    json_object_set_new(o, "warnings", warn);
+    for (size_t i = 0; i < r->npairs; i++) {
+        const compare_pair *p = &r->pairs[i];
+        json_t *row = json_object(), *m = json_object();
+        json_object_set_new(row, "variant", json_string(p->base->cfg.v->name));
+        json_object_set_new(row, "configuration", json_string(p->label));
+        json_object_set_new(row, "n", json_integer((json_int_t)p->base->cfg.a.n));
+        json_object_set_new(row, "cold", phase_json(&p->cold));
+        json_object_set_new(row, "hot", phase_json(&p->hot));
+        for (size_t k = 0; k < r->nmetrics; k++) json_object_set_new(m, r->metrics[k].m->name, num(p->metric_change[k] * 100));
+        json_object_set_new(row, "metric_change_pct", m);
+        json_array_append_new(rows, row);
+    }
+    for (size_t i = 0; i < r->napart; i++) {
+        const compare_apart *a = &r->apart[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "configuration", json_string(a->label));
+        json_object_set_new(x, "base", a->base ? json_string(row_status_name(a->base->status)) : json_null());
+        json_object_set_new(x, "new", a->newer ? json_string(row_status_name(a->newer->status)) : json_null());
+        json_array_append_new(apart, x);
+    }
+    json_object_set_new(o, "rows", rows);
+    json_object_set_new(o, "not_compared", apart);
+    json_object_set_new(o, "regressions", json_integer((json_int_t)compare_regressions(r)));
+    return o;
+}
+
+static int render_json(FILE *f, void *ctx)
+{
+    if (json_dumpf(ctx, f, JSON_INDENT(2) | JSON_REAL_PRECISION(8))) return -1;
+    fputc('\n', f);
+    return 0;
+}
+
+int compare_write_json(const char *path, const compare_result *r, char *err, size_t errlen)
+{
+    json_t *o = compare_json(r);
+    int rc = write_file_atomic(path, render_json, o, err, errlen);
+    json_decref(o);
+    return rc;
+}
+
+/* ---- the results directory of the comparison ------------------------------------------------- */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s && s[1] ? s + 1 : p;
+}
+
+/* One chart per variant; a missing gnuplot is said once and stops the charts. */
+static int draw_charts(const char *dir, const compare_result *r, FILE *log, char *err, size_t errlen)
+{
+    size_t ng;
+    vgroup *g = groups_build(r, &ng);
+    compare_chart_point *pts = calloc(2 * (r->npairs ? r->npairs : 1), sizeof *pts);
+    int rc = g && pts ? 0 : -1;
+    for (size_t k = 0; !rc && k < ng; k++) {
+        size_t np = 0;
+        for (size_t i = 0; i < g[k].n; i++)
+            for (int h = 0; h < 2; h++) {
+                const compare_phase *ph = h ? &r->pairs[g[k].idx[i]].hot : &r->pairs[g[k].idx[i]].cold;
+                if (ph->verdict == CV_NA) continue;
+                pts[np++] = (compare_chart_point){(double)r->pairs[g[k].idx[i]].base->cfg.a.n, ph->speedup, ph->lo, ph->hi,
+                                                  ph->threshold, h,
+                                                  ph->verdict == CV_FASTER ? CCP_FASTER : ph->verdict == CV_SLOWER ? CCP_SLOWER : CCP_SAME};
+            }
+        char stem[300], title[300], sub[SWEEP_PATH_MAX], msg[1024];
+        snprintf(stem, sizeof stem, "compare-%s", g[k].name);
+        snprintf(title, sizeof title, "%s: speed-up of NEW over BASE", g[k].name);
+        snprintf(sub, sizeof sub, "BASE %.200s, NEW %.200s; bars: 95 %% intervals; green faster, red slower, grey same",
+                 base_name(r->base.dir), base_name(r->newer.dir));
+        int d = compare_chart_draw(dir, stem, title, sub, pts, np, msg, sizeof msg);
+        if (d == 0) {
+            if (log) fprintf(log, "sweep compare: %s\n", msg);
+            break;
+        }
+        if (d < 0) {
+            snprintf(err, errlen, "chart %s: %s", stem, msg);
+            rc = -1;
+        }
+    }
+    free(pts);
+    groups_free(g, ng);
+    return rc;
+}
+
+int compare_write_dir(const char *dir, const compare_result *r, FILE *log, char *err, size_t errlen)
+{
+    char md[SWEEP_PATH_MAX], csv[SWEEP_PATH_MAX], html[SWEEP_PATH_MAX];
+    if (path_join(md, sizeof md, dir, "compare.md") || path_join(csv, sizeof csv, dir, "compare.csv") ||
+        path_join(html, sizeof html, dir, "compare.html")) {
+        snprintf(err, errlen, "--out: path too long");
+        return -1;
+    }
+    const void *ctx[2] = {r, dir};
+    if (draw_charts(dir, r, log, err, errlen)) return -1;
+    if (write_file_atomic(md, render_md, ctx, err, errlen) || compare_write_csv(csv, r, err, errlen) ||
+        write_file_atomic(html, render_html, ctx, err, errlen))
+        return -1;
+    return 0;
+}
