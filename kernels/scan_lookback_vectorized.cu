@@ -30,7 +30,6 @@
  */
 #include <cuda/atomic>
 #include <stdint.h>
-#include <stdlib.h> /* PROBE */
 #include <string.h>
 
 #include "kernels/scan_lookback.cuh"
@@ -39,7 +38,7 @@
 /* Look-back policy (measured: FINDINGS, "Beyond CUB"): a window of 32 x
  * LOOKBACK_WINDOW_K predecessors per L2 round trip, and the polling back-off
  * in nanoseconds. */
-#define LOOKBACK_WINDOW_K 4
+#define LOOKBACK_WINDOW_K 1
 static const unsigned lookback_backoff_ns = 0;
 
 /* Warp 0: the warps' totals scanned, the tile published and looked back;
@@ -114,11 +113,10 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
     void (*kernel)(const T *, T *, size_t, int, int, tile_status<T>, unsigned long long *, unsigned) =
         scan_lookback_vectorized_kernel<T, Op, C, LOOKBACK_WINDOW_K>;
-    if (getenv("SCAN_WINDOW_K") && atoi(getenv("SCAN_WINDOW_K")) == 1) kernel = scan_lookback_vectorized_kernel<T, Op, C, 1>; /* PROBE */
     kernel<<<(unsigned)tiles, a->block_dim, 0, s>>>(
         (const T *)a->in, (T *)a->out, a->n, a->scan_mode == SCAN_EXCLUSIVE, aligned,
         lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL), (unsigned long long *)ws,
-        getenv("SCAN_BACKOFF_NS") ? (unsigned)atoi(getenv("SCAN_BACKOFF_NS")) : lookback_backoff_ns); /* PROBE */
+        lookback_backoff_ns);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }
