@@ -6,8 +6,6 @@
  *   lookback_warp    - warp 0 of a tile publishes its total, combines its
  *                      predecessors' values 32 x K at a time back to the
  *                      nearest INCLUSIVE one, publishes its own INCLUSIVE value
- *   lookahead_warp   - a persistent block folds the AGGREGATEs of the tiles
- *                      drawn since its previous one
  *
  * Epochs. A status is valid only for the launch whose epoch it carries (30
  * bits beside the 2-bit status), so a launcher can leave last call's words in
@@ -27,7 +25,9 @@
  *     a release store; the reader loads the status with an acquire load, then
  *     the slot it names. Each slot is written once per launch, so once its
  *     status is seen its value is final (one shared slot could be read as
- *     AGGREGATE after it was overwritten with the inclusive value).
+ *     AGGREGATE after it was overwritten with the inclusive value). Readers
+ *     poll many statuses with relaxed loads, then take one acquire fence
+ *     before they read the values (one round trip, not one per tile).
  */
 #ifndef KERNELS_SCAN_LOOKBACK_CUH
 #define KERNELS_SCAN_LOOKBACK_CUH
@@ -64,7 +64,10 @@ template <typename T> struct tile_status<T, true> {
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(words[tile]);
         w.store(((unsigned long long)tile_tag(status, epoch) << 32) | bits, cuda::memory_order_relaxed);
     }
-    __device__ unsigned read(unsigned tile, T *v) const
+    /* poll(): one relaxed 64-bit load gives status and value together, so
+     * many can be in flight; fetch() has nothing left to do. */
+    static const bool PACKED = true;
+    __device__ unsigned poll(unsigned tile, T *v) const
     {
         cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(words[tile]);
         unsigned long long x = w.load(cuda::memory_order_relaxed);
@@ -72,10 +75,6 @@ template <typename T> struct tile_status<T, true> {
         memcpy(v, &bits, sizeof bits);
         return tile_status_of((unsigned)(x >> 32), epoch);
     }
-    /* For batched readers (lookahead_warp): poll() is read() with the value
-     * in the same word; fetch() has nothing left to do. */
-    static const bool PACKED = true;
-    __device__ unsigned poll(unsigned tile, T *v) const { return read(tile, v); }
     __device__ void fetch(unsigned, unsigned, T *) const {}
 };
 
@@ -90,17 +89,8 @@ template <typename T> struct tile_status<T, false> {
         cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
         f.store(tile_tag(status, epoch), cuda::memory_order_release);
     }
-    __device__ unsigned read(unsigned tile, T *v) const
-    {
-        cuda::atomic_ref<unsigned, cuda::thread_scope_device> f(flags[tile]);
-        unsigned status = tile_status_of(f.load(cuda::memory_order_acquire), epoch);
-        if (status == TILE_AGGREGATE) *v = __ldcg(aggregates + tile);
-        else if (status == TILE_INCLUSIVE) *v = __ldcg(inclusives + tile);
-        return status;
-    }
-    /* For batched readers: poll() loads the status alone (relaxed, so many can
-     * be in flight); after an acquire fence, fetch() loads the value of the
-     * status poll() saw. */
+    /* poll() loads the status alone (relaxed, so many can be in flight);
+     * after an acquire fence, fetch() loads the value of the status poll() saw. */
     static const bool PACKED = false;
     __device__ unsigned poll(unsigned tile, T *) const
     {
@@ -233,50 +223,6 @@ __device__ inline T lookback_warp(const Status &status, unsigned tile, T total, 
     }
     if (lane == 0) status.publish(tile, TILE_INCLUSIVE, Op::apply(exclusive, total));
     return exclusive;
-}
-
-/* Decoupled look-ahead (CCCL's single-pass "warpspeed" scan): a persistent
- * block that knows everything up to its previous tile needs for its next tile
- * only the AGGREGATEs of the tiles [from, to) that other blocks drew in
- * between; it never waits on another tile's look-back, only on its load.
- * Run by the 32 lanes of one warp; every lane gets the fold of those tiles.
- * Each lane polls LOOKAHEAD_BATCH tiles at once (independent relaxed loads,
- * one L2 round trip for up to 32 x LOOKAHEAD_BATCH tiles), then re-polls only
- * the INVALID ones, sleeping backoff_ns between polls. */
-#define LOOKAHEAD_BATCH 8
-template <typename T, typename Op, typename Status>
-__device__ inline T lookahead_warp(const Status &status, unsigned from, unsigned to, unsigned backoff_ns)
-{
-    const unsigned lane = threadIdx.x & 31;
-    const T id = Op::template identity<T>();
-    T acc = id;
-    for (unsigned base = from; base < to; base += 32 * LOOKAHEAD_BATCH) {
-        T v[LOOKAHEAD_BATCH];
-        unsigned st[LOOKAHEAD_BATCH];
-#pragma unroll
-        for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++) {
-            unsigned i = base + k * 32 + lane;
-            v[k] = id;
-            st[k] = i < to ? status.poll(i, &v[k]) : (unsigned)TILE_AGGREGATE;
-        }
-#pragma unroll
-        for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++) {
-            while (st[k] == TILE_INVALID) {
-                if (backoff_ns) __nanosleep(backoff_ns);
-                st[k] = status.poll(base + k * 32 + lane, &v[k]);
-            }
-        }
-        if (!Status::PACKED) {
-            cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-#pragma unroll
-            for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++)
-                if (base + k * 32 + lane < to) status.fetch(base + k * 32 + lane, TILE_AGGREGATE, &v[k]);
-        }
-#pragma unroll
-        for (unsigned k = 0; k < LOOKAHEAD_BATCH; k++) acc = Op::apply(acc, v[k]);
-    }
-    for (int d = 16; d > 0; d >>= 1) acc = Op::apply(acc, __shfl_xor_sync(0xffffffffu, acc, d));
-    return acc;
 }
 
 #endif /* KERNELS_SCAN_LOOKBACK_CUH */

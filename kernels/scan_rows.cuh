@@ -1,6 +1,5 @@
 /* A tile as warp rows of 16-byte vectors, scanned in registers: the pieces of
- * the vectorized single-pass scans (scan_lookback_vectorized,
- * scan_lookahead_persistent).
+ * vectorized single-pass scan (scan_lookback_vectorized).
  *
  * Warp w of a tile owns 32 x C consecutive elements; in row j lane l holds the
  * VEC elements (4 for 4-byte types, 2 for f64) of vector j*32 + l, so every
