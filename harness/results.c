@@ -392,13 +392,26 @@ static double parse_num(const char *s, int *bad)
     return x;
 }
 
+#define PARSE_UNKNOWN_VARIANT 1 /* parse_row: a well-formed row of a variant this build lacks */
+
+/* Remember a row of a variant this build does not know (compare lists them apart). */
+static void note_unknown(results_file *skip, const char *name)
+{
+    char *list = skip->unknown_variants;
+    size_t n = strlen(name), used = strlen(list);
+    skip->unknown_rows++;
+    for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 2 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || !p[n])) return;
+    snprintf(list + used, sizeof skip->unknown_variants - used, "%s%s", used ? ", " : "", name);
+}
+
 static int parse_row(csv_record *rec, metric_columns mc, sweep_row *r, char *err, size_t errlen)
 {
     char **f = rec->fields;
     const variant *v = !strcmp(f[C_VARIANT], cpu_serial_variant.name) ? &cpu_serial_variant : registry_find(f[C_VARIANT]);
     if (!v || strcmp(v->name, f[C_VARIANT])) {
         snprintf(err, errlen, "unknown variant '%s' (not in this build)", f[C_VARIANT]);
-        return -1;
+        return PARSE_UNKNOWN_VARIANT;
     }
     sweep_config c;
     memset(&c, 0, sizeof c);
@@ -584,7 +597,8 @@ fail:
 /* Rows from buf[pos..len) with mc's metric columns. A torn last line is
  * dropped and counted in *torn. */
 static int parse_rows(const char *path, const char *buf, size_t len, size_t pos, metric_columns mc,
-                      sweep_row **rows_out, size_t *count_out, int *torn, char *err, size_t errlen)
+                      sweep_row **rows_out, size_t *count_out, int *torn, results_file *skip, char *err,
+                      size_t errlen)
 {
     csv_record rec = {0};
     size_t line = 2, rcap = 0, nrows = 0;
@@ -611,7 +625,13 @@ static int parse_rows(const char *path, const char *buf, size_t len, size_t pos,
             rcap = ncap;
         }
         char msg[256];
-        if (parse_row(&rec, mc, &rows[nrows], msg, sizeof msg)) {
+        int bad = parse_row(&rec, mc, &rows[nrows], msg, sizeof msg);
+        if (bad == PARSE_UNKNOWN_VARIANT && skip) {
+            note_unknown(skip, rec.fields[C_VARIANT]);
+            line++;
+            continue;
+        }
+        if (bad) {
             snprintf(err, errlen, "%s: row %zu: %s", path, line, msg);
             goto fail_rows;
         }
@@ -654,7 +674,7 @@ int results_read_csv(const char *path, metric_columns mc, sweep_row **rows_out, 
     }
     int rc = -1, torn = 0;
     if (!expect || len < expect_len || memcmp(buf, expect, expect_len) != 0) header_mismatch(path, buf, len, err, errlen);
-    else rc = parse_rows(path, buf, len, expect_len, mc, rows_out, count_out, &torn, err, errlen);
+    else rc = parse_rows(path, buf, len, expect_len, mc, rows_out, count_out, &torn, NULL, err, errlen);
     free(expect);
     free(buf);
     return rc;
@@ -671,7 +691,7 @@ int results_read_csv_any(const char *path, results_file *out, char *err, size_t 
     int rc = -1;
     if (pos) {
         metric_columns mc = {out->metrics, out->metric_count};
-        rc = parse_rows(path, buf, len, pos, mc, &out->rows, &out->count, &out->torn, err, errlen);
+        rc = parse_rows(path, buf, len, pos, mc, &out->rows, &out->count, &out->torn, out, err, errlen);
     }
     free(buf);
     if (rc) results_file_free(out);

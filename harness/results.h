@@ -93,13 +93,17 @@ int results_read_csv(const char *path, metric_columns mc, sweep_row **rows, size
 /* The same for a results.csv whose metric columns are not known in advance
  * (compare): the fixed columns must be this build's (the schema), each
  * further column m:<name>[<unit>]. A torn last line (no newline) is dropped
- * and flagged in torn. Returns 0, or -1 with a message naming the file. */
+ * and flagged in torn. Rows of variants this build does not know (a run of
+ * another build) are counted and named, not read. Returns 0, or -1 with a
+ * message naming the file. */
 typedef struct results_file {
     sweep_row *rows;
     size_t count;
     sweep_metric *metrics; /* the m: columns, in order */
     size_t metric_count;
     int torn;
+    size_t unknown_rows;         /* rows skipped: their variant is not in this build */
+    char unknown_variants[512];  /* those variants' names, comma-separated (cut at the size) */
 } results_file;
 int results_read_csv_any(const char *path, results_file *out, char *err, size_t errlen);
 void results_file_free(results_file *f);
