@@ -387,6 +387,29 @@ static void test_no_gnuplot(void **state)
     tu_result_free(&r);
 }
 
+/* A run of another build: its rows of a variant this build lacks are named
+ * once on stderr and left out; the rest is compared as usual. */
+static void test_unknown_variant_listed_apart(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("cmp-unknown");
+    char *base = small_run(dir, "base", SLOW_VARIANT, 1, ROWS_ONLY);
+    char *newer = small_run(dir, "new", SLOW_VARIANT, 1, ROWS_ONLY);
+    char *csv_path = tu_path(newer, "results.csv"), *json = tu_path(dir, "c.json");
+    char *before = tu_read_file(csv_path);
+    size_t rows = tu_count_lines(before) - 1;
+    /* NEW's first two rows become another build's variant */
+    for (int k = 0; k < 2; k++) replace_in_file(csv_path, "\n" SLOW_VARIANT ",", "\nscan_from_another_build,");
+    tu_result r = run_compare(base, newer, "--json", json, NULL);
+    if (r.status) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(tu_count(r.err, "2 rows of variants this build does not know (scan_from_another_build)"), 1);
+    tally t = read_verdicts(json, NULL, 0);
+    assert_int_equal(t.rows, rows - 2);
+    free(before);
+    tu_result_free(&r);
+}
+
 /* ---- the statistics on their own ------------------------------------------------------------------ */
 
 static void test_median(void **state)
@@ -537,6 +560,7 @@ int main(void)
         cmocka_unit_test(test_noise_rows_only),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_gnuplot),
+        cmocka_unit_test(test_unknown_variant_listed_apart),
     };
     return cmocka_run_group_tests(tests, load_seed, free_seed);
 }
