@@ -707,7 +707,7 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     {
         fit_budget fb = {.ordinal = o.device};
         if (dev->ops->memory(dev, &fb.free_bytes, &fb.total_bytes, &fb.held_bytes, msg, sizeof msg) == 0) {
-            long marked = plan_fit_memory(&plan, &fb, o.sizes ? "--sizes" : NULL, &fit_skips, err, sizeof err);
+            long marked = plan_fit_memory(&plan, &fb, cli_value(&o, "--sizes") ? "--sizes" : NULL, &fit_skips, err, sizeof err);
             if (marked < 0) {
                 dev->ops->close(dev);
                 plan_free(&plan);
@@ -761,7 +761,7 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
             dev->ops->close(dev);
             plan_free(&plan);
             fit_reasons_free(&fit_skips);
-            snprintf(err, sizeof err, "%s: %s", o.metrics ? "--metrics" : "[profile] metrics",
+            snprintf(err, sizeof err, "%s: %s", cli_value(&o, "--metrics") ? "--metrics" : "[profile] metrics",
                      setup.status[0] ? setup.status : "unknown metric");
             return usage_error(err);
         }
