@@ -162,10 +162,9 @@ static int add_cpu_baseline(const experiment *e, sweep_plan *p, size_t *cap)
     return 0;
 }
 
-int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
+/* Every glob must match something: a typo is an error, not an empty plan. */
+static int check_globs_match(const experiment *e, char *err, size_t errlen)
 {
-    memset(p, 0, sizeof *p);
-    /* Every glob must match something: a typo is an error, not an empty plan. */
     for (int which = 0; which < 2; which++) {
         const glob_list *g = which ? &e->families : &e->variants;
         for (size_t i = 0; i < g->count; i++) {
@@ -174,28 +173,125 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
             for (size_t r = 0; r < registry_count() && !hit; r++) {
                 const variant *v = registry_get(r);
                 char names[16][AXES_GLOB_LEN];
-                size_t n;
-                if (which) {
-                    snprintf(names[0], AXES_GLOB_LEN, "%s", v->family);
-                    n = 1;
-                } else {
-                    n = variant_names(v, names, 16);
-                }
+                size_t n = 1;
+                if (which) snprintf(names[0], AXES_GLOB_LEN, "%s", v->family);
+                else n = variant_names(v, names, 16);
                 hit = glob_hits(pat, names, n);
             }
-            if (!hit) {
-                const char *origin = which ? e->families_origin : e->variants_origin;
-                const char *key = which ? "families" : "variants";
-                if (origin[0] == '-') /* the command line names itself */
-                    snprintf(err, errlen, "%s: '%s' matches no %s (see --list)", origin, pat,
-                             which ? "variant family" : "variant name or alias");
-                else
-                    snprintf(err, errlen, "%s%s%s: '%s' matches no %s (see --list)", origin, origin[0] ? ": " : "",
-                             key, pat, which ? "variant family" : "variant name or alias");
-                return -1;
-            }
+            if (hit) continue;
+            const char *origin = which ? e->families_origin : e->variants_origin;
+            const char *what = which ? "variant family" : "variant name or alias";
+            if (origin[0] == '-') /* the command line names itself */
+                snprintf(err, errlen, "%s: '%s' matches no %s (see --list)", origin, pat, what);
+            else
+                snprintf(err, errlen, "%s%s%s: '%s' matches no %s (see --list)", origin, origin[0] ? ": " : "",
+                         which ? "families" : "variants", pat, what);
+            return -1;
         }
     }
+    return 0;
+}
+
+/* The values of one variant's axes: an axis it does not have collapses to
+ * its one value; the fourth axis is finishes for reductions, scan modes for
+ * scans. */
+typedef struct variant_axes {
+    size_list bd, cf;
+    int modes[8];
+    size_t n_modes;
+} variant_axes;
+
+static void axis_or_own(const size_list *asked, unsigned own, size_list *out)
+{
+    if (single_bit(own)) {
+        out->count = 1;
+        out->v[0] = own;
+    } else {
+        *out = *asked;
+    }
+}
+
+static void variant_axes_of(const experiment *e, const variant *v, variant_axes *x)
+{
+    axis_or_own(&e->block_dims, v->block_dims, &x->bd);
+    axis_or_own(&e->coarse, v->coarse_factors, &x->cf);
+    x->n_modes = 0;
+    if (v->kind == KIND_SCAN) {
+        for (int m = 0; m < SCAN_MODE_COUNT; m++)
+            if (e->scan_modes & (1u << m)) x->modes[x->n_modes++] = m;
+    } else if (single_bit(v->finishes) || e->finish_policy == FINISHES_FIRST) {
+        x->modes[x->n_modes++] = __builtin_ctz(v->finishes);
+    } else {
+        unsigned want = e->finish_policy == FINISHES_ALL ? v->finishes : e->finishes;
+        for (int f = 0; f < FINISH_COUNT; f++)
+            if (want & (1u << f)) x->modes[x->n_modes++] = f;
+    }
+}
+
+/* One configuration; skipped with the variant's reason if it rejects it. */
+static sweep_config config_at(const variant *v, int d, int o, int mode, size_t n, size_t block_dim, size_t coarse)
+{
+    sweep_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.v = v;
+    cfg.a.dtype = (dtype_t)d;
+    cfg.a.op = (op_t)o;
+    cfg.a.n = n;
+    cfg.a.block_dim = (unsigned)block_dim;
+    cfg.a.coarse = (unsigned)coarse;
+    cfg.a.scan_mode = v->kind == KIND_SCAN ? (scan_mode_t)mode : SCAN_INCLUSIVE;
+    cfg.a.finish = v->kind == KIND_SCAN ? FINISH_NONE : (finish_t)mode;
+    const char *why = NULL;
+    if (variant_accepts(v, &cfg.a, &why) != 0) cfg.skip_reason = why ? why : "not accepted by this variant";
+    return cfg;
+}
+
+/* A (variant, dtype, op, mode, n) group, over block dims and coarse factors;
+ * above validate_all_to only its first runnable configuration validates. */
+static int expand_group(const experiment *e, const variant *v, const variant_axes *x, int d, int o, int mode,
+                        size_t n, sweep_plan *p, size_t *cap)
+{
+    int group_has_validator = 0;
+    for (size_t b = 0; b < x->bd.count; b++)
+        for (size_t c = 0; c < x->cf.count; c++) {
+            sweep_config cfg = config_at(v, d, o, mode, n, x->bd.v[b], x->cf.v[c]);
+            if (!cfg.skip_reason) {
+                cfg.validate = !e->validate_all_to || n <= e->validate_all_to || !group_has_validator;
+                group_has_validator = 1;
+            }
+            if (push_config(p, cap, &cfg)) return -1;
+        }
+    return 0;
+}
+
+/* Every configuration of one variant, in plan order. */
+static int expand_variant(const experiment *e, const variant *v, sweep_plan *p, size_t *cap)
+{
+    variant_axes x;
+    variant_axes_of(e, v, &x);
+    for (int d = 0; d < DTYPE_COUNT; d++) {
+        if (!(e->dtypes & (1u << d))) continue;
+        for (int o = 0; o < OP_COUNT; o++) {
+            if (!(e->ops & (1u << o))) continue;
+            for (size_t m = 0; m < x.n_modes; m++)
+                for (size_t i = 0; i < e->sizes.count; i++)
+                    if (expand_group(e, v, &x, d, o, x.modes[m], e->sizes.v[i], p, cap)) return -1;
+        }
+    }
+    return 0;
+}
+
+static int plan_error(sweep_plan *p, const char *msg, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s", msg);
+    plan_free(p);
+    return -1;
+}
+
+int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    if (check_globs_match(e, err, errlen)) return -1;
     if (!e->sizes.count || !e->block_dims.count || !e->coarse.count || !e->dtypes || !e->ops || !e->scan_modes) {
         snprintf(err, errlen, "an axis has no values");
         return -1;
@@ -206,86 +302,11 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
         const variant *v = registry_get(r);
         if (!experiment_selects(e, v)) continue;
         p->variants++;
-        size_list bd, cf;
-        if (single_bit(v->block_dims)) {
-            bd.count = 1;
-            bd.v[0] = v->block_dims;
-        } else {
-            bd = e->block_dims;
-        }
-        if (single_bit(v->coarse_factors)) {
-            cf.count = 1;
-            cf.v[0] = v->coarse_factors;
-        } else {
-            cf = e->coarse;
-        }
-        /* The fourth axis: finishes for reductions, scan modes for scans. */
-        int modes[8];
-        size_t n_modes = 0;
-        if (v->kind == KIND_SCAN) {
-            for (int m = 0; m < SCAN_MODE_COUNT; m++)
-                if (e->scan_modes & (1u << m)) modes[n_modes++] = m;
-        } else if (single_bit(v->finishes)) {
-            modes[n_modes++] = __builtin_ctz(v->finishes);
-        } else if (e->finish_policy == FINISHES_FIRST) {
-            modes[n_modes++] = __builtin_ctz(v->finishes);
-        } else {
-            unsigned want = e->finish_policy == FINISHES_ALL ? v->finishes : e->finishes;
-            for (int f = 0; f < FINISH_COUNT; f++)
-                if (want & (1u << f)) modes[n_modes++] = f;
-        }
-        for (int d = 0; d < DTYPE_COUNT; d++) {
-            if (!(e->dtypes & (1u << d))) continue;
-            for (int o = 0; o < OP_COUNT; o++) {
-                if (!(e->ops & (1u << o))) continue;
-                for (size_t m = 0; m < n_modes; m++)
-                    for (size_t i = 0; i < e->sizes.count; i++) {
-                        int group_has_validator = 0;
-                        for (size_t b = 0; b < bd.count; b++)
-                            for (size_t c = 0; c < cf.count; c++) {
-                                sweep_config cfg;
-                                memset(&cfg, 0, sizeof cfg);
-                                cfg.v = v;
-                                cfg.a.dtype = (dtype_t)d;
-                                cfg.a.op = (op_t)o;
-                                cfg.a.n = e->sizes.v[i];
-                                cfg.a.block_dim = (unsigned)bd.v[b];
-                                cfg.a.coarse = (unsigned)cf.v[c];
-                                if (v->kind == KIND_SCAN) {
-                                    cfg.a.scan_mode = (scan_mode_t)modes[m];
-                                    cfg.a.finish = FINISH_NONE;
-                                } else {
-                                    cfg.a.finish = (finish_t)modes[m];
-                                    cfg.a.scan_mode = SCAN_INCLUSIVE;
-                                }
-                                const char *why = NULL;
-                                if (variant_accepts(v, &cfg.a, &why) != 0)
-                                    cfg.skip_reason = why ? why : "not accepted by this variant";
-                                if (!cfg.skip_reason) {
-                                    cfg.validate = !e->validate_all_to || cfg.a.n <= e->validate_all_to ||
-                                                   !group_has_validator;
-                                    group_has_validator = 1;
-                                }
-                                if (push_config(p, &cap, &cfg)) {
-                                    snprintf(err, errlen, "out of memory expanding the plan");
-                                    plan_free(p);
-                                    return -1;
-                                }
-                            }
-                    }
-            }
-        }
+        if (expand_variant(e, v, p, &cap)) return plan_error(p, "out of memory expanding the plan", err, errlen);
     }
-    if (!p->variants) {
-        snprintf(err, errlen, "no variant is selected by both variants and families");
-        plan_free(p);
-        return -1;
-    }
-    if (e->cpu_baseline && add_cpu_baseline(e, p, &cap)) {
-        snprintf(err, errlen, "out of memory expanding the plan");
-        plan_free(p);
-        return -1;
-    }
+    if (!p->variants) return plan_error(p, "no variant is selected by both variants and families", err, errlen);
+    if (e->cpu_baseline && add_cpu_baseline(e, p, &cap))
+        return plan_error(p, "out of memory expanding the plan", err, errlen);
     return 0;
 }
 

@@ -5,21 +5,6 @@
 
 #include "harness/plan.h"
 
-static void mask_names(unsigned mask, int count, const char *(*name)(int), char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < count; i++) {
-        if (!(mask & (1u << i))) continue;
-        if (buf[0]) strncat(buf, ",", len - strlen(buf) - 1);
-        strncat(buf, name(i), len - strlen(buf) - 1);
-    }
-}
-
-static const char *dname(int i) { return dtype_name((dtype_t)i); }
-static const char *oname(int i) { return op_name((op_t)i); }
-static const char *sname(int i) { return scan_mode_name((scan_mode_t)i); }
-static const char *fname(int i) { return finish_name((finish_t)i); }
-
 static void glob_text(const glob_list *g, char *buf, size_t len)
 {
     buf[0] = '\0';
@@ -45,7 +30,8 @@ static void plain_list(const size_list *l, char *buf, size_t len)
     }
 }
 
-void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
+/* The experiment: its source, axes, validation, timing rule and metrics. */
+static void print_experiment(FILE *f, const experiment *e)
 {
     char a[1024], b[256], c[256], d[256];
     fprintf(f, "experiment %s (%s)\n", e->name, e->source[0] ? e->source : "built in");
@@ -58,12 +44,12 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     plain_list(&e->block_dims, a, sizeof a);
     plain_list(&e->coarse, b, sizeof b);
     fprintf(f, "block dims: %s   coarse: %s (where a variant has these axes)\n", a, b);
-    mask_names(e->dtypes, DTYPE_COUNT, dname, a, sizeof a);
-    mask_names(e->ops, OP_COUNT, oname, b, sizeof b);
-    mask_names(e->scan_modes, SCAN_MODE_COUNT, sname, c, sizeof c);
+    format_mask(e->dtypes, DTYPE_COUNT, dtype_name_i, a, sizeof a);
+    format_mask(e->ops, OP_COUNT, op_name_i, b, sizeof b);
+    format_mask(e->scan_modes, SCAN_MODE_COUNT, scan_mode_name_i, c, sizeof c);
     if (e->finish_policy == FINISHES_FIRST) snprintf(d, sizeof d, "first (each variant's first)");
     else if (e->finish_policy == FINISHES_ALL) snprintf(d, sizeof d, "all");
-    else mask_names(e->finishes, FINISH_COUNT, fname, d, sizeof d);
+    else format_mask(e->finishes, FINISH_COUNT, finish_name_i, d, sizeof d);
     fprintf(f, "dtypes: %s   ops: %s   scan modes: %s   finishes: %s\n", a, b, c, d);
     if (e->validate_all_to) {
         format_size(e->validate_all_to, a, sizeof a);
@@ -82,9 +68,15 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
         for (size_t i = 0; i < e->metric_count; i++) fprintf(f, "%s%s", i ? ", " : " ", e->metrics[i]);
         fprintf(f, "\n");
     }
+}
 
+/* One line per variant (configurations, skipped, estimate); the estimate's
+ * two parts summed over the plan into *total_v and *total_m. */
+static void print_variants(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m,
+                           double *total_v, double *total_m)
+{
+    char a[64];
     fprintf(f, "\n%-34s %-6s %8s %8s %12s\n", "variant", "kind", "configs", "skipped", "estimate");
-    double total_v = 0, total_m = 0;
     size_t i = 0;
     while (i < p->count) {
         const variant *v = p->configs[i].v;
@@ -99,33 +91,44 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
             run++;
             double ev, em;
             estimate_config_parts(cfg, &e->timing, m, &ev, &em);
-            total_v += ev;
-            total_m += em;
+            *total_v += ev;
+            *total_m += em;
             est += ev + em;
         }
         format_duration(est, a, sizeof a);
         fprintf(f, "%-34s %-6s %8zu %8zu %12s\n", v->name, kind_name(v->kind), run, skip, a);
     }
+}
 
-    if (p->skipped) {
-        fprintf(f, "\nskipped configurations, by reason:\n");
-        /* Group (variant, reason) in plan order. */
-        for (size_t k = 0; k < p->count; k++) {
-            const sweep_config *x = &p->configs[k];
-            if (!x->skip_reason) continue;
-            int seen = 0;
-            for (size_t j = 0; j < k && !seen; j++)
-                seen = p->configs[j].skip_reason && p->configs[j].v == x->v &&
-                       !strcmp(p->configs[j].skip_reason, x->skip_reason);
-            if (seen) continue;
-            size_t count = 0;
-            for (size_t j = k; j < p->count; j++)
-                if (p->configs[j].skip_reason && p->configs[j].v == x->v &&
-                    !strcmp(p->configs[j].skip_reason, x->skip_reason))
-                    count++;
-            fprintf(f, "  %6zu  %s: %s\n", count, x->v->name, x->skip_reason);
-        }
+static int same_skip(const sweep_config *x, const sweep_config *y)
+{
+    return x->skip_reason && x->v == y->v && !strcmp(x->skip_reason, y->skip_reason);
+}
+
+/* Skipped configurations, (variant, reason) groups in plan order. */
+static void print_skips(FILE *f, const sweep_plan *p)
+{
+    if (!p->skipped) return;
+    fprintf(f, "\nskipped configurations, by reason:\n");
+    for (size_t k = 0; k < p->count; k++) {
+        const sweep_config *x = &p->configs[k];
+        if (!x->skip_reason) continue;
+        int seen = 0;
+        for (size_t j = 0; j < k && !seen; j++) seen = same_skip(&p->configs[j], x);
+        if (seen) continue;
+        size_t count = 0;
+        for (size_t j = k; j < p->count; j++) count += same_skip(&p->configs[j], x);
+        fprintf(f, "  %6zu  %s: %s\n", count, x->v->name, x->skip_reason);
     }
+}
+
+void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
+{
+    char a[64], b[64], c[64];
+    double total_v = 0, total_m = 0;
+    print_experiment(f, e);
+    print_variants(f, e, p, m, &total_v, &total_m);
+    print_skips(f, p);
     size_t to_run = p->count - p->skipped;
     format_duration(total_v + total_m + RUN_STARTUP_S, a, sizeof a);
     format_duration(total_v, b, sizeof b);

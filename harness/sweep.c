@@ -176,21 +176,6 @@ static void axis_bits(unsigned mask, char *buf, size_t len)
             }
 }
 
-static void name_bits(unsigned mask, int count, const char *(*name)(int), char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < count; i++)
-        if (mask & (1u << i)) {
-            if (buf[0]) strncat(buf, ",", len - strlen(buf) - 1);
-            strncat(buf, name(i), len - strlen(buf) - 1);
-        }
-}
-
-static const char *dname(int i) { return dtype_name((dtype_t)i); }
-static const char *oname(int i) { return op_name((op_t)i); }
-static const char *fname(int i) { return finish_name((finish_t)i); }
-static const char *sname(int i) { return scan_mode_name((scan_mode_t)i); }
-
 void sweep_print_list(FILE *f)
 {
     fprintf(f, "%zu variants (name, seed alias, family; what it demonstrates; axes):\n\n", registry_count());
@@ -199,10 +184,10 @@ void sweep_print_list(FILE *f)
         char bd[64], cf[64], dt[64], op[64], fm[96];
         axis_bits(v->block_dims, bd, sizeof bd);
         axis_bits(v->coarse_factors, cf, sizeof cf);
-        name_bits(v->dtypes, DTYPE_COUNT, dname, dt, sizeof dt);
-        name_bits(v->ops, OP_COUNT, oname, op, sizeof op);
-        if (v->kind == KIND_SCAN) name_bits(v->scan_modes, SCAN_MODE_COUNT, sname, fm, sizeof fm);
-        else name_bits(v->finishes, FINISH_COUNT, fname, fm, sizeof fm);
+        format_mask(v->dtypes, DTYPE_COUNT, dtype_name_i, dt, sizeof dt);
+        format_mask(v->ops, OP_COUNT, op_name_i, op, sizeof op);
+        if (v->kind == KIND_SCAN) format_mask(v->scan_modes, SCAN_MODE_COUNT, scan_mode_name_i, fm, sizeof fm);
+        else format_mask(v->finishes, FINISH_COUNT, finish_name_i, fm, sizeof fm);
         fprintf(f, "%-32s alias: %s  [%s, %s]\n", v->name, v->alias ? v->alias : "-", kind_name(v->kind), v->family);
         fprintf(f, "    %s\n", v->description);
         fprintf(f, "    block dims %s; coarse %s; %s %s; dtypes %s; ops %s", bd, cf,
@@ -465,6 +450,33 @@ static dev_status measure_phase(run_ctx *ctx, const sweep_config *cfg, const ker
     return st;
 }
 
+/* The profile phase: the configuration once more, inside its range, under
+ * the profiler; a failure is the row's error, its metrics left empty. */
+static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_args *a, sweep_row *row)
+{
+    const sweep_profiler *pr = ctx->prof;
+    const variant *v = cfg->v;
+    cudaStream_t stream = ctx->dev->ops->stream(ctx->dev);
+    char msg[768] = "", label[256];
+    config_label(cfg, label, sizeof label);
+    /* before() and after() stay outside the range, so a tool that selects
+     * the "profile" range sees the configuration's launches alone. */
+    int r = pr->before ? pr->before(pr->state, v, a, stream, msg, sizeof msg) : 0;
+    if (r == 0) {
+        phase_push("profile", v);
+        r = pr->profile(pr->state, label, v, a, stream, row->metrics, msg, sizeof msg);
+        nvtx_pop();
+        int r2 = pr->after ? pr->after(pr->state, v, a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
+        if (r == 0) r = r2;
+        keep_signals(&ctx->signals_noted);
+    }
+    if (r != 0) {
+        char full[800];
+        snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "failed");
+        row_set_error(row, full);
+    }
+}
+
 /* validate -> warmup -> cold -> hot -> profile, each in its NVTX range. */
 static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
@@ -520,29 +532,7 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
         return fail_row(row, st, msg, ctx);
     if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
 
-    if (ctx->prof && ctx->metric_count) {
-        const sweep_profiler *pr = ctx->prof;
-        cudaStream_t stream = dev->ops->stream(dev);
-        msg[0] = '\0';
-        char label[256];
-        config_label(cfg, label, sizeof label);
-        /* before() and after() stay outside the range, so a tool that selects
-         * the "profile" range sees the configuration's launches alone. */
-        int r = pr->before ? pr->before(pr->state, v, &a, stream, msg, sizeof msg) : 0;
-        if (r == 0) {
-            phase_push("profile", v);
-            r = pr->profile(pr->state, label, v, &a, stream, row->metrics, msg, sizeof msg);
-            nvtx_pop();
-            int r2 = pr->after ? pr->after(pr->state, v, &a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
-            if (r == 0) r = r2;
-            keep_signals(&ctx->signals_noted);
-        }
-        if (r != 0) {
-            char full[800];
-            snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "failed");
-            row_set_error(row, full);
-        }
-    }
+    if (ctx->prof && ctx->metric_count) profile_config(ctx, cfg, &a, row);
     return CFG_DONE;
 }
 
