@@ -53,65 +53,29 @@ static int set_count(const setting *s, const char *text, experiment *e, char *er
     return 0;
 }
 
-static int set_globs(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_globs(text, FIELD(glob_list), err, errlen);
-}
+/* A parser of harness/axes.h (or below) whose value is one field of `type`. */
+#define FIELD_PARSER(name, type, parse_fn)                                                             \
+    static int name(const setting *s, const char *text, experiment *e, char *err, size_t errlen)      \
+    {                                                                                                  \
+        return parse_fn(text, FIELD(type), err, errlen);                                               \
+    }
 
-static int set_sizes(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_sizes(text, FIELD(size_list), err, errlen);
-}
-
-static int set_block_dims(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_block_dims(text, FIELD(size_list), err, errlen);
-}
-
-static int set_coarse(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_coarse(text, FIELD(size_list), err, errlen);
-}
-
-static int set_dtypes(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_dtypes(text, FIELD(unsigned), err, errlen);
-}
-
-static int set_ops(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_ops(text, FIELD(unsigned), err, errlen);
-}
-
-static int set_scan_modes(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_scan_modes(text, FIELD(unsigned), err, errlen);
-}
+FIELD_PARSER(set_globs, glob_list, parse_globs)
+FIELD_PARSER(set_sizes, size_list, parse_sizes)
+FIELD_PARSER(set_block_dims, size_list, parse_block_dims)
+FIELD_PARSER(set_coarse, size_list, parse_coarse)
+FIELD_PARSER(set_dtypes, unsigned, parse_dtypes)
+FIELD_PARSER(set_ops, unsigned, parse_ops)
+FIELD_PARSER(set_scan_modes, unsigned, parse_scan_modes)
+FIELD_PARSER(set_percent, double, parse_percent)
+FIELD_PARSER(set_seconds, double, parse_seconds)
+FIELD_PARSER(set_u64, uint64_t, parse_u64)
+FIELD_PARSER(set_validate, size_t, parse_validate)
 
 /* The policy lands in the field, the list of finishes in e->finishes. */
 static int set_finishes(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
 {
     return parse_finishes(text, FIELD(finish_policy), &e->finishes, err, errlen);
-}
-
-static int set_percent(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_percent(text, FIELD(double), err, errlen);
-}
-
-static int set_seconds(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_seconds(text, FIELD(double), err, errlen);
-}
-
-static int set_u64(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_u64(text, FIELD(uint64_t), err, errlen);
-}
-
-static int set_validate(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
-{
-    return parse_validate(text, FIELD(size_t), err, errlen);
 }
 
 /* The metrics mode and list: the whole experiment (field unused). */
