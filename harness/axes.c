@@ -305,10 +305,10 @@ static int parse_name_set(const char *text, const char *what, int count, int (*f
     return 0;
 }
 
-static const char *dtype_name_i(int i) { return dtype_name((dtype_t)i); }
-static const char *op_name_i(int i) { return op_name((op_t)i); }
-static const char *scan_mode_name_i(int i) { return scan_mode_name((scan_mode_t)i); }
-static const char *finish_name_i(int i) { return finish_name((finish_t)i); }
+const char *dtype_name_i(int i) { return dtype_name((dtype_t)i); }
+const char *op_name_i(int i) { return op_name((op_t)i); }
+const char *scan_mode_name_i(int i) { return scan_mode_name((scan_mode_t)i); }
+const char *finish_name_i(int i) { return finish_name((finish_t)i); }
 
 int parse_dtypes(const char *text, unsigned *mask, char *err, size_t errlen)
 {
@@ -493,5 +493,15 @@ void format_size_list(const size_list *l, char *buf, size_t len)
         int w = snprintf(buf + used, len - used, "%s%s", i ? "," : "", a);
         if (w < 0 || (size_t)w >= len - used) break;
         used += (size_t)w;
+    }
+}
+
+void format_mask(unsigned mask, int count, const char *(*name)(int), char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < count; i++) {
+        if (!(mask & (1u << i))) continue;
+        if (buf[0]) strncat(buf, ",", len - strlen(buf) - 1);
+        strncat(buf, name(i), len - strlen(buf) - 1);
     }
 }

@@ -92,4 +92,12 @@ void format_size(size_t n, char *buf, size_t len);
  * geometric series, else the values. */
 void format_size_list(const size_list *l, char *buf, size_t len);
 
+/* Render a mask of name-set values, comma-separated ("f32,f64"), with one of
+ * the name functions below (an enum value as int to its name). */
+void format_mask(unsigned mask, int count, const char *(*name)(int), char *buf, size_t len);
+const char *dtype_name_i(int i);
+const char *op_name_i(int i);
+const char *scan_mode_name_i(int i);
+const char *finish_name_i(int i);
+
 #endif

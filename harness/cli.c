@@ -6,10 +6,11 @@
 #include <unistd.h>
 
 #include "harness/files.h"
+#include "harness/settings.h"
 
 #define WORKSPACE_NAME "gpu_reduce_scan"
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: bazel run //harness:sweep -- [options]\n"
     "       sweep [options]                        (bundle: bin/sweep)\n"
     "       sweep compare BASE NEW [options]       two runs against each other (compare --help)\n"
@@ -18,52 +19,9 @@ static const char usage_text[] =
     "(fresh random input, poisoned output; see --validate), then timed with CUDA\n"
     "events (cold: L2 flushed before each sample; hot: back-to-back launches), then\n"
     "profiled when a profiler is built in. Rows go to results.csv as they finish;\n"
-    "run.json records the run, the device and its measured copy bandwidth.\n"
-    "\n"
-    "Experiment and plan:\n"
-    "  --experiment NAME|FILE  experiments/NAME.ini, or an .ini file (default: default)\n"
-    "  --variants GLOBS        comma-separated variant name globs, or exact seed aliases;\n"
-    "                          !GLOB excludes: 'reduce_*,!reduce_cub', 'reduce0,scan_*'\n"
-    "  --sizes LIST            element counts: 1048576, 2^20, 1M, 2^10..2^30:x4,\n"
-    "                          1000..8000:+1000 (ranges step x2 by default)\n"
-    "  --block-dims LIST       threads per block, powers of two: 128,256 or 64..1024 or all\n"
-    "  --coarse LIST           coarse factors (elements per thread): 1..32\n"
-    "  --dtype LIST            f32, f64, i32 or all\n"
-    "  --op LIST               sum, max, min or all\n"
-    "  --scan-mode LIST        scans: inclusive, exclusive or all\n"
-    "  --finish LIST           reductions: first (each variant's first), all, or\n"
-    "                          recursive, two_step, atomic, none\n"
-    "  --list                  print every variant (name, seed alias, description) and exit\n"
-    "  --dry-run               print the plan, its size and an estimated time; run nothing\n"
-    "\n"
-    "Measurement:\n"
-    "  --device N              CUDA device ordinal (default 0)\n"
-    "  --min-samples N         at least N samples per measurement (default 10)\n"
-    "  --max-samples N         at most N samples per measurement (default 1000)\n"
-    "  --max-noise PCT         stop once the median's relative standard error is below\n"
-    "                          PCT percent (robust: from the MAD; default 0.5)\n"
-    "  --timeout SECONDS       sampling time per configuration once min-samples are in,\n"
-    "                          half cold, half hot (default 0.1; 500ms, 2s, 1m)\n"
-    "  --validate all|N        validate every configuration (all), or every one up to\n"
-    "                          n = N and above it the first per variant and n (default 2^26)\n"
-    "  --seed N                base seed of the random inputs\n"
-    "  --metrics LIST          the profile phase's metrics, one results.csv column each:\n"
-    "                          study keys (warp_efficiency, dram_read_bytes, ...), legacy\n"
-    "                          nvprof names or CUPTI names (dram__bytes_read.sum); default\n"
-    "                          (the study's set) or none. Unknown names: exit 2, with the\n"
-    "                          closest known ones. Each configuration is replayed once per\n"
-    "                          pass, after its timing, the L2 flushed and emptied in each pass\n"
-    "  --no-cupti              no profiling: no metric columns, no profile phase\n"
-    "\n"
-    "Output:\n"
-    "  --out DIR               output directory (default results/<timestamp>-<experiment>)\n"
-    "  --resume                finish an interrupted run in --out DIR (default: the newest\n"
-    "                          results/*-<experiment>), skipping the rows already there\n"
-    "  --force                 write into an existing output directory, replacing its results\n"
-    "  --quiet                 no progress line and no summary table\n"
-    "  --samples               also write samples.csv: every timed sample (ms per launch,\n"
-    "                          the batch it was averaged over), cold and hot, per configuration\n"
-    "  --help                  this text\n"
+    "run.json records the run, the device and its measured copy bandwidth.\n";
+
+static const char usage_tail[] =
     "\n"
     "Relative paths are relative to the directory `bazel run` was started from.\n"
     "Exit status: 0 every configuration valid; 1 a validation failure, a CUDA error or\n"
@@ -74,70 +32,119 @@ static const char usage_text[] =
     "continues). Configurations that do not fit in device memory are skipped rows; a\n"
     "--sizes value at which nothing fits is bad usage.\n";
 
-void cli_usage(FILE *f) { fputs(usage_text, f); }
+/* The options that are not settings of the experiment (those are in
+ * harness/settings.c), in --help order; an entry without a name stands for
+ * the settings of its section. */
+typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SETTINGS } opt_kind;
+enum { HELP_PLAN = SETTING_HELP_PLAN, HELP_MEASURE = SETTING_HELP_MEASURE, HELP_OUTPUT, HELP_NONE };
 
-typedef struct flag {
+typedef struct cli_option {
     const char *name;
-    int takes_value;
-    size_t offset; /* of the const char * (value flags) or int (switches) in sweep_options */
-} flag;
+    opt_kind kind;
+    size_t offset; /* of the const char * (OPT_TEXT) or int (OPT_SWITCH) in sweep_options */
+    int section;   /* where --help lists it; HELP_NONE: not listed */
+    const char *metavar, *help;
+} cli_option;
 
-#define STR(field) offsetof(sweep_options, field)
-static const flag flags[] = {
-    {"--experiment", 1, STR(experiment)}, {"--variants", 1, STR(variants)},
-    {"--sizes", 1, STR(sizes)},           {"--block-dims", 1, STR(block_dims)},
-    {"--coarse", 1, STR(coarse)},         {"--dtype", 1, STR(dtypes)},
-    {"--op", 1, STR(ops)},                {"--scan-mode", 1, STR(scan_modes)},
-    {"--finish", 1, STR(finishes)},       {"--min-samples", 1, STR(min_samples)},
-    {"--max-samples", 1, STR(max_samples)}, {"--max-noise", 1, STR(max_noise)},
-    {"--timeout", 1, STR(timeout)},       {"--seed", 1, STR(seed)},
-    {"--validate", 1, STR(validate)},     {"--metrics", 1, STR(metrics)},
-    {"--out", 1, STR(out)},               {"--device", 2, 0},
-    {"--list", 0, STR(list)},             {"--dry-run", 0, STR(dry_run)},
-    {"--resume", 0, STR(resume)},         {"--force", 0, STR(force)},
-    {"--no-cupti", 0, STR(no_cupti)},     {"--quiet", 0, STR(quiet)},
-    {"--samples", 0, STR(samples)},
-    {"--help", 0, STR(help)},             {"-h", 0, STR(help)},
-    {"--fake-device", 0, STR(fake_device)}, /* tests: no CUDA, same NVTX tree (not in --help) */
+#define AT(field) offsetof(sweep_options, field)
+static const cli_option options[] = {
+    {"--experiment", OPT_TEXT, AT(experiment), HELP_PLAN, "NAME|FILE",
+     "experiments/NAME.ini, or an .ini file (default: default)"},
+    {NULL, OPT_SETTINGS, 0, HELP_PLAN, NULL, NULL},
+    {"--list", OPT_SWITCH, AT(list), HELP_PLAN, NULL,
+     "print every variant (name, seed alias, description) and exit"},
+    {"--dry-run", OPT_SWITCH, AT(dry_run), HELP_PLAN, NULL, "print the plan, its size and an estimated time; run nothing"},
+    {"--device", OPT_DEVICE, AT(device), HELP_MEASURE, "N", "CUDA device ordinal (default 0)"},
+    {NULL, OPT_SETTINGS, 0, HELP_MEASURE, NULL, NULL},
+    {"--no-cupti", OPT_SWITCH, AT(no_cupti), HELP_MEASURE, NULL, "no profiling: no metric columns, no profile phase"},
+    {"--out", OPT_TEXT, AT(out), HELP_OUTPUT, "DIR", "output directory (default results/<timestamp>-<experiment>)"},
+    {"--resume", OPT_SWITCH, AT(resume), HELP_OUTPUT, NULL,
+     "finish an interrupted run in --out DIR (default: the newest\n"
+     "results/*-<experiment>), skipping the rows already there"},
+    {"--force", OPT_SWITCH, AT(force), HELP_OUTPUT, NULL,
+     "write into an existing output directory, replacing its results"},
+    {"--quiet", OPT_SWITCH, AT(quiet), HELP_OUTPUT, NULL, "no progress line and no summary table"},
+    {"--samples", OPT_SWITCH, AT(samples), HELP_OUTPUT, NULL,
+     "also write samples.csv: every timed sample (ms per launch,\n"
+     "the batch it was averaged over), cold and hot, per configuration"},
+    {"--help", OPT_SWITCH, AT(help), HELP_OUTPUT, NULL, "this text"},
+    {"-h", OPT_SWITCH, AT(help), HELP_NONE, NULL, NULL},
+    {"--fake-device", OPT_SWITCH, AT(fake_device), HELP_NONE, NULL, NULL}, /* tests: no CUDA, same NVTX tree */
 };
-#undef STR
+#undef AT
+#define N_OPTIONS (sizeof options / sizeof options[0])
 
-/* Validate one override value with the parser its key uses. */
-static int check_value(const char *opt, const char *value, char *err, size_t errlen)
+static void print_section(FILE *f, const char *title, int section)
+{
+    fprintf(f, "\n%s\n", title);
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (options[i].section != section) continue;
+        if (options[i].kind == OPT_SETTINGS) settings_print_help(f, (setting_group)section);
+        else settings_help_line(f, options[i].name, options[i].metavar, options[i].help);
+    }
+}
+
+void cli_usage(FILE *f)
+{
+    fputs(usage_head, f);
+    print_section(f, "Experiment and plan:", HELP_PLAN);
+    print_section(f, "Measurement:", HELP_MEASURE);
+    print_section(f, "Output:", HELP_OUTPUT);
+    fputs(usage_tail, f);
+}
+
+const char *cli_value(const sweep_options *o, const char *flag)
+{
+    const setting *s = settings_by_flag(flag, strlen(flag));
+    return s ? o->values[settings_index(s)] : NULL;
+}
+
+static const cli_option *option_named(const char *arg, size_t len)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].name && strlen(options[i].name) == len && !strncmp(options[i].name, arg, len))
+            return &options[i];
+    return NULL;
+}
+
+/* One option that is not a setting, its value (NULL for a switch) checked. */
+static int take_option(const cli_option *op, const char *value, sweep_options *o, char *err, size_t errlen)
+{
+    char *at = (char *)o + op->offset;
+    if (op->kind == OPT_SWITCH) {
+        *(int *)at = 1;
+        return 0;
+    }
+    if (op->kind == OPT_DEVICE) {
+        long d;
+        char msg[256];
+        if (parse_count(value, 0, 1023, &d, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", op->name, msg);
+            return -1;
+        }
+        *(int *)at = (int)d;
+        return 0;
+    }
+    if (!value[0]) {
+        snprintf(err, errlen, "%s: empty value", op->name);
+        return -1;
+    }
+    *(const char **)at = value;
+    return 0;
+}
+
+/* A setting's value, checked with its parser on a scratch experiment. */
+static int take_setting(const setting *s, const char *value, sweep_options *o, char *err, size_t errlen)
 {
     char msg[1024];
     experiment scratch;
-    int r = 0;
-    long x;
-    double d;
-    uint64_t u;
-    finish_policy fp;
-    unsigned mask;
-    if (!strcmp(opt, "--variants")) r = parse_globs(value, &scratch.variants, msg, sizeof msg);
-    else if (!strcmp(opt, "--sizes")) r = parse_sizes(value, &scratch.sizes, msg, sizeof msg);
-    else if (!strcmp(opt, "--block-dims"))
-        r = parse_block_dims(value, &scratch.block_dims, msg, sizeof msg);
-    else if (!strcmp(opt, "--coarse"))
-        r = parse_coarse(value, &scratch.coarse, msg, sizeof msg);
-    else if (!strcmp(opt, "--dtype")) r = parse_dtypes(value, &mask, msg, sizeof msg);
-    else if (!strcmp(opt, "--op")) r = parse_ops(value, &mask, msg, sizeof msg);
-    else if (!strcmp(opt, "--scan-mode")) r = parse_scan_modes(value, &mask, msg, sizeof msg);
-    else if (!strcmp(opt, "--finish")) r = parse_finishes(value, &fp, &mask, msg, sizeof msg);
-    else if (!strcmp(opt, "--min-samples")) r = parse_count(value, 1, 1000000, &x, msg, sizeof msg);
-    else if (!strcmp(opt, "--max-samples")) r = parse_count(value, 1, 100000000, &x, msg, sizeof msg);
-    else if (!strcmp(opt, "--max-noise")) r = parse_percent(value, &d, msg, sizeof msg);
-    else if (!strcmp(opt, "--timeout")) r = parse_seconds(value, &d, msg, sizeof msg);
-    else if (!strcmp(opt, "--seed")) r = parse_u64(value, &u, msg, sizeof msg);
-    else if (!strcmp(opt, "--validate")) r = parse_validate(value, &scratch.validate_all_to, msg, sizeof msg);
-    else if (!strcmp(opt, "--metrics")) r = parse_metrics(value, &scratch, msg, sizeof msg);
-    else if (!strcmp(opt, "--out") || !strcmp(opt, "--experiment")) {
-        if (!value[0]) {
-            snprintf(msg, sizeof msg, "empty value");
-            r = -1;
-        }
+    memset(&scratch, 0, sizeof scratch);
+    if (s->parse(s, value, &scratch, msg, sizeof msg)) {
+        snprintf(err, errlen, "%s: %s", s->flag, msg);
+        return -1;
     }
-    if (r) snprintf(err, errlen, "%s: %s", opt, msg);
-    return r;
+    o->values[settings_index(s)] = value;
+    return 0;
 }
 
 int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
@@ -147,41 +154,31 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
         const char *arg = argv[i];
         const char *eq = strchr(arg, '=');
         size_t name_len = eq && arg[0] == '-' ? (size_t)(eq - arg) : strlen(arg);
-        const flag *fl = NULL;
-        for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
-            if (strlen(flags[k].name) == name_len && !strncmp(flags[k].name, arg, name_len)) fl = &flags[k];
-        if (!fl) {
+        const cli_option *op = option_named(arg, name_len);
+        const setting *s = op ? NULL : settings_by_flag(arg, name_len);
+        if (!op && !s) {
             if (arg[0] == '-') snprintf(err, errlen, "unknown option '%.*s' (see --help)", (int)name_len, arg);
             else snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", arg);
             return -1;
         }
-        if (!fl->takes_value) {
-            if (eq && name_len < strlen(arg)) {
-                snprintf(err, errlen, "%s takes no value (got '%s')", fl->name, arg);
+        const char *name = op ? op->name : s->flag;
+        int inline_value = eq && name_len < strlen(arg);
+        if (op && op->kind == OPT_SWITCH) {
+            if (inline_value) {
+                snprintf(err, errlen, "%s takes no value (got '%s')", name, arg);
                 return -1;
             }
-            *(int *)((char *)o + fl->offset) = 1;
+            take_option(op, NULL, o, err, errlen);
             continue;
         }
         const char *value;
-        if (eq && name_len < strlen(arg)) value = eq + 1;
+        if (inline_value) value = eq + 1;
         else if (i + 1 < argc) value = argv[++i];
         else {
-            snprintf(err, errlen, "%s needs a value (see --help)", fl->name);
+            snprintf(err, errlen, "%s needs a value (see --help)", name);
             return -1;
         }
-        if (fl->takes_value == 2) { /* --device */
-            long d;
-            char msg[256];
-            if (parse_count(value, 0, 1023, &d, msg, sizeof msg)) {
-                snprintf(err, errlen, "%s: %s", fl->name, msg);
-                return -1;
-            }
-            o->device = (int)d;
-            continue;
-        }
-        if (check_value(fl->name, value, err, errlen)) return -1;
-        *(const char **)((char *)o + fl->offset) = value;
+        if (op ? take_option(op, value, o, err, errlen) : take_setting(s, value, o, err, errlen)) return -1;
     }
     if (o->resume && o->force) {
         snprintf(err, errlen, "--resume and --force contradict each other: --resume keeps the rows there, --force "
@@ -194,45 +191,18 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
 int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
 {
     char msg[1024];
-    long x;
-    int r = 0;
-    const char *opt = "";
-#define APPLY(field, flagname, call)  \
-    if (!r && o->field) {             \
-        opt = flagname;               \
-        r = (call);                   \
+    for (size_t i = 0; i < settings_count(); i++) {
+        const setting *s = settings_get(i);
+        if (!o->values[i]) continue;
+        if (setting_apply(s, o->values[i], s->flag, e, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", s->flag, msg);
+            return -1;
+        }
     }
-    APPLY(variants, "--variants", parse_globs(o->variants, &e->variants, msg, sizeof msg));
-    APPLY(sizes, "--sizes", parse_sizes(o->sizes, &e->sizes, msg, sizeof msg));
-    APPLY(block_dims, "--block-dims", parse_block_dims(o->block_dims, &e->block_dims, msg, sizeof msg));
-    APPLY(coarse, "--coarse", parse_coarse(o->coarse, &e->coarse, msg, sizeof msg));
-    APPLY(dtypes, "--dtype", parse_dtypes(o->dtypes, &e->dtypes, msg, sizeof msg));
-    APPLY(ops, "--op", parse_ops(o->ops, &e->ops, msg, sizeof msg));
-    APPLY(scan_modes, "--scan-mode", parse_scan_modes(o->scan_modes, &e->scan_modes, msg, sizeof msg));
-    APPLY(finishes, "--finish", parse_finishes(o->finishes, &e->finish_policy, &e->finishes, msg, sizeof msg));
-    APPLY(max_noise, "--max-noise", parse_percent(o->max_noise, &e->timing.max_noise, msg, sizeof msg));
-    APPLY(timeout, "--timeout", parse_seconds(o->timeout, &e->timing.timeout_s, msg, sizeof msg));
-    APPLY(seed, "--seed", parse_u64(o->seed, &e->seed, msg, sizeof msg));
-    APPLY(validate, "--validate", parse_validate(o->validate, &e->validate_all_to, msg, sizeof msg));
-    APPLY(metrics, "--metrics", parse_metrics(o->metrics, e, msg, sizeof msg));
-#undef APPLY
-    if (!r && o->min_samples) {
-        opt = "--min-samples";
-        if (!(r = parse_count(o->min_samples, 1, 1000000, &x, msg, sizeof msg))) e->timing.min_samples = (unsigned)x;
-    }
-    if (!r && o->max_samples) {
-        opt = "--max-samples";
-        if (!(r = parse_count(o->max_samples, 1, 100000000, &x, msg, sizeof msg)))
-            e->timing.max_samples = (unsigned)x;
-    }
-    if (r) {
-        snprintf(err, errlen, "%s: %s", opt, msg);
-        return -1;
-    }
-    if (o->variants) snprintf(e->variants_origin, sizeof e->variants_origin, "--variants");
     if (e->timing.max_samples < e->timing.min_samples) {
         snprintf(err, errlen, "%s: min samples (%u) above max samples (%u)",
-                 o->max_samples ? "--max-samples" : "--min-samples", e->timing.min_samples, e->timing.max_samples);
+                 cli_value(o, "--max-samples") ? "--max-samples" : "--min-samples", e->timing.min_samples,
+                 e->timing.max_samples);
         return -1;
     }
     return 0;

@@ -9,13 +9,13 @@
 #include <stdio.h>
 
 #include "harness/plan.h"
+#include "harness/settings.h"
 
 typedef struct sweep_options {
     const char *experiment; /* NAME or FILE; NULL: "default" */
-    /* Overrides of the experiment, as typed (validated by cli_parse). */
-    const char *variants, *sizes, *block_dims, *coarse, *dtypes, *ops, *scan_modes, *finishes;
-    const char *min_samples, *max_samples, *max_noise, *timeout, *seed, *validate;
-    const char *metrics; /* --metrics: default | none | a list (harness/plan.h: parse_metrics) */
+    /* Overrides of the experiment's settings, as typed (validated by
+     * cli_parse), by their index in harness/settings.c; NULL: not given. */
+    const char *values[SETTINGS_MAX];
     const char *out;
     int device;
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device, samples;
@@ -28,6 +28,9 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
 int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen);
 
 void cli_usage(FILE *f);
+
+/* The value given for a setting's --flag ("--sizes"), or NULL. */
+const char *cli_value(const sweep_options *o, const char *flag);
 
 /* Resolve --experiment: a FILE (has a '/' or ends in .ini; relative to the
  * directory `bazel run` started from) or a NAME looked up as NAME.ini in

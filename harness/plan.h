@@ -1,5 +1,10 @@
 /* Experiments and plans.
  *
+ * Where each part lives: the settings of an experiment and the built-in
+ * default, harness/settings.c (one table entry per setting); experiment
+ * files, experiment_file.c; plan expansion and selection, plan.c; the time
+ * model, plan_estimate.c; the dry-run printer, plan_print.c.
+ *
  * An experiment is a value: which variants, which axis values, how to time,
  * which metrics. It comes from the built-in default or an .ini file
  * (experiments/NAME.ini), then command-line overrides replace single fields.
@@ -72,7 +77,8 @@ typedef struct experiment {
     size_t metric_count;
 } experiment;
 
-/* The built-in default experiment (the same as experiments/default.ini). */
+/* The built-in default experiment (the same as experiments/default.ini):
+ * each setting's fallback value (harness/settings.c). */
 void experiment_defaults(experiment *e);
 
 /* Read an experiment file over the defaults. The name defaults to the file's
@@ -152,6 +158,11 @@ typedef struct estimate_model {
 estimate_model estimate_model_default(void);
 
 double estimate_config_s(const sweep_config *c, const timing_params *t, const estimate_model *m);
+/* The same in its two parts: validation's host and device work, and timing. */
+void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
+                           double *measure_s);
+/* The run's fixed start-up: context, copy bandwidth, buffers. */
+#define RUN_STARTUP_S 3.0
 /* Whole plan, skipped configurations cost nothing; plus the run's fixed start-up. */
 double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estimate_model *m);
 

@@ -46,7 +46,7 @@ static void install_signals(void)
 /* Should a profiling library install SIGINT/SIGTERM handlers of its own, an
  * interrupt would end the run without its summary and run.json: put ours
  * back after each profile phase (unless a signal already came), and say so. */
-static void keep_signals(void)
+static void keep_signals(int *noted)
 {
     if (stop_signal) return;
     struct sigaction cur;
@@ -54,8 +54,7 @@ static void keep_signals(void)
     if (sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler != on_signal) replaced = 1;
     if (sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler != on_signal) replaced = 1;
     if (!replaced) return;
-    static int noted;
-    if (!noted++) fprintf(stderr, "sweep: note: the profiler replaced the SIGINT/SIGTERM handlers; the sweep's are back\n");
+    if (!(*noted)++) fprintf(stderr, "sweep: note: the profiler replaced the SIGINT/SIGTERM handlers; the sweep's are back\n");
     install_signals();
 }
 
@@ -177,21 +176,6 @@ static void axis_bits(unsigned mask, char *buf, size_t len)
             }
 }
 
-static void name_bits(unsigned mask, int count, const char *(*name)(int), char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (int i = 0; i < count; i++)
-        if (mask & (1u << i)) {
-            if (buf[0]) strncat(buf, ",", len - strlen(buf) - 1);
-            strncat(buf, name(i), len - strlen(buf) - 1);
-        }
-}
-
-static const char *dname(int i) { return dtype_name((dtype_t)i); }
-static const char *oname(int i) { return op_name((op_t)i); }
-static const char *fname(int i) { return finish_name((finish_t)i); }
-static const char *sname(int i) { return scan_mode_name((scan_mode_t)i); }
-
 void sweep_print_list(FILE *f)
 {
     fprintf(f, "%zu variants (name, seed alias, family; what it demonstrates; axes):\n\n", registry_count());
@@ -200,10 +184,10 @@ void sweep_print_list(FILE *f)
         char bd[64], cf[64], dt[64], op[64], fm[96];
         axis_bits(v->block_dims, bd, sizeof bd);
         axis_bits(v->coarse_factors, cf, sizeof cf);
-        name_bits(v->dtypes, DTYPE_COUNT, dname, dt, sizeof dt);
-        name_bits(v->ops, OP_COUNT, oname, op, sizeof op);
-        if (v->kind == KIND_SCAN) name_bits(v->scan_modes, SCAN_MODE_COUNT, sname, fm, sizeof fm);
-        else name_bits(v->finishes, FINISH_COUNT, fname, fm, sizeof fm);
+        format_mask(v->dtypes, DTYPE_COUNT, dtype_name_i, dt, sizeof dt);
+        format_mask(v->ops, OP_COUNT, op_name_i, op, sizeof op);
+        if (v->kind == KIND_SCAN) format_mask(v->scan_modes, SCAN_MODE_COUNT, scan_mode_name_i, fm, sizeof fm);
+        else format_mask(v->finishes, FINISH_COUNT, finish_name_i, fm, sizeof fm);
         fprintf(f, "%-32s alias: %s  [%s, %s]\n", v->name, v->alias ? v->alias : "-", kind_name(v->kind), v->family);
         fprintf(f, "    %s\n", v->description);
         fprintf(f, "    block dims %s; coarse %s; %s %s; dtypes %s; ops %s", bd, cf,
@@ -324,6 +308,7 @@ typedef struct run_ctx {
     oom_mark *oom; /* one per variant and dtype at most */
     size_t n_oom, cap_oom;
     FILE *samples; /* --samples: samples.csv, else NULL */
+    int signals_noted; /* the profiler's replacing of our handlers was reported */
 } run_ctx;
 
 /* --samples: one samples.csv line per timed sample, through timing.h's hook. */
@@ -427,6 +412,71 @@ static cfg_outcome run_cpu_config(run_ctx *ctx, const sweep_config *cfg, sweep_r
     return row->cold.stop == STOP_INTERRUPTED ? CFG_INTERRUPTED : CFG_DONE;
 }
 
+/* One timed phase (cold or hot) of a configuration, for timing.h's spread rule. */
+typedef struct phase_call {
+    run_ctx *ctx;
+    const sweep_config *cfg;
+    const kernel_args *a;
+    int cold;
+    char *msg;
+    size_t len;
+} phase_call;
+
+static int measure_once(void *p, unsigned *batch, timing_stats *out)
+{
+    phase_call *c = p;
+    sweep_device *dev = c->ctx->dev;
+    const timing_params *t = &c->ctx->e->timing;
+    double half = t->timeout_s / 2;
+    if (c->cold)
+        return dev->ops->measure_cold(dev, c->cfg->v, c->a, t, batch, half, &stop_signal, out, c->msg, c->len);
+    return dev->ops->measure_hot(dev, c->cfg->v, c->a, t, *batch, half, &stop_signal, out, c->msg, c->len);
+}
+
+/* The phase in its NVTX range, its samples to samples.csv: batches sized
+ * from `launch_ms`, then the spread rule (timing.h). */
+static dev_status measure_phase(run_ctx *ctx, const sweep_config *cfg, const kernel_args *a, int cold,
+                                unsigned *batch, timing_stats *out, double launch_ms, char *msg, size_t len)
+{
+    const char *phase = cold ? "cold" : "hot";
+    phase_call call = {ctx, cfg, a, cold, msg, len};
+    samples_sink sink;
+    *batch = sample_batch_for(launch_ms);
+    phase_push(phase, cfg->v);
+    samples_begin(&sink, ctx, cfg, phase, batch);
+    dev_status st = (dev_status)timing_measure_spread(measure_once, &call, batch, out);
+    samples_end();
+    nvtx_pop();
+    return st;
+}
+
+/* The profile phase: the configuration once more, inside its range, under
+ * the profiler; a failure is the row's error, its metrics left empty. */
+static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_args *a, sweep_row *row)
+{
+    const sweep_profiler *pr = ctx->prof;
+    const variant *v = cfg->v;
+    cudaStream_t stream = ctx->dev->ops->stream(ctx->dev);
+    char msg[768] = "", label[256];
+    config_label(cfg, label, sizeof label);
+    /* before() and after() stay outside the range, so a tool that selects
+     * the "profile" range sees the configuration's launches alone. */
+    int r = pr->before ? pr->before(pr->state, v, a, stream, msg, sizeof msg) : 0;
+    if (r == 0) {
+        phase_push("profile", v);
+        r = pr->profile(pr->state, label, v, a, stream, row->metrics, msg, sizeof msg);
+        nvtx_pop();
+        int r2 = pr->after ? pr->after(pr->state, v, a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
+        if (r == 0) r = r2;
+        keep_signals(&ctx->signals_noted);
+    }
+    if (r != 0) {
+        char full[800];
+        snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "failed");
+        row_set_error(row, full);
+    }
+}
+
 /* validate -> warmup -> cold -> hot -> profile, each in its NVTX range. */
 static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
@@ -475,67 +525,18 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (stop_signal) return CFG_INTERRUPTED;
 
-    double half = e->timing.timeout_s / 2;
-    samples_sink sink;
-    phase_push("cold", v);
-    row->cold_batch = sample_batch_for(launch_ms);
-    samples_begin(&sink, ctx, cfg, "cold", &row->cold_batch);
-    for (int retry = 0;; retry++) {
-        unsigned asked = row->cold_batch;
-        st = dev->ops->measure_cold(dev, v, &a, &e->timing, &row->cold_batch, half, &stop_signal, &row->cold, msg,
-                                    sizeof msg);
-        /* (a smaller batch back: the input copies did not fit; doubling again would not help) */
-        if (st != DEV_OK || retry == SAMPLE_SPREAD_RETRIES || row->cold_batch < asked ||
-            !timing_too_spread(&row->cold, row->cold_batch))
-            break;
-        row->cold_batch *= 2;
-    }
-    samples_end();
-    nvtx_pop();
-    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
+    if ((st = measure_phase(ctx, cfg, &a, 1, &row->cold_batch, &row->cold, launch_ms, msg, sizeof msg)) != DEV_OK)
+        return fail_row(row, st, msg, ctx);
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
-
-    row->hot_batch = sample_batch_for(row->cold.median);
-    phase_push("hot", v);
-    samples_begin(&sink, ctx, cfg, "hot", &row->hot_batch);
-    for (int retry = 0;; retry++) {
-        st = dev->ops->measure_hot(dev, v, &a, &e->timing, row->hot_batch, half, &stop_signal, &row->hot, msg,
-                                   sizeof msg);
-        if (st != DEV_OK || retry == SAMPLE_SPREAD_RETRIES || !timing_too_spread(&row->hot, row->hot_batch)) break;
-        row->hot_batch *= 2;
-    }
-    samples_end();
-    nvtx_pop();
-    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
+    if ((st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg)) != DEV_OK)
+        return fail_row(row, st, msg, ctx);
     if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
 
-    if (ctx->prof && ctx->metric_count) {
-        const sweep_profiler *pr = ctx->prof;
-        cudaStream_t stream = dev->ops->stream(dev);
-        msg[0] = '\0';
-        char label[256];
-        config_label(cfg, label, sizeof label);
-        /* before() and after() stay outside the range, so a tool that selects
-         * the "profile" range sees the configuration's launches alone. */
-        int r = pr->before ? pr->before(pr->state, v, &a, stream, msg, sizeof msg) : 0;
-        if (r == 0) {
-            phase_push("profile", v);
-            r = pr->profile(pr->state, label, v, &a, stream, row->metrics, msg, sizeof msg);
-            nvtx_pop();
-            int r2 = pr->after ? pr->after(pr->state, v, &a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
-            if (r == 0) r = r2;
-            keep_signals();
-        }
-        if (r != 0) {
-            char full[800];
-            snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "failed");
-            row_set_error(row, full);
-        }
-    }
+    if (ctx->prof && ctx->metric_count) profile_config(ctx, cfg, &a, row);
     return CFG_DONE;
 }
 
-/* ---- the run -------------------------------------------------------------------------------------- */
+/* ---- the run ---------------------------------------------------------------------------------------- */
 
 static void now_strings(char *iso, size_t ilen, char *stamp, size_t slen)
 {
@@ -559,10 +560,11 @@ static int usage_error(const char *msg)
     return SWEEP_EXIT_USAGE;
 }
 
-typedef struct csv_sink {
-    FILE *f;
-    metric_columns mc;
-} csv_sink;
+static int run_failed(const char *msg)
+{
+    fprintf(stderr, "sweep: %s\n", msg);
+    return SWEEP_EXIT_FAILED;
+}
 
 /* Charts and report at the end of a run, when gnuplot is here; otherwise one
  * line saying how to draw them later (results brought back from a GPU host). */
@@ -583,428 +585,537 @@ static void render_charts(const char *out_dir, int quiet)
                  rc ? msg : "");
 }
 
+/* One run of the sweep, from the command line to the last file. sweep_main
+ * walks its steps in order; each either lets the run go on (RUN_GO) or ends it
+ * with an exit status, and run_close() releases whatever the steps took. */
+#define RUN_GO (-1)
+
+typedef struct sweep_run {
+    int argc;
+    char **argv;
+    double t0;
+    sweep_options o;
+    int fake;
+    experiment e;
+    char exp_path[SWEEP_PATH_MAX];
+    int builtin;
+    sweep_plan plan;
+    estimate_model model;
+    /* the output */
+    char out_dir[SWEEP_PATH_MAX], csv_path[SWEEP_PATH_MAX], json_path[SWEEP_PATH_MAX], md_path[SWEEP_PATH_MAX];
+    char date[32], stamp[32];
+    FILE *csv, *samples;
+    /* the device and its profiler */
+    sweep_device *dev; /* non-NULL once open */
+    run_info ri;
+    fit_reasons fit_skips;
+    const sweep_profiler *prof; /* non-NULL once begun with columns */
+    sweep_profiler_setup setup;
+    metric_columns mc;
+    /* rows: those already there (--resume), then the plan's */
+    sweep_row *rows;
+    size_t n_rows, n_loaded;
+    row_index ix;
+    /* the loop */
+    run_ctx ctx;
+    progress pr;
+    size_t todo, done, failures;
+    double est_total, est_done;
+    const variant *open_variant; /* whose NVTX range is open */
+    int signals, interrupted, sig;
+    char err[8192];
+} sweep_run;
+
+/* The command line, the experiment and its plan: every usage error is found
+ * here, before anything is written. --help, --list and --dry-run end here. */
+static int run_read_plan(sweep_run *r)
+{
+    sweep_options *o = &r->o;
+    if (cli_parse(r->argc, r->argv, o, r->err, sizeof r->err)) return usage_error(r->err);
+    if (o->help) {
+        cli_usage(stdout);
+        return SWEEP_EXIT_OK;
+    }
+    if (o->list) {
+        sweep_print_list(stdout);
+        return SWEEP_EXIT_OK;
+    }
+    r->fake = o->fake_device || env_flag("SWEEP_FAKE_DEVICE");
+    if (find_experiment(o->experiment, r->exp_path, sizeof r->exp_path, &r->builtin, r->err, sizeof r->err))
+        return usage_error(r->err);
+    if (r->builtin) experiment_defaults(&r->e);
+    else if (experiment_load(r->exp_path, &r->e, r->err, sizeof r->err)) return usage_error(r->err);
+    if (cli_apply(o, &r->e, r->err, sizeof r->err)) return usage_error(r->err);
+    if (plan_build(&r->e, &r->plan, r->err, sizeof r->err)) return usage_error(r->err);
+    r->model = estimate_model_default();
+    if (o->dry_run) {
+        plan_print(stdout, &r->e, &r->plan, &r->model);
+        return SWEEP_EXIT_OK;
+    }
+    return RUN_GO;
+}
+
+/* Where the output goes: --out, the newest run of the experiment (--resume),
+ * or results/<timestamp>-<experiment>. */
+static int run_name_output(sweep_run *r)
+{
+    now_strings(r->date, sizeof r->date, r->stamp, sizeof r->stamp);
+    if (r->o.out) {
+        if (resolve_user_path(r->o.out, r->out_dir, sizeof r->out_dir)) return usage_error("--out: path too long");
+    } else if (r->o.resume) {
+        if (newest_run_dir(r->e.name, r->out_dir, sizeof r->out_dir)) {
+            char base[SWEEP_PATH_MAX];
+            user_base_dir(base, sizeof base);
+            snprintf(r->err, sizeof r->err,
+                     "--resume: no results/*-%.63s directory under %s (name one with --out DIR)", r->e.name, base);
+            return usage_error(r->err);
+        }
+    } else {
+        char rel[512];
+        snprintf(rel, sizeof rel, "results/%s-%.63s", r->stamp, r->e.name);
+        if (resolve_user_path(rel, r->out_dir, sizeof r->out_dir)) return usage_error("output path too long");
+    }
+    if (path_join(r->csv_path, sizeof r->csv_path, r->out_dir, "results.csv") ||
+        path_join(r->json_path, sizeof r->json_path, r->out_dir, "run.json") ||
+        path_join(r->md_path, sizeof r->md_path, r->out_dir, "summary.md"))
+        return usage_error("output path too long");
+    return RUN_GO;
+}
+
+/* --resume: the directory holds this experiment's run, in this schema. */
+static int run_check_resume(sweep_run *r)
+{
+    char name[EXPERIMENT_NAME_LEN], why[1024];
+    int schema = 0;
+    const char *dir = r->out_dir;
+    if (!path_is_dir(dir)) snprintf(r->err, sizeof r->err, "--resume: %s is not a directory", dir);
+    else if (!path_exists(r->json_path) || !path_exists(r->csv_path))
+        snprintf(r->err, sizeof r->err, "--resume: %s has no run.json and results.csv: not a sweep's output", dir);
+    else if (run_json_read_identity(r->json_path, name, sizeof name, &schema, why, sizeof why))
+        snprintf(r->err, sizeof r->err, "--resume: %s", why);
+    else if (schema != SWEEP_SCHEMA_VERSION)
+        snprintf(r->err, sizeof r->err, "--resume: %s has schema version %d; this build writes %d", dir, schema,
+                 SWEEP_SCHEMA_VERSION);
+    else if (strcmp(name, r->e.name))
+        snprintf(r->err, sizeof r->err, "--resume: %s holds experiment '%.63s', not '%.63s'", dir, name, r->e.name);
+    else return RUN_GO;
+    return usage_error(r->err);
+}
+
+/* The output directory: named, fit for this run (resume, force), writable. */
+static int run_open_output(sweep_run *r)
+{
+    int rc = run_name_output(r);
+    if (rc != RUN_GO) return rc;
+    if (r->o.resume) {
+        if ((rc = run_check_resume(r)) != RUN_GO) return rc;
+    } else if (path_exists(r->out_dir)) {
+        if (!path_is_dir(r->out_dir)) {
+            snprintf(r->err, sizeof r->err, "--out: %s exists and is not a directory", r->out_dir);
+            return usage_error(r->err);
+        }
+        if (!r->o.force && !dir_is_empty(r->out_dir)) {
+            snprintf(r->err, sizeof r->err,
+                     "output directory %s exists (--force replaces its results, --resume continues the run there)",
+                     r->out_dir);
+            return usage_error(r->err);
+        }
+    }
+    char why[SWEEP_PATH_MAX + 256];
+    if (dir_check_writable(r->out_dir, why, sizeof why)) {
+        snprintf(r->err, sizeof r->err, "%s: cannot write %s: %s", r->o.out ? "--out" : "output directory",
+                 r->out_dir, why);
+        return usage_error(r->err);
+    }
+    return RUN_GO;
+}
+
+/* Device memory (harness/fit.h): a size that can never fit is bad usage;
+ * configurations that do not fit are skipped rows. */
+static int run_fit_memory(sweep_run *r)
+{
+    char msg[1024];
+    fit_budget fb = {.ordinal = r->o.device};
+    if (r->dev->ops->memory(r->dev, &fb.free_bytes, &fb.total_bytes, &fb.held_bytes, msg, sizeof msg) != 0) {
+        if (!r->o.quiet) fprintf(stderr, "sweep: device memory not checked: %s\n", msg);
+        return RUN_GO;
+    }
+    const char *origin = cli_value(&r->o, "--sizes") ? "--sizes" : NULL;
+    long marked = plan_fit_memory(&r->plan, &fb, origin, &r->fit_skips, r->err, sizeof r->err);
+    if (marked < 0) return usage_error(r->err);
+    if (marked && !r->o.quiet)
+        fprintf(stderr, "sweep: %ld configuration%s not fit in device %d's memory: skipped\n", marked,
+                marked == 1 ? " does" : "s do", r->o.device);
+    return RUN_GO;
+}
+
+/* What run.json says about the run, and the time model fitted to the device. */
+static void run_describe(sweep_run *r)
+{
+    run_info *ri = &r->ri;
+    ri->have_device = 1;
+    ri->fake_device = r->fake;
+    ri->argc = r->argc;
+    ri->argv = r->argv;
+    snprintf(ri->date, sizeof ri->date, "%s", r->date);
+    if (gethostname(ri->host, sizeof ri->host) != 0) snprintf(ri->host, sizeof ri->host, "unknown");
+    ri->host[sizeof ri->host - 1] = '\0';
+    snprintf(ri->experiment, sizeof ri->experiment, "%.63s", r->e.name);
+    snprintf(ri->experiment_source, sizeof ri->experiment_source, "%s", r->builtin ? "built in" : r->exp_path);
+    ri->exp = &r->e;
+    ri->peak_bandwidth_GBps = ri->device.peak_bandwidth_GBps;
+    ri->copy_bandwidth_GBps = NAN;
+    ri->plan_configs = r->plan.count;
+    ri->plan_skipped = r->plan.skipped;
+    estimate_model *m = &r->model;
+    m->peak_GBps = ri->device.peak_bandwidth_GBps > 0 ? ri->device.peak_bandwidth_GBps : m->peak_GBps;
+    m->l2_bytes = ri->device.l2_bytes ? ri->device.l2_bytes : m->l2_bytes;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > 0) m->host_threads = cpus > 32 ? 32 : (int)cpus;
+}
+
+/* The device: none is exit 1, still before anything is written. */
+static int run_open_device(sweep_run *r)
+{
+    sweep_device *dev = r->fake ? sweep_device_fake() : sweep_device_cuda();
+    char msg[1024];
+    /* git runs in a child process: before the device holds memory. */
+    git_info(r->ri.git_sha, sizeof r->ri.git_sha, &r->ri.git_dirty);
+    int opened = dev->ops->open(dev, r->o.device, &r->ri.device, msg, sizeof msg);
+    if (opened == -2) return usage_error(msg); /* --device out of range */
+    if (opened) return run_failed(msg);
+    r->dev = dev;
+    int rc = run_fit_memory(r);
+    if (rc != RUN_GO) return rc;
+    run_describe(r);
+    return RUN_GO;
+}
+
+/* The profile phase: what the profiler says to the metrics asked for. Its
+ * answer lands in run.json; an unknown name is bad usage. */
+static int run_negotiate_profiler(sweep_run *r, const sweep_profiler *built_in)
+{
+    const sweep_profiler *prof = r->fake ? r->dev->ops->builtin_profiler(r->dev) : built_in;
+    const experiment *e = &r->e;
+    sweep_profiler_setup *setup = &r->setup;
+    char *status = r->ri.profiler_status;
+    size_t slen = sizeof r->ri.profiler_status;
+    if (r->o.no_cupti) snprintf(status, slen, "off: --no-cupti");
+    else if (e->metrics_mode == METRICS_NONE) snprintf(status, slen, "off: the experiment asks for no metrics");
+    else if (!prof) snprintf(status, slen, "off: no profiler in this build");
+    if (r->o.no_cupti || e->metrics_mode == METRICS_NONE || !prof) return RUN_GO;
+    const char *names[EXPERIMENT_MAX_METRICS];
+    for (size_t i = 0; i < e->metric_count; i++) names[i] = e->metrics[i];
+    setup->device = &r->ri.device;
+    setup->requested = e->metrics_mode == METRICS_LIST ? names : NULL;
+    setup->requested_count = e->metrics_mode == METRICS_LIST ? e->metric_count : 0;
+    int answer = prof->begin(prof->state, setup);
+    const char *said = setup->status[0] ? setup->status : NULL;
+    if (answer == SWEEP_PROFILER_BAD_METRIC) { /* a name the device's check does not know */
+        snprintf(r->err, sizeof r->err, "%s: %s", cli_value(&r->o, "--metrics") ? "--metrics" : "[profile] metrics",
+                 said ? said : "unknown metric");
+        return usage_error(r->err);
+    }
+    if (answer == SWEEP_PROFILER_READY && setup->metric_count > 0) {
+        r->prof = prof;
+        r->ri.profiler_passes = setup->passes;
+        snprintf(status, slen, "%s", said ? said : "ok");
+    } else if (answer == SWEEP_PROFILER_UNAVAILABLE && setup->metric_count > 0) {
+        /* columns kept, left empty; the profile phase still launches each configuration once */
+        r->prof = prof;
+        r->ri.profiler_passes = 0;
+        said = said ? said : "the profiler cannot measure here";
+        snprintf(status, slen, "unavailable: %.240s", said);
+        fprintf(stderr, "sweep: profiler unavailable: %s\n", said);
+    } else {
+        setup->metric_count = 0;
+        snprintf(status, slen, "off: %.250s", said ? said : "the profiler declined");
+    }
+    return RUN_GO;
+}
+
+/* The rows already there (--resume) and the index the loop skips them by;
+ * room for the plan's rows after them. */
+static int run_load_resume(sweep_run *r)
+{
+    r->mc = (metric_columns){r->setup.metrics, r->prof ? r->setup.metric_count : 0};
+    r->ri.metrics = r->mc;
+    sweep_row *loaded = NULL;
+    if (r->o.resume && results_read_csv(r->csv_path, r->mc, &loaded, &r->n_loaded, r->err, sizeof r->err)) {
+        char full[sizeof r->err + 16];
+        snprintf(full, sizeof full, "--resume: %s", r->err);
+        return usage_error(full);
+    }
+    size_t cap = r->n_loaded + r->plan.count;
+    r->rows = calloc(cap ? cap : 1, sizeof *r->rows);
+    if (!r->rows) {
+        free(loaded);
+        fprintf(stderr, "sweep: out of memory for %zu rows\n", cap);
+        return SWEEP_EXIT_FAILED;
+    }
+    if (r->n_loaded) memcpy(r->rows, loaded, r->n_loaded * sizeof *r->rows);
+    free(loaded);
+    r->n_rows = r->n_loaded;
+    if (r->n_loaded && index_build(&r->ix, r->rows, r->n_loaded)) return run_failed("out of memory");
+    for (size_t i = 0; i < r->n_loaded; i++)
+        if (r->rows[i].status == ROW_INVALID || r->rows[i].status == ROW_ERROR) r->failures++;
+    return RUN_GO;
+}
+
+/* The output directory and its files: run.json and results.csv now (the rows
+ * so far), results.csv open to append, samples.csv with --samples. */
+static int run_create_files(sweep_run *r)
+{
+    if (make_dirs(r->out_dir, r->err, sizeof r->err)) return run_failed(r->err);
+    r->ri.rows = r->n_rows;
+    if (run_json_write(r->json_path, &r->ri, r->err, sizeof r->err) ||
+        results_write_csv(r->csv_path, r->rows, r->n_rows, r->mc, r->err, sizeof r->err))
+        return run_failed(r->err);
+    if (!(r->csv = fopen(r->csv_path, "a"))) {
+        fprintf(stderr, "sweep: cannot append to %s: %s\n", r->csv_path, strerror(errno));
+        return SWEEP_EXIT_FAILED;
+    }
+    if (!r->o.samples) return RUN_GO;
+    /* every timed sample (a resumed run appends its own) */
+    char samples_path[4096];
+    if (path_join(samples_path, sizeof samples_path, r->out_dir, "samples.csv") ||
+        !(r->samples = fopen(samples_path, r->o.resume ? "a" : "w"))) {
+        fprintf(stderr, "sweep: cannot append to %s/samples.csv: %s\n", r->out_dir, strerror(errno));
+        return SWEEP_EXIT_FAILED;
+    }
+    if (ftell(r->samples) == 0) fputs(samples_csv_header(), r->samples);
+    return RUN_GO;
+}
+
+/* What is left to do, said once; signals, the run's NVTX ranges, the copy
+ * bandwidth; the per-configuration context. */
+static void run_begin_loop(sweep_run *r)
+{
+    for (size_t i = 0; i < r->plan.count; i++) {
+        if (index_has(&r->ix, &r->plan.configs[i])) continue;
+        r->todo++;
+        r->est_total += estimate_config_s(&r->plan.configs[i], &r->e.timing, &r->model);
+    }
+    if (!r->o.quiet) {
+        char est[32];
+        format_duration(r->est_total, est, sizeof est);
+        fprintf(stderr, "sweep: experiment %s, %zu configurations%s (%zu skipped in the plan), about %s -> %s\n",
+                r->e.name, r->todo, r->n_loaded ? " left" : "", r->plan.skipped, est, r->out_dir);
+    }
+    install_signals();
+    r->signals = 1;
+    nvtx_push(SWEEP_NVTX_RUN, NVTX_COLOR_RUN);
+    nvtx_push(SWEEP_NVTX_COPY_BANDWIDTH, NVTX_COLOR_RUN);
+    char msg[1024] = "";
+    double copy = r->dev->ops->copy_bandwidth(r->dev, msg, sizeof msg);
+    nvtx_pop();
+    if (copy > 0) r->ri.copy_bandwidth_GBps = copy;
+    else if (!r->o.quiet) fprintf(stderr, "sweep: copy bandwidth not measured: %s\n", msg);
+    nvtx_push(r->e.name, NVTX_COLOR_EXPERIMENT);
+    progress_begin(&r->pr, stderr, r->o.quiet, r->todo, r->est_total);
+    run_ctx *ctx = &r->ctx;
+    ctx->dev = r->dev;
+    ctx->prof = r->prof;
+    ctx->e = &r->e;
+    ctx->metric_count = r->mc.count;
+    ctx->samples = r->samples;
+    ctx->cap_oom = registry_count() * DTYPE_COUNT;
+    ctx->oom = calloc(ctx->cap_oom, sizeof *ctx->oom);
+    if (!ctx->oom) ctx->cap_oom = 0;
+}
+
+/* A measured configuration's row: bandwidths, notes for skips and failures,
+ * and recovery of the device after a failure. */
+static void run_settle_row(sweep_run *r, sweep_row *row, cfg_outcome out, const char *label)
+{
+    char note[1200], msg[1024];
+    row_derive_bandwidth(row, r->ri.peak_bandwidth_GBps, r->ri.copy_bandwidth_GBps);
+    if (out == CFG_NO_MEMORY) {
+        snprintf(note, sizeof note, "sweep: SKIPPED %s: %s", label, row->skip_reason ? row->skip_reason : "");
+        progress_note(&r->pr, note);
+    }
+    if (row->status == ROW_INVALID || row->status == ROW_ERROR) {
+        r->failures++;
+        snprintf(note, sizeof note, "sweep: %s %s: %s", row->status == ROW_INVALID ? "INVALID" : "ERROR", label,
+                 row->error ? row->error : "");
+        progress_note(&r->pr, note);
+        if (out != CFG_FATAL && r->dev->ops->recover(r->dev, msg, sizeof msg) != 0)
+            snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "%.511s", msg);
+    }
+    if (out == CFG_FATAL && !r->ctx.fatal[0]) snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "the device failed");
+}
+
+/* One configuration of the plan into its row: skipped (the plan's reason, or
+ * an earlier allocation failure), or measured inside its NVTX ranges.
+ * 0: the row is done; -1: interrupted (no row). */
+static int run_one(sweep_run *r, const sweep_config *cfg, sweep_row *row)
+{
+    char label[256];
+    config_label(cfg, label, sizeof label);
+    size_t oom_n = cfg->skip_reason ? 0 : oom_floor(&r->ctx, cfg);
+    if (cfg->skip_reason) {
+        row_set_skip(row, cfg->skip_reason);
+        return 0;
+    }
+    if (oom_n) {
+        char reason[128], ns[32];
+        format_size(oom_n, ns, sizeof ns);
+        snprintf(reason, sizeof reason, "out of device memory at n=%s for this variant and dtype", ns);
+        row_set_skip(row, reason);
+        return 0;
+    }
+    progress_update(&r->pr, r->done, r->est_done, r->failures, label);
+    if (r->open_variant != cfg->v) {
+        if (r->open_variant) nvtx_pop();
+        nvtx_push(cfg->v->name, nvtx_family_color(cfg->v->family));
+        r->open_variant = cfg->v;
+    }
+    nvtx_push(label, nvtx_family_color(cfg->v->family));
+    cfg_outcome out = run_config(&r->ctx, cfg, row);
+    nvtx_pop();
+    if (out == CFG_INTERRUPTED) {
+        row_free(row); /* a half-measured configuration is not a row */
+        return -1;
+    }
+    run_settle_row(r, row, out, label);
+    r->est_done += estimate_config_s(cfg, &r->e.timing, &r->model);
+    return 0;
+}
+
+/* Every configuration not already there, a results.csv line each as it
+ * finishes; stops at a signal or a fatal device error. */
+static void run_loop(sweep_run *r)
+{
+    run_begin_loop(r);
+    for (size_t i = 0; i < r->plan.count; i++) {
+        const sweep_config *cfg = &r->plan.configs[i];
+        if (index_has(&r->ix, cfg)) continue;
+        if (stop_signal) {
+            r->interrupted = 1;
+            break;
+        }
+        sweep_row *row = &r->rows[r->n_rows];
+        if (row_init(row, cfg, r->mc.count)) {
+            snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
+            break;
+        }
+        if (run_one(r, cfg, row)) {
+            r->interrupted = 1;
+            break;
+        }
+        csv_write_row(r->csv, row, r->mc);
+        fflush(r->csv);
+        r->n_rows++;
+        r->done++;
+        if (r->ctx.fatal[0]) break;
+    }
+    nvtx_pop_all();
+    progress_update(&r->pr, r->done, r->est_done, r->failures, NULL);
+    progress_end(&r->pr);
+    if (stop_signal) r->interrupted = 1;
+    r->sig = stop_signal;
+    fclose(r->csv);
+    r->csv = NULL;
+}
+
+/* The profiler's end and the device's close: at the end of a run, and on
+ * every way out before it (run_close). */
+static void run_release_device(sweep_run *r)
+{
+    if (r->prof && r->prof->end) r->prof->end(r->prof->state);
+    r->prof = NULL;
+    if (r->dev) r->dev->ops->close(r->dev);
+    r->dev = NULL;
+    if (r->signals) restore_signals();
+    r->signals = 0;
+}
+
+/* Derived figures over every row; results.csv, run.json and summary.md
+ * replaced whole. 0, or -1 when one could not be written. */
+static int run_write_outputs(sweep_run *r)
+{
+    run_info *ri = &r->ri;
+    rows_derive_speedups(r->rows, r->n_rows);
+    ri->interrupted = r->interrupted;
+    ri->complete = !r->interrupted && !r->ctx.fatal[0];
+    if (r->interrupted)
+        snprintf(ri->stop_reason, sizeof ri->stop_reason, "interrupted by %s",
+                 r->sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    else if (r->ctx.fatal[0]) snprintf(ri->stop_reason, sizeof ri->stop_reason, "%s", r->ctx.fatal);
+    ri->rows = r->n_rows;
+    ri->failures = r->failures;
+    for (size_t i = 0; i < r->n_rows; i++)
+        if (r->rows[i].status == ROW_SKIPPED) ri->skipped++;
+    ri->wall_time_s = timing_now() - r->t0;
+    int failed = 0;
+    if (results_write_csv(r->csv_path, r->rows, r->n_rows, r->mc, r->err, sizeof r->err))
+        failed = run_failed(r->err);
+    if (run_json_write(r->json_path, ri, r->err, sizeof r->err)) failed = run_failed(r->err);
+    if (summary_write(r->md_path, r->rows, r->n_rows, ri, r->err, sizeof r->err)) failed = run_failed(r->err);
+    return failed ? -1 : 0;
+}
+
+/* The files, the summary, what went wrong, the charts; the exit status. */
+static int run_finish(sweep_run *r)
+{
+    int write_failed = run_write_outputs(r);
+    run_release_device(r);
+    if (!r->o.quiet) {
+        printf("\n");
+        summary_print(stdout, r->rows, r->n_rows, &r->ri);
+        fflush(stdout);
+    }
+    fprintf(stderr, "sweep: %zu rows in %s (results.csv, run.json, summary.md)\n", r->n_rows, r->out_dir);
+    if (r->ctx.fatal[0])
+        fprintf(stderr, "sweep: stopped early: %s\nsweep: the rows so far are kept; --resume --out %s continues "
+                        "in a new process\n",
+                r->ctx.fatal, r->out_dir);
+    if (r->failures)
+        fprintf(stderr, "sweep: %zu configuration%s failed (see the summary and results.csv)\n", r->failures,
+                r->failures == 1 ? "" : "s");
+    if (!r->interrupted && r->n_rows) render_charts(r->out_dir, r->o.quiet);
+    if (r->interrupted) {
+        fprintf(stderr, "sweep: interrupted; --resume --out %s continues\n", r->out_dir);
+        return 128 + (r->sig ? r->sig : SIGINT);
+    }
+    if (r->failures || r->ctx.fatal[0] || write_failed) return SWEEP_EXIT_FAILED;
+    return SWEEP_EXIT_OK;
+}
+
+/* The one clean-up: whatever the steps took, however far they got. */
+static void run_close(sweep_run *r)
+{
+    run_release_device(r);
+    if (r->csv) fclose(r->csv);
+    if (r->samples) fclose(r->samples);
+    for (size_t i = 0; r->rows && i < r->n_rows; i++) row_free(&r->rows[i]);
+    free(r->rows);
+    free(r->ix.slots);
+    plan_free(&r->plan);
+    fit_reasons_free(&r->fit_skips);
+    free(r->ctx.oom);
+    free(r);
+}
+
 int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
 {
     /* `sweep compare BASE NEW`: two results directories, no device (harness/compare.h) */
     if (argc > 1 && !strcmp(argv[1], "compare")) return compare_main(argc - 1, argv + 1);
-    double t0 = timing_now();
-    char err[8192];
-    sweep_options o;
-    if (cli_parse(argc, argv, &o, err, sizeof err)) return usage_error(err);
-    if (o.help) {
-        cli_usage(stdout);
-        return SWEEP_EXIT_OK;
+    sweep_run *r = calloc(1, sizeof *r);
+    if (!r) return run_failed("out of memory");
+    r->argc = argc;
+    r->argv = argv;
+    r->t0 = timing_now();
+    int rc = run_read_plan(r);
+    if (rc == RUN_GO) rc = run_open_output(r);
+    if (rc == RUN_GO) rc = run_open_device(r);
+    if (rc == RUN_GO) rc = run_negotiate_profiler(r, profiler);
+    if (rc == RUN_GO) rc = run_load_resume(r);
+    if (rc == RUN_GO) rc = run_create_files(r);
+    if (rc == RUN_GO) {
+        run_loop(r);
+        rc = run_finish(r);
     }
-    if (o.list) {
-        sweep_print_list(stdout);
-        return SWEEP_EXIT_OK;
-    }
-    int fake = o.fake_device || env_flag("SWEEP_FAKE_DEVICE");
-
-    /* ---- experiment and plan: every usage error is found here, before anything is written */
-    static experiment exp;
-    experiment *e = &exp;
-    char exp_path[SWEEP_PATH_MAX];
-    int builtin;
-    if (find_experiment(o.experiment, exp_path, sizeof exp_path, &builtin, err, sizeof err)) return usage_error(err);
-    if (builtin) experiment_defaults(e);
-    else if (experiment_load(exp_path, e, err, sizeof err)) return usage_error(err);
-    if (cli_apply(&o, e, err, sizeof err)) return usage_error(err);
-    sweep_plan plan;
-    if (plan_build(e, &plan, err, sizeof err)) return usage_error(err);
-    estimate_model model = estimate_model_default();
-    if (o.dry_run) {
-        plan_print(stdout, e, &plan, &model);
-        plan_free(&plan);
-        return SWEEP_EXIT_OK;
-    }
-
-    /* ---- the output directory */
-    char out_dir[SWEEP_PATH_MAX], csv_path[SWEEP_PATH_MAX], json_path[SWEEP_PATH_MAX], md_path[SWEEP_PATH_MAX];
-    char date[32], stamp[32];
-    now_strings(date, sizeof date, stamp, sizeof stamp);
-    if (o.out) {
-        if (resolve_user_path(o.out, out_dir, sizeof out_dir)) return usage_error("--out: path too long");
-    } else if (o.resume) {
-        if (newest_run_dir(e->name, out_dir, sizeof out_dir)) {
-            char base[SWEEP_PATH_MAX];
-            user_base_dir(base, sizeof base);
-            snprintf(err, sizeof err, "--resume: no results/*-%.63s directory under %s (name one with --out DIR)",
-                     e->name, base);
-            return usage_error(err);
-        }
-    } else {
-        char rel[512];
-        snprintf(rel, sizeof rel, "results/%s-%.63s", stamp, e->name);
-        if (resolve_user_path(rel, out_dir, sizeof out_dir)) return usage_error("output path too long");
-    }
-    if (path_join(csv_path, sizeof csv_path, out_dir, "results.csv") ||
-        path_join(json_path, sizeof json_path, out_dir, "run.json") ||
-        path_join(md_path, sizeof md_path, out_dir, "summary.md"))
-        return usage_error("output path too long");
-    if (o.resume) {
-        char name[EXPERIMENT_NAME_LEN];
-        int schema = 0;
-        if (!path_is_dir(out_dir)) {
-            snprintf(err, sizeof err, "--resume: %s is not a directory", out_dir);
-            return usage_error(err);
-        }
-        if (!path_exists(json_path) || !path_exists(csv_path)) {
-            snprintf(err, sizeof err, "--resume: %s has no run.json and results.csv: not a sweep's output", out_dir);
-            return usage_error(err);
-        }
-        char why[1024];
-        if (run_json_read_identity(json_path, name, sizeof name, &schema, why, sizeof why)) {
-            snprintf(err, sizeof err, "--resume: %s", why);
-            return usage_error(err);
-        }
-        if (schema != SWEEP_SCHEMA_VERSION) {
-            snprintf(err, sizeof err, "--resume: %s has schema version %d; this build writes %d", out_dir, schema,
-                     SWEEP_SCHEMA_VERSION);
-            return usage_error(err);
-        }
-        if (strcmp(name, e->name)) {
-            snprintf(err, sizeof err, "--resume: %s holds experiment '%.63s', not '%.63s'", out_dir, name, e->name);
-            return usage_error(err);
-        }
-    } else if (path_exists(out_dir)) {
-        if (!path_is_dir(out_dir)) {
-            snprintf(err, sizeof err, "--out: %s exists and is not a directory", out_dir);
-            return usage_error(err);
-        }
-        if (!o.force && !dir_is_empty(out_dir)) {
-            snprintf(err, sizeof err,
-                     "output directory %s exists (--force replaces its results, --resume continues the run there)",
-                     out_dir);
-            return usage_error(err);
-        }
-    }
-    {
-        char why[SWEEP_PATH_MAX + 256];
-        if (dir_check_writable(out_dir, why, sizeof why)) {
-            snprintf(err, sizeof err, "%s: cannot write %s: %s", o.out ? "--out" : "output directory", out_dir, why);
-            return usage_error(err);
-        }
-    }
-
-    /* ---- the device: none is exit 1, still before anything is written */
-    sweep_device *dev = fake ? sweep_device_fake() : sweep_device_cuda();
-    run_info ri;
-    memset(&ri, 0, sizeof ri);
-    char msg[1024];
-    /* git runs in a child process: before the device holds memory. */
-    git_info(ri.git_sha, sizeof ri.git_sha, &ri.git_dirty);
-    int opened = dev->ops->open(dev, o.device, &ri.device, msg, sizeof msg);
-    if (opened) {
-        plan_free(&plan);
-        if (opened == -2) return usage_error(msg); /* --device out of range */
-        fprintf(stderr, "sweep: %s\n", msg);
-        return SWEEP_EXIT_FAILED;
-    }
-    /* ---- device memory (harness/fit.h): a size that can never fit is bad
-     * usage; configurations that do not fit are skipped rows */
-    static fit_reasons fit_skips;
-    {
-        fit_budget fb = {.ordinal = o.device};
-        if (dev->ops->memory(dev, &fb.free_bytes, &fb.total_bytes, &fb.held_bytes, msg, sizeof msg) == 0) {
-            long marked = plan_fit_memory(&plan, &fb, o.sizes ? "--sizes" : NULL, &fit_skips, err, sizeof err);
-            if (marked < 0) {
-                dev->ops->close(dev);
-                plan_free(&plan);
-                fit_reasons_free(&fit_skips);
-                return usage_error(err);
-            }
-            if (marked && !o.quiet)
-                fprintf(stderr, "sweep: %ld configuration%s not fit in device %d's memory: skipped\n", marked,
-                        marked == 1 ? " does" : "s do", o.device);
-        } else if (!o.quiet) {
-            fprintf(stderr, "sweep: device memory not checked: %s\n", msg);
-        }
-    }
-    ri.have_device = 1;
-    ri.fake_device = fake;
-    ri.argc = argc;
-    ri.argv = argv;
-    snprintf(ri.date, sizeof ri.date, "%s", date);
-    if (gethostname(ri.host, sizeof ri.host) != 0) snprintf(ri.host, sizeof ri.host, "unknown");
-    ri.host[sizeof ri.host - 1] = '\0';
-    snprintf(ri.experiment, sizeof ri.experiment, "%.63s", e->name);
-    snprintf(ri.experiment_source, sizeof ri.experiment_source, "%s", builtin ? "built in" : exp_path);
-    ri.exp = e;
-    ri.peak_bandwidth_GBps = ri.device.peak_bandwidth_GBps;
-    ri.copy_bandwidth_GBps = NAN;
-    ri.plan_configs = plan.count;
-    ri.plan_skipped = plan.skipped;
-    model.peak_GBps = ri.device.peak_bandwidth_GBps > 0 ? ri.device.peak_bandwidth_GBps : model.peak_GBps;
-    model.l2_bytes = ri.device.l2_bytes ? ri.device.l2_bytes : model.l2_bytes;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpus > 0) model.host_threads = cpus > 32 ? 32 : (int)cpus;
-
-    /* ---- the profile phase */
-    const sweep_profiler *prof = fake ? dev->ops->builtin_profiler(dev) : profiler;
-    static sweep_profiler_setup setup;
-    memset(&setup, 0, sizeof setup);
-    int profiling = 0;
-    if (o.no_cupti) snprintf(ri.profiler_status, sizeof ri.profiler_status, "off: --no-cupti");
-    else if (e->metrics_mode == METRICS_NONE)
-        snprintf(ri.profiler_status, sizeof ri.profiler_status, "off: the experiment asks for no metrics");
-    else if (!prof) snprintf(ri.profiler_status, sizeof ri.profiler_status, "off: no profiler in this build");
-    else {
-        const char *names[EXPERIMENT_MAX_METRICS];
-        for (size_t i = 0; i < e->metric_count; i++) names[i] = e->metrics[i];
-        setup.device = &ri.device;
-        setup.requested = e->metrics_mode == METRICS_LIST ? names : NULL;
-        setup.requested_count = e->metrics_mode == METRICS_LIST ? e->metric_count : 0;
-        int answer = prof->begin(prof->state, &setup);
-        if (answer == SWEEP_PROFILER_BAD_METRIC) {
-            /* an unknown name the device's check found: bad usage, nothing written yet */
-            dev->ops->close(dev);
-            plan_free(&plan);
-            fit_reasons_free(&fit_skips);
-            snprintf(err, sizeof err, "%s: %s", o.metrics ? "--metrics" : "[profile] metrics",
-                     setup.status[0] ? setup.status : "unknown metric");
-            return usage_error(err);
-        }
-        if (answer == SWEEP_PROFILER_READY && setup.metric_count > 0) {
-            profiling = 1;
-            ri.profiler_passes = setup.passes;
-            snprintf(ri.profiler_status, sizeof ri.profiler_status, "%s", setup.status[0] ? setup.status : "ok");
-        } else if (answer == SWEEP_PROFILER_UNAVAILABLE && setup.metric_count > 0) {
-            /* columns kept, left empty; the profile phase still launches each configuration once */
-            profiling = 1;
-            ri.profiler_passes = 0;
-            snprintf(ri.profiler_status, sizeof ri.profiler_status, "unavailable: %.240s",
-                     setup.status[0] ? setup.status : "the profiler cannot measure here");
-            fprintf(stderr, "sweep: profiler unavailable: %s\n",
-                    setup.status[0] ? setup.status : "the profiler cannot measure here");
-        } else {
-            setup.metric_count = 0;
-            snprintf(ri.profiler_status, sizeof ri.profiler_status, "off: %.250s",
-                     setup.status[0] ? setup.status : "the profiler declined");
-        }
-    }
-    metric_columns mc = {setup.metrics, profiling ? setup.metric_count : 0};
-    ri.metrics = mc;
-
-    /* ---- rows: those already there (--resume), then the plan's */
-    sweep_row *loaded = NULL;
-    size_t n_loaded = 0;
-    if (o.resume && results_read_csv(csv_path, mc, &loaded, &n_loaded, err, sizeof err)) {
-        if (profiling && prof->end) prof->end(prof->state);
-        dev->ops->close(dev);
-        plan_free(&plan);
-        char full[sizeof err + 16];
-        snprintf(full, sizeof full, "--resume: %s", err);
-        return usage_error(full);
-    }
-    size_t cap = n_loaded + plan.count;
-    sweep_row *rows = calloc(cap ? cap : 1, sizeof *rows);
-    if (!rows) {
-        fprintf(stderr, "sweep: out of memory for %zu rows\n", cap);
-        return SWEEP_EXIT_FAILED;
-    }
-    if (n_loaded) memcpy(rows, loaded, n_loaded * sizeof *rows);
-    free(loaded);
-    size_t n_rows = n_loaded;
-    row_index ix = {0};
-    if (n_loaded && index_build(&ix, rows, n_loaded)) {
-        fprintf(stderr, "sweep: out of memory\n");
-        return SWEEP_EXIT_FAILED;
-    }
-
-    /* ---- create the outputs */
-    if (make_dirs(out_dir, err, sizeof err)) {
-        fprintf(stderr, "sweep: %s\n", err);
-        return SWEEP_EXIT_FAILED;
-    }
-    ri.rows = n_rows;
-    if (run_json_write(json_path, &ri, err, sizeof err) ||
-        results_write_csv(csv_path, rows, n_rows, mc, err, sizeof err)) {
-        fprintf(stderr, "sweep: %s\n", err);
-        return SWEEP_EXIT_FAILED;
-    }
-    FILE *csv = fopen(csv_path, "a");
-    if (!csv) {
-        fprintf(stderr, "sweep: cannot append to %s: %s\n", csv_path, strerror(errno));
-        return SWEEP_EXIT_FAILED;
-    }
-    /* --samples: every timed sample (a resumed run appends its own). */
-    FILE *samples = NULL;
-    if (o.samples) {
-        char samples_path[4096];
-        if (path_join(samples_path, sizeof samples_path, out_dir, "samples.csv") ||
-            !(samples = fopen(samples_path, o.resume ? "a" : "w"))) {
-            fprintf(stderr, "sweep: cannot append to %s/samples.csv: %s\n", out_dir, strerror(errno));
-            fclose(csv);
-    if (samples) fclose(samples);
-            return SWEEP_EXIT_FAILED;
-        }
-        if (ftell(samples) == 0) fputs(samples_csv_header(), samples);
-    }
-
-    /* ---- what is left to do */
-    size_t todo = 0;
-    double est_total = 0;
-    for (size_t i = 0; i < plan.count; i++) {
-        if (index_has(&ix, &plan.configs[i])) continue;
-        todo++;
-        est_total += estimate_config_s(&plan.configs[i], &e->timing, &model);
-    }
-    if (!o.quiet) {
-        char est[32];
-        format_duration(est_total, est, sizeof est);
-        fprintf(stderr, "sweep: experiment %s, %zu configurations%s (%zu skipped in the plan), about %s -> %s\n",
-                e->name, todo, n_loaded ? " left" : "", plan.skipped, est, out_dir);
-    }
-
-    install_signals();
-    nvtx_push(SWEEP_NVTX_RUN, NVTX_COLOR_RUN);
-    nvtx_push(SWEEP_NVTX_COPY_BANDWIDTH, NVTX_COLOR_RUN);
-    msg[0] = '\0';
-    double copy = dev->ops->copy_bandwidth(dev, msg, sizeof msg);
-    nvtx_pop();
-    if (copy > 0) ri.copy_bandwidth_GBps = copy;
-    else if (!o.quiet) fprintf(stderr, "sweep: copy bandwidth not measured: %s\n", msg);
-    nvtx_push(e->name, NVTX_COLOR_EXPERIMENT);
-
-    progress pr;
-    progress_begin(&pr, stderr, o.quiet, todo, est_total);
-    run_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    ctx.dev = dev;
-    ctx.prof = profiling ? prof : NULL;
-    ctx.e = e;
-    ctx.metric_count = mc.count;
-    ctx.samples = samples;
-    ctx.cap_oom = registry_count() * DTYPE_COUNT;
-    ctx.oom = calloc(ctx.cap_oom, sizeof *ctx.oom);
-    if (!ctx.oom) ctx.cap_oom = 0;
-    const variant *open_variant = NULL;
-    size_t done = 0, failures = 0;
-    double est_done = 0;
-    int interrupted = 0;
-    for (size_t i = 0; i < n_loaded; i++)
-        if (rows[i].status == ROW_INVALID || rows[i].status == ROW_ERROR) failures++;
-    for (size_t i = 0; i < plan.count; i++) {
-        const sweep_config *cfg = &plan.configs[i];
-        if (index_has(&ix, cfg)) continue;
-        if (stop_signal) {
-            interrupted = 1;
-            break;
-        }
-        sweep_row *row = &rows[n_rows];
-        if (row_init(row, cfg, mc.count)) {
-            snprintf(ctx.fatal, sizeof ctx.fatal, "out of memory");
-            break;
-        }
-        char label[256];
-        config_label(cfg, label, sizeof label);
-        size_t oom_n = cfg->skip_reason ? 0 : oom_floor(&ctx, cfg);
-        if (cfg->skip_reason) {
-            row_set_skip(row, cfg->skip_reason);
-        } else if (oom_n) {
-            char reason[128], ns[32];
-            format_size(oom_n, ns, sizeof ns);
-            snprintf(reason, sizeof reason, "out of device memory at n=%s for this variant and dtype", ns);
-            row_set_skip(row, reason);
-        } else {
-            progress_update(&pr, done, est_done, failures, label);
-            if (open_variant != cfg->v) {
-                if (open_variant) nvtx_pop();
-                nvtx_push(cfg->v->name, nvtx_family_color(cfg->v->family));
-                open_variant = cfg->v;
-            }
-            nvtx_push(label, nvtx_family_color(cfg->v->family));
-            cfg_outcome out = run_config(&ctx, cfg, row);
-            nvtx_pop();
-            if (out == CFG_INTERRUPTED) {
-                row_free(row); /* a half-measured configuration is not a row */
-                interrupted = 1;
-                break;
-            }
-            row_derive_bandwidth(row, ri.peak_bandwidth_GBps, ri.copy_bandwidth_GBps);
-            if (out == CFG_NO_MEMORY) {
-                char note[1200];
-                snprintf(note, sizeof note, "sweep: SKIPPED %s: %s", label, row->skip_reason ? row->skip_reason : "");
-                progress_note(&pr, note);
-            }
-            if (row->status == ROW_INVALID || row->status == ROW_ERROR) {
-                failures++;
-                char note[1200];
-                snprintf(note, sizeof note, "sweep: %s %s: %s", row->status == ROW_INVALID ? "INVALID" : "ERROR",
-                         label, row->error ? row->error : "");
-                progress_note(&pr, note);
-                if (out != CFG_FATAL && dev->ops->recover(dev, msg, sizeof msg) != 0)
-                    snprintf(ctx.fatal, sizeof ctx.fatal, "%s", msg);
-            }
-            if (out == CFG_FATAL && !ctx.fatal[0]) snprintf(ctx.fatal, sizeof ctx.fatal, "the device failed");
-            est_done += estimate_config_s(cfg, &e->timing, &model);
-        }
-        csv_write_row(csv, row, mc);
-        fflush(csv);
-        n_rows++;
-        done++;
-        if (ctx.fatal[0]) break;
-    }
-    nvtx_pop_all();
-    progress_update(&pr, done, est_done, failures, NULL);
-    progress_end(&pr);
-    if (stop_signal) interrupted = 1;
-    int sig = stop_signal;
-    fclose(csv);
-
-    /* ---- finish: derived figures over every row, files replaced whole */
-    rows_derive_speedups(rows, n_rows);
-    ri.interrupted = interrupted;
-    ri.complete = !interrupted && !ctx.fatal[0];
-    if (interrupted) snprintf(ri.stop_reason, sizeof ri.stop_reason, "interrupted by %s", sig == SIGTERM ? "SIGTERM" : "SIGINT");
-    else if (ctx.fatal[0]) snprintf(ri.stop_reason, sizeof ri.stop_reason, "%s", ctx.fatal);
-    ri.rows = n_rows;
-    ri.failures = failures;
-    for (size_t i = 0; i < n_rows; i++)
-        if (rows[i].status == ROW_SKIPPED) ri.skipped++;
-    ri.wall_time_s = timing_now() - t0;
-    int write_failed = 0;
-    if (results_write_csv(csv_path, rows, n_rows, mc, err, sizeof err)) {
-        fprintf(stderr, "sweep: %s\n", err);
-        write_failed = 1;
-    }
-    if (run_json_write(json_path, &ri, err, sizeof err)) {
-        fprintf(stderr, "sweep: %s\n", err);
-        write_failed = 1;
-    }
-    if (summary_write(md_path, rows, n_rows, &ri, err, sizeof err)) {
-        fprintf(stderr, "sweep: %s\n", err);
-        write_failed = 1;
-    }
-    if (profiling && prof->end) prof->end(prof->state);
-    dev->ops->close(dev);
-    restore_signals();
-
-    if (!o.quiet) {
-        printf("\n");
-        summary_print(stdout, rows, n_rows, &ri);
-        fflush(stdout);
-    }
-    fprintf(stderr, "sweep: %zu rows in %s (results.csv, run.json, summary.md)\n", n_rows, out_dir);
-    if (ctx.fatal[0])
-        fprintf(stderr, "sweep: stopped early: %s\nsweep: the rows so far are kept; --resume --out %s continues "
-                        "in a new process\n",
-                ctx.fatal, out_dir);
-    if (failures) fprintf(stderr, "sweep: %zu configuration%s failed (see the summary and results.csv)\n", failures,
-                          failures == 1 ? "" : "s");
-    if (!interrupted && n_rows) render_charts(out_dir, o.quiet);
-
-    for (size_t i = 0; i < n_rows; i++) row_free(&rows[i]);
-    free(rows);
-    free(ix.slots);
-    plan_free(&plan);
-    fit_reasons_free(&fit_skips);
-    free(ctx.oom);
-    if (interrupted) {
-        fprintf(stderr, "sweep: interrupted; --resume --out %s continues\n", out_dir);
-        return 128 + (sig ? sig : SIGINT);
-    }
-    if (failures || ctx.fatal[0] || write_failed) return SWEEP_EXIT_FAILED;
-    return SWEEP_EXIT_OK;
+    run_close(r);
+    return rc;
 }

@@ -162,3 +162,14 @@ int timing_too_spread(const timing_stats *t, unsigned batch)
     if (!(t->median > 0) || (unsigned long)batch * 2 > SAMPLE_MAX_BATCH) return 0;
     return t->stdev / t->median > SAMPLE_MAX_SPREAD;
 }
+
+int timing_measure_spread(timing_batch_fn fn, void *ctx, unsigned *batch, timing_stats *out)
+{
+    for (int retry = 0;; retry++) {
+        unsigned asked = *batch;
+        int rc = fn(ctx, batch, out);
+        if (rc != 0 || retry == SAMPLE_SPREAD_RETRIES || *batch < asked || !timing_too_spread(out, *batch))
+            return rc;
+        *batch *= 2;
+    }
+}

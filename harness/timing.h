@@ -100,4 +100,17 @@ unsigned sample_batch_for(double launch_ms);
  * the measurement ended normally. */
 int timing_too_spread(const timing_stats *t, unsigned batch);
 
+/* One measurement at *batch launches a sample (timing_measure underneath);
+ * it may lower *batch (the cold phase, when the input copies do not fit).
+ * Returns 0, or nonzero to stop (a failure, handed back as is). */
+typedef int (*timing_batch_fn)(void *ctx, unsigned *batch, timing_stats *out);
+
+/* The spread rule, the stopping rule beside the noise rule (as NVBench's
+ * stopping criteria): measure at *batch; while timing_too_spread() says so,
+ * at most SAMPLE_SPREAD_RETRIES times, measure again at twice the batch. A
+ * batch that came back smaller than asked ends it too (doubling again would
+ * not help). *batch and *out are the last measurement's; every measurement's
+ * samples go to the samples hook. Returns the last call's result. */
+int timing_measure_spread(timing_batch_fn fn, void *ctx, unsigned *batch, timing_stats *out);
+
 #endif

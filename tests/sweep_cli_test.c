@@ -51,7 +51,7 @@ static void test_parse_ok(void **state)
                           "--validate", "all", "--resume", "--no-cupti", "--quiet", NULL};
     assert_int_equal(parse(&o, args), 0);
     assert_string_equal(o.experiment, "smoke");
-    assert_string_equal(o.variants, "reduce_*");
+    assert_string_equal(cli_value(&o, "--variants"), "reduce_*");
     assert_int_equal(o.device, 1);
     assert_true(o.resume && o.no_cupti && o.quiet);
     assert_false(o.force || o.list || o.dry_run || o.help || o.fake_device);

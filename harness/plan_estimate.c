@@ -1,0 +1,75 @@
+/* The time a plan takes: a model, not a measurement (harness/plan.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+
+#include "harness/plan.h"
+#include "harness/timing.h"
+
+estimate_model estimate_model_default(void)
+{
+    estimate_model m = {.peak_GBps = 4800.0, .l2_bytes = (size_t)60 << 20, .pcie_GBps = 25.0, .host_threads = 16};
+    return m;
+}
+
+void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
+                           double *measure_s)
+{
+    const kernel_args *a = &c->a;
+    double n = (double)a->n, elem = (double)dtype_size(a->dtype);
+    double bytes = c->v->bytes_moved ? c->v->bytes_moved(a) : 2 * n * elem;
+    if (!(bytes > 0)) bytes = n * elem;
+    double kernel = bytes / (m->peak_GBps * 1e9 / 3.0); /* a third of peak, on average over the ladders */
+    if (kernel < 5e-6) kernel = 5e-6;
+    double threads = m->host_threads > 0 ? m->host_threads : 1;
+    /* Validation: fill + reference (+ compare for scans) over the host's cores,
+     * copies at PCIe speed, the kernel once, and a fixed cost per check. */
+    double host_per_elem = c->v->kind == KIND_SCAN ? 40e-9 : 8e-9;
+    double copies = n * elem / (m->pcie_GBps * 1e9) * (c->v->kind == KIND_SCAN ? 2 : 1);
+    *validate_s = c->validate ? 1e-3 + n * host_per_elem / threads + copies + kernel : 0.0;
+    /* Timing: warm-up, then cold and hot samples, min_samples x 1.5 each, of
+     * a batch lasting SAMPLE_TARGET_MS (timing.h); a cold sample also
+     * flushes (2x L2 read), hot ones follow a warm batch. */
+    double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
+    double overhead = 25e-6;
+    double samples = t->min_samples * 1.5;
+    if (samples > t->max_samples) samples = t->max_samples;
+    double batch = sample_batch_for(kernel * 1e3);
+    double cold = samples * (batch * kernel + flush + overhead);
+    double warm = batch * ceil(WARM_TARGET_MS / SAMPLE_TARGET_MS) * kernel;
+    double hot = warm + samples * (batch * kernel + overhead);
+    /* The timeout caps each half once min_samples are in. */
+    double floor_cold = t->min_samples * (batch * kernel + flush + overhead);
+    double floor_hot = warm + t->min_samples * (batch * kernel + overhead);
+    double half = t->timeout_s / 2;
+    if (cold > half) cold = floor_cold > half ? floor_cold : half;
+    if (hot > half) hot = floor_hot > half ? floor_hot : half;
+    *measure_s = 2 * kernel + overhead + cold + hot;
+}
+
+double estimate_config_s(const sweep_config *c, const timing_params *t, const estimate_model *m)
+{
+    if (c->skip_reason) return 0;
+    double v, s;
+    estimate_config_parts(c, t, m, &v, &s);
+    return v + s;
+}
+
+double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estimate_model *m)
+{
+    double total = RUN_STARTUP_S;
+    for (size_t i = 0; i < p->count; i++) total += estimate_config_s(&p->configs[i], t, m);
+    return total;
+}
+
+void format_duration(double s, char *buf, size_t len)
+{
+    if (!(s >= 0) || !isfinite(s)) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    if (s < 10) snprintf(buf, len, "%.1f s", s);
+    else if (s < 60) snprintf(buf, len, "%.0f s", s);
+    else if (s < 3600) snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
+    else snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
