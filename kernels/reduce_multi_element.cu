@@ -50,7 +50,8 @@ template <typename T, typename Op, unsigned BLOCK>
 static cudaError_t stage_block(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
                                cudaStream_t s)
 {
-    return launch_stage<T>(reduce_multi_element_kernel<T, Op, BLOCK>, grid, a->block_dim, 0, src, dst, count, atomic, s);
+    return launch_stage<T>(reduce_multi_element_kernel<T, Op, BLOCK>, grid, a->block_dim, 0, src, dst, count, atomic,
+                           s);
 }
 
 /* The block dims: BLOCKS_64_TO_1024_LIST, also the descriptor's set. */
@@ -58,7 +59,8 @@ template <typename T, typename Op>
 static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
                          cudaStream_t s)
 {
-    DISPATCH_AXIS(BLOCKS_64_TO_1024_LIST, a->block_dim, stage_block, T, Op, a, src, dst, count, grid, atomic, s);
+    DISPATCH_AXIS(BLOCKS_64_TO_1024_LIST, a->block_dim, stage_block, T, Op, a, src, dst, count, grid, atomic,
+                  s);
 }
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)

@@ -13,8 +13,8 @@
  * levels above see ordinary inclusive scans of tile totals.
  *
  * A block-step variant's launcher calls scan_recursive<T, Op, Step>(a, s);
- * its workspace and bytes functions scan_recursive_workspace_for() and
- * scan_recursive_elems() with its tile.
+ * its workspace and bytes functions scan_recursive_workspace() and
+ * scan_recursive_bytes() with its tile.
  * Workspace: the tile totals of each level that has more than one tile, each
  * buffer WORKSPACE_ALIGN-aligned (n / tile + n / tile^2 + .. elements). */
 #ifndef KERNELS_SCAN_HIERARCHICAL_CUH
@@ -76,6 +76,16 @@ static inline double scan_recursive_elems(size_t count, size_t tile)
         if (g > 1) total += g + 2.0 * (c - tile) + (g - 1);
     }
     return total;
+}
+
+/* A block-step variant's workspace and bytes for tiles of `tile` elements. */
+static inline size_t scan_recursive_workspace(const kernel_args *a, size_t tile)
+{
+    return scan_recursive_workspace_for(a->n, tile, dtype_size(a->dtype));
+}
+static inline double scan_recursive_bytes(const kernel_args *a, size_t tile)
+{
+    return scan_recursive_elems(a->n, tile) * (double)dtype_size(a->dtype);
 }
 
 /* ---- kernels -------------------------------------------------------------- */

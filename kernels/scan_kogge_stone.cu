@@ -27,8 +27,8 @@ template <typename T, typename Op> static cudaError_t launch_typed(const kernel_
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
 static size_t tile_of(const kernel_args *a) { return scan_kogge_stone_step::tile(a->block_dim); }
-static size_t workspace(const kernel_args *a) { return scan_recursive_workspace_for(a->n, tile_of(a), dtype_size(a->dtype)); }
-static double bytes(const kernel_args *a) { return scan_recursive_elems(a->n, tile_of(a)) * (double)dtype_size(a->dtype); }
+static size_t workspace(const kernel_args *a) { return scan_recursive_workspace(a, tile_of(a)); }
+static double bytes(const kernel_args *a) { return scan_recursive_bytes(a, tile_of(a)); }
 
 extern "C" const variant scan_kogge_stone_variant = SCAN_VARIANT(
     .name = "scan_kogge_stone",

@@ -1,9 +1,10 @@
 /* The contract between a kernel variant and everything that runs it.
  *
  * A variant is one technique (one file in kernels/) described by a `variant`
- * value: its names, the axes it accepts, its bytes-moved model and its
- * launcher, built by the constructor of its kind (below). The harness, the tests and the bundle see variants only through
- * this header and the registry (registry.h); kernels/ knows nothing of them.
+ * value, built by the constructor of its kind (below): its names, the axes
+ * it accepts, its bytes-moved model and its launcher. The harness, the tests
+ * and the bundle see variants only through this header and the registry
+ * (registry.h); kernels/ knows nothing of them.
  *
  * Launchers take every buffer from the caller (`kernel_args`): they never
  * allocate, so a timed launch measures the kernels alone. They return the
@@ -53,11 +54,13 @@ typedef enum { SCAN_INCLUSIVE = 0, SCAN_EXCLUSIVE, SCAN_MODE_COUNT } scan_mode_t
 #define AXIS_SET_BIT_(v, ...) | AXIS_BIT(v)
 #define AXIS_SET(LIST) (0u LIST(AXIS_SET_BIT_, ))
 #define BLOCKS_32_TO_1024 0x7E0u /* 32, 64, 128, 256, 512, 1024 */
-#define BLOCKS_64_TO_1024_LIST(X, ...) X(64, __VA_ARGS__) X(128, __VA_ARGS__) X(256, __VA_ARGS__) X(512, __VA_ARGS__) X(1024, __VA_ARGS__)
+#define BLOCKS_64_TO_1024_LIST(X, ...) \
+    X(64, __VA_ARGS__) X(128, __VA_ARGS__) X(256, __VA_ARGS__) X(512, __VA_ARGS__) X(1024, __VA_ARGS__)
 #define BLOCKS_64_TO_1024 AXIS_SET(BLOCKS_64_TO_1024_LIST)
 #define COARSE_NONE 0x1u         /* factor 1 only: the technique has no coarse factor */
-#define COARSE_1_TO_64_LIST(X, ...) \
-    X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__) X(64, __VA_ARGS__)
+#define COARSE_1_TO_64_LIST(X, ...)                                                                 \
+    X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__) \
+    X(64, __VA_ARGS__)
 #define COARSE_1_TO_64 AXIS_SET(COARSE_1_TO_64_LIST)
 #define DTYPES_ALL 0x7u
 #define OPS_ALL 0x7u
@@ -133,7 +136,8 @@ typedef struct variant {
 #define REDUCE_VARIANT(...) {__VA_ARGS__, VARIANT_KIND_FIELDS_(KIND_REDUCE, FINISH_BIT(FINISH_NONE), 0)}
 /* A reduction whose blocks write partials, finished in any of the three ways
  * (kernels/reduce_finish.cuh). */
-#define BLOCK_PARTIALS_REDUCE_VARIANT(...) {__VA_ARGS__, VARIANT_KIND_FIELDS_(KIND_REDUCE, FINISHES_BLOCK_PARTIALS, 0)}
+#define BLOCK_PARTIALS_REDUCE_VARIANT(...) \
+    {__VA_ARGS__, VARIANT_KIND_FIELDS_(KIND_REDUCE, FINISHES_BLOCK_PARTIALS, 0)}
 /* A scan, inclusive and exclusive. */
 #define SCAN_VARIANT(...) {__VA_ARGS__, VARIANT_KIND_FIELDS_(KIND_SCAN, 0, SCAN_BOTH)}
 
