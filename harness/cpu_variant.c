@@ -23,8 +23,8 @@ const variant cpu_serial_variant = {
     .finishes = FINISH_BIT(FINISH_NONE),
     .scan_modes = 0,
     .max_n = 0,
-    .bytes_model = "n * sizeof(T): the input read once",
     .bytes_moved = bytes_moved,
     .workspace_size = no_workspace,
     .launch = NULL, /* not a kernel: the sweep calls cpu_serial_run */
+    .runner = RUNNER_HOST,
 };

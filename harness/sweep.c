@@ -480,7 +480,7 @@ static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_a
 /* validate -> warmup -> cold -> hot -> profile, each in its NVTX range. */
 static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
-    if (cfg->v == &cpu_serial_variant) return run_cpu_config(ctx, cfg, row);
+    if (cfg->v->runner == RUNNER_HOST) return run_cpu_config(ctx, cfg, row);
     const variant *v = cfg->v;
     const experiment *e = ctx->e;
     sweep_device *dev = ctx->dev;

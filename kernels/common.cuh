@@ -1,5 +1,6 @@
-/* What every kernel file shares: the reduction operators, typed dispatch from
- * the C enums to template instances, and a launch-check macro.
+/* What every kernel file shares: the reduction operators, atomics, typed
+ * dispatch from the C enums to template instances, launch checks and the
+ * workspace layout. Warp and block folds and scans: warp.cuh.
  *
  * Kernels are C-style CUDA; templates appear only to stamp one kernel out for
  * each dtype x op (and, where the technique needs it, a compile-time block
@@ -116,21 +117,40 @@ template <> struct vec16<int> { typedef int4 type; };
 
 /* ---- dispatch ----------------------------------------------------------- */
 
-/* Calls FN<T, Op>(args...) for the dtype and op in the kernel_args `a`. */
-#define DISPATCH_DTYPE_OP(a, FN, ...)                                                  \
-    do {                                                                               \
-        switch ((a)->dtype * OP_COUNT + (a)->op) {                                     \
-        case DTYPE_F32 * OP_COUNT + OP_SUM: return FN<float, op_sum>(__VA_ARGS__);     \
-        case DTYPE_F32 * OP_COUNT + OP_MAX: return FN<float, op_max>(__VA_ARGS__);     \
-        case DTYPE_F32 * OP_COUNT + OP_MIN: return FN<float, op_min>(__VA_ARGS__);     \
-        case DTYPE_F64 * OP_COUNT + OP_SUM: return FN<double, op_sum>(__VA_ARGS__);    \
-        case DTYPE_F64 * OP_COUNT + OP_MAX: return FN<double, op_max>(__VA_ARGS__);    \
-        case DTYPE_F64 * OP_COUNT + OP_MIN: return FN<double, op_min>(__VA_ARGS__);    \
-        case DTYPE_I32 * OP_COUNT + OP_SUM: return FN<int, op_sum>(__VA_ARGS__);       \
-        case DTYPE_I32 * OP_COUNT + OP_MAX: return FN<int, op_max>(__VA_ARGS__);       \
-        case DTYPE_I32 * OP_COUNT + OP_MIN: return FN<int, op_min>(__VA_ARGS__);       \
-        default: return cudaErrorInvalidValue;                                         \
-        }                                                                              \
+/* Every compile-time axis is dispatched one way: a switch over an X-macro list
+ * of its values (variant.h: AXIS_SET gives the descriptor's set from the same
+ * list). dtype x op pairs, as (dtype, C type, op, operator struct): */
+#define DTYPE_OP_LIST(X, ...)                                                                            \
+    X(DTYPE_F32, float, OP_SUM, op_sum, __VA_ARGS__) X(DTYPE_F32, float, OP_MAX, op_max, __VA_ARGS__)     \
+    X(DTYPE_F32, float, OP_MIN, op_min, __VA_ARGS__) X(DTYPE_F64, double, OP_SUM, op_sum, __VA_ARGS__)    \
+    X(DTYPE_F64, double, OP_MAX, op_max, __VA_ARGS__) X(DTYPE_F64, double, OP_MIN, op_min, __VA_ARGS__)   \
+    X(DTYPE_I32, int, OP_SUM, op_sum, __VA_ARGS__) X(DTYPE_I32, int, OP_MAX, op_max, __VA_ARGS__)         \
+    X(DTYPE_I32, int, OP_MIN, op_min, __VA_ARGS__)
+
+#define DTYPE_OP_CASE_(D, T, O, Op, FN, ...) \
+    case D * OP_COUNT + O: return FN<T, Op>(__VA_ARGS__);
+
+/* Returns FN<T, Op>(args...) for the dtype and op in the kernel_args `a`. */
+#define DISPATCH_DTYPE_OP(a, FN, ...)                                   \
+    do {                                                                \
+        switch ((a)->dtype * OP_COUNT + (a)->op) {                      \
+        DTYPE_OP_LIST(DTYPE_OP_CASE_, FN, __VA_ARGS__)                  \
+        default: return cudaErrorInvalidValue;                          \
+        }                                                               \
+    } while (0)
+
+#define AXIS_CASE_(v, FN, T, Op, ...) \
+    case v: return FN<T, Op, v>(__VA_ARGS__);
+
+/* Returns FN<T, Op, V>(args...) for the V of LIST equal to `value`
+ * (cudaErrorInvalidValue when none is): e.g.
+ *   DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s); */
+#define DISPATCH_AXIS(LIST, value, FN, T, Op, ...)          \
+    do {                                                    \
+        switch (value) {                                    \
+        LIST(AXIS_CASE_, FN, T, Op, __VA_ARGS__)            \
+        default: return cudaErrorInvalidValue;              \
+        }                                                   \
     } while (0)
 
 /* Return the launch error (if any) of the kernel just launched. */
@@ -147,6 +167,32 @@ template <> struct vec16<int> { typedef int4 type; };
     } while (0)
 
 static inline size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* ---- workspace layout ---------------------------------------------------- */
+
+/* Every piece of a workspace starts on a WORKSPACE_ALIGN boundary. */
+#define WORKSPACE_ALIGN 256u
+
+static inline size_t workspace_align(size_t bytes)
+{
+    return (bytes + WORKSPACE_ALIGN - 1) / WORKSPACE_ALIGN * WORKSPACE_ALIGN;
+}
+
+/* A workspace laid out piece by piece: `size` is where the next piece
+ * starts. With base NULL it only measures, so the workspace size and the
+ * launcher's pointers come from one function. */
+typedef struct workspace_layout {
+    char *base;
+    size_t size;
+} workspace_layout;
+
+/* The next piece of `bytes` (NULL when only measuring). */
+static inline void *workspace_take(workspace_layout *w, size_t bytes)
+{
+    size_t at = w->size;
+    w->size += workspace_align(bytes);
+    return w->base ? w->base + at : NULL;
+}
 
 /* Bytes-moved models shared by many variants. */
 static inline double bytes_read_input(const kernel_args *a) { return (double)a->n * dtype_size(a->dtype); }

@@ -8,6 +8,8 @@
  * Departs from the seed: the result is reset to the operator's identity by the
  * launcher on every call (the seed's `__device__ float dev_sum = 0` is zero only
  * at module load, so a second call would add to the first call's sum).
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_atomic_global
  */
 #include "kernels/common.cuh"
 
@@ -33,29 +35,19 @@ static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE
 static size_t workspace(const kernel_args *a) { (void)a; return 0; }
 static double bytes(const kernel_args *a) { return (a->n + 1.0) * dtype_size(a->dtype); }
 
-extern "C" const variant reduce_atomic_global_variant = {
+extern "C" const variant reduce_atomic_global_variant = REDUCE_VARIANT(
     .name = "reduce_atomic_global",
     .alias = "sum_atomic",
     .family = "atomic",
     .description = "one global atomic per element into a single result",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
     .excluded_pairs = FLOAT_MAX_MIN_PAIRS,
     .limits = "max/min only for i32: f32/f64 have no native atomicMax/atomicMin, and a compare-and-swap "
               "loop per element would measure CAS contention, not this technique; n up to 2^26: beyond, an f32 "
               "running sum stalls at 2^25 (addends below half an ulp) and one launch takes over 100 ms",
     .block_dims = BLOCKS_32_TO_1024,
     .coarse_factors = COARSE_NONE,
-    .finishes = FINISH_BIT(FINISH_NONE),
-    .scan_modes = 0,
     /* Past about 2^26 elements of [-0.5, 1.5) an f32 running sum reaches 2^25,
      * where every addend is below half an ulp: the sum stops growing (measured
      * on an H200: 2^28 elements summed to 33554432 = 2^25, 4x too small), and
      * one launch takes over 100 ms. */
-    .max_n = (size_t)1 << 26,
-    .bytes_model = "reads n elements, writes one result",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .max_n = (size_t)1 << 26);

@@ -8,6 +8,8 @@
  * Departs from the seed: the result is reset by the launcher on every call, and
  * the shared accumulator is initialised by one thread before a barrier (the
  * seed initialises it without ordering the other threads' atomics after it).
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_atomic_shared
  */
 #include "kernels/common.cuh"
 
@@ -48,23 +50,12 @@ static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE
 static size_t workspace(const kernel_args *a) { (void)a; return 0; }
 static double bytes(const kernel_args *a) { return (a->n + 1.0) * dtype_size(a->dtype); }
 
-extern "C" const variant reduce_atomic_shared_variant = {
+extern "C" const variant reduce_atomic_shared_variant = REDUCE_VARIANT(
     .name = "reduce_atomic_shared",
     .alias = "sum_shared",
     .family = "atomic",
     .description = "block-scope shared-memory atomic per element, then one global atomic per block",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
     .excluded_pairs = FLOAT_MAX_MIN_PAIRS,
     .limits = "max/min only for i32: there is no native float atomicMax_block/atomicMin_block",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISH_BIT(FINISH_NONE),
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = "reads n elements, writes one result",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -7,11 +7,11 @@
  *   tree_sequential       - the shared-memory tree of reduce_sequential_addressing
  *   warp_unrolled         - the last warp of reduce_unroll_last_warp (volatile + __syncwarp)
  *   tree_unrolled<BLOCK>  - the completely unrolled tree of reduce_unroll_complete
- *   warp_shfl / block_shfl - register-shuffle folds (warp, then warp leaders)
  *   vector_fold<U>        - grid-stride fold with 16-byte loads, U in flight (reduce_vectorized_single_pass)
  *   last_block_finish     - the block that draws the last ticket folds the partials (reduce_vectorized_single_pass)
  *   resident_blocks, capped_grid - the grid cap of the grid-stride variants
  *   launch_stage          - the launch every block-partial stage makes
+ * The register-shuffle folds (warp_reduce, block_reduce) are in warp.cuh.
  */
 #ifndef KERNELS_REDUCE_BLOCK_CUH
 #define KERNELS_REDUCE_BLOCK_CUH
@@ -95,29 +95,6 @@ template <unsigned BLOCK, typename T, typename Op> __device__ inline T tree_unro
     return tid < 32 ? warp_unrolled<T, Op>(sdata, tid) : sdata[tid];
 }
 
-/* A warp's 32 values folded with __shfl_down_sync; lane 0 gets the total. */
-template <typename T, typename Op> __device__ inline T warp_shfl(T v)
-{
-    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
-    return v;
-}
-
-/* Every warp folds by shuffles, warp leaders meet in warp_totals (blockDim.x/32
- * entries), the first warp folds those: thread 0 gets the block's total. Called
- * by every thread; warp_totals may be reused after the next __syncthreads(). */
-template <typename T, typename Op> __device__ inline T block_shfl(T v, T *warp_totals)
-{
-    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    v = warp_shfl<T, Op>(v);
-    if (lane == 0) warp_totals[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < blockDim.x / 32 ? warp_totals[lane] : Op::template identity<T>();
-        v = warp_shfl<T, Op>(v);
-    }
-    return v;
-}
-
 /* A grid-stride fold of in[0..n) with 16-byte loads: a scalar head up to the
  * first 16-byte boundary (empty for cudaMalloc'd input), the vector body with
  * U independent loads in flight per thread and step, a scalar tail of fewer
@@ -167,7 +144,7 @@ template <typename T, typename Op, unsigned U> __device__ inline T vector_fold(c
  * draws a ticket; the block that draws the last one knows every partial is
  * written, folds them in a fixed order (float results do not depend on block
  * order) and writes *out. The launcher zeroes the ticket before every launch.
- * Called by every thread; warp_totals as for block_shfl. */
+ * Called by every thread; warp_totals as for block_reduce (warp.cuh). */
 template <typename T, typename Op>
 __device__ inline void last_block_finish(T v, T *partials, unsigned *ticket, T *out, T *warp_totals)
 {
@@ -182,7 +159,7 @@ __device__ inline void last_block_finish(T v, T *partials, unsigned *ticket, T *
     if (!am_last) return;
     v = Op::template identity<T>();
     for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) v = Op::apply(v, __ldcg(partials + i)); /* L2, not L1 */
-    v = block_shfl<T, Op>(v, warp_totals);
+    v = block_reduce<T, Op>(v, warp_totals);
     if (threadIdx.x == 0) *out = v;
 }
 
@@ -234,10 +211,5 @@ static cudaError_t launch_stage(stage_kernel<T> kernel, unsigned grid, unsigned 
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }
-
-/* KERNEL<T, Op, BLOCK> for a runtime block dim of 64..1024 (NULL otherwise). */
-#define KERNEL_FOR_BLOCK_64_TO_1024(KERNEL, T, Op, bd)                                                   \
-    ((bd) == 64 ? KERNEL<T, Op, 64> : (bd) == 128 ? KERNEL<T, Op, 128> : (bd) == 256 ? KERNEL<T, Op, 256> \
-     : (bd) == 512 ? KERNEL<T, Op, 512> : (bd) == 1024 ? KERNEL<T, Op, 1024> : (stage_kernel<T>)NULL)
 
 #endif /* KERNELS_REDUCE_BLOCK_CUH */

@@ -15,6 +15,8 @@
  * elements past n are skipped (combining the identity), and shared memory is
  * dynamic, sized by the launch's block dim. Partials are written per block
  * (or combined atomically under the atomic finish, which the seed mentions).
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_coarsened --coarse 1,4,16,64
  */
 #include "kernels/reduce_block.cuh"
 
@@ -43,47 +45,35 @@ static unsigned grid_for(const kernel_args *a, size_t count)
     return (unsigned)ceil_div(count, (size_t)a->block_dim * a->coarse);
 }
 
-template <typename T, typename Op> static stage_kernel<T> kernel_for(unsigned coarse)
+template <typename T, typename Op, unsigned COARSE>
+static cudaError_t stage_coarse(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                                cudaStream_t s)
 {
-    switch (coarse) {
-    case 1: return reduce_coarsened_kernel<T, Op, 1>;
-    case 2: return reduce_coarsened_kernel<T, Op, 2>;
-    case 4: return reduce_coarsened_kernel<T, Op, 4>;
-    case 8: return reduce_coarsened_kernel<T, Op, 8>;
-    case 16: return reduce_coarsened_kernel<T, Op, 16>;
-    case 32: return reduce_coarsened_kernel<T, Op, 32>;
-    case 64: return reduce_coarsened_kernel<T, Op, 64>;
-    default: return NULL;
-    }
+    return launch_stage<T>(reduce_coarsened_kernel<T, Op, COARSE>, grid, a->block_dim, a->block_dim * sizeof(T), src,
+                           dst, count, atomic, s);
 }
 
+/* The coarse factors: COARSE_1_TO_64_LIST, also the descriptor's set. */
 template <typename T, typename Op>
 static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
                          cudaStream_t s)
 {
-    return launch_stage<T>(kernel_for<T, Op>(a->coarse), grid, a->block_dim, a->block_dim * sizeof(T), src, dst,
-                           count, atomic, s);
+    DISPATCH_AXIS(COARSE_1_TO_64_LIST, a->coarse, stage_coarse, T, Op, a, src, dst, count, grid, atomic, s);
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_coarsened_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_coarsened_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_coarsened",
     .alias = "reduce_coarsening_gpu (seed 002)",
     .family = "coarsening",
     .description = "thread coarsening: COARSE elements per thread summed in registers, then a shared-memory tree",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_1_TO_64,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_1_TO_64);

@@ -13,6 +13,8 @@
  * Cooperative Groups code; what is new here is only the API. i32 sums are
  * reduced as unsigned (cg::plus<unsigned>) so that their wrap is defined
  * behaviour, as op_sum does.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_cooperative_groups
  */
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -79,25 +81,19 @@ static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t coun
                            (a->block_dim / 32) * sizeof(T), src, dst, count, atomic, s);
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_cooperative_groups_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_cooperative_groups_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_cooperative_groups",
     .alias = "cg::reduce",
     .family = "shuffle",
     .description = "grid-stride loads, then cg::reduce over tiled_partition<32> tiles and across tile leaders",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -7,6 +7,8 @@
  * and coarse factor are CUB's own: the axes accept only the sweep's nominal 256.
  *
  * C++ because CUB is a C++ template library; the launcher is plain C.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_cub
  */
 #include <cub/device/device_reduce.cuh>
 
@@ -62,25 +64,14 @@ static size_t workspace(const kernel_args *a)
     query::run(a, &bytes);
     return bytes;
 }
+/* n read, one result written; CUB's partials are not counted. */
 static double bytes(const kernel_args *a) { return (a->n + 1.0) * dtype_size(a->dtype); }
 
-extern "C" const variant reduce_cub_variant = {
+extern "C" const variant reduce_cub_variant = REDUCE_VARIANT(
     .name = "reduce_cub",
     .alias = "cub::DeviceReduce",
     .family = "cub",
     .description = "cub::DeviceReduce::Sum/Max/Min, the library baseline",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "block dim and items per thread are CUB's own choice: only the nominal 256 x 1 is accepted",
     .block_dims = AXIS_BIT(256),
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISH_BIT(FINISH_NONE),
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = "reads n elements, writes one result (CUB's partials not counted)",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

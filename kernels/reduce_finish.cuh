@@ -11,37 +11,51 @@
  *   unsigned grid_fn(const kernel_args *a, size_t count)  - blocks for `count` inputs
  *   cudaError_t stage_fn<T, Op>(a, src, dst, count, grid, atomic, stream)
  * where the stage kernel writes dst[blockIdx.x] (atomic == 0) or combines into
- * dst[0] (atomic != 0). Workspace and bytes-moved models follow from grid_fn. */
+ * dst[0] (atomic != 0). Workspace and bytes-moved models follow from grid_fn.
+ * The variant's own launcher calls reduce_run_partials<T, Op>(a, s, grid_fn,
+ * stage<T, Op>); its workspace and bytes functions call
+ * reduce_partials_workspace(a, grid_fn) and reduce_partials_bytes(a, grid_fn). */
 #ifndef KERNELS_REDUCE_FINISH_CUH
 #define KERNELS_REDUCE_FINISH_CUH
 
-#include "kernels/common.cuh"
+#include "kernels/warp.cuh"
 
 typedef unsigned (*reduce_grid_fn)(const kernel_args *a, size_t count);
 
 #define FINISH_BLOCK_DIM 1024u
-#define WORKSPACE_ALIGN 256u
-
-static inline size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
-
-/* Workspace: two ping-pong partial buffers for recursive (levels alternate),
- * one for two_step, none for atomic. */
-static inline size_t reduce_partials_workspace(const kernel_args *a, reduce_grid_fn grid_fn)
+/* Workspace: two ping-pong partial buffers for recursive (levels alternate:
+ * even levels write buf0, odd levels buf1), one for two_step, none for
+ * atomic. Returns the size; with a base, *buf0 and *buf1 point into it. */
+static inline size_t reduce_partials_layout(const kernel_args *a, reduce_grid_fn grid_fn, char *base, void **buf0,
+                                            void **buf1)
 {
     size_t elem = dtype_size(a->dtype);
     size_t g = grid_fn(a, a->n);
+    *buf0 = *buf1 = NULL;
     if (a->finish == FINISH_ATOMIC || g <= 1) return 0;
-    if (a->finish == FINISH_TWO_STEP) return align_up(g * elem, WORKSPACE_ALIGN);
     size_t even = 0, odd = 0; /* largest level written into each buffer */
-    int level = 0;
-    size_t count = a->n;
-    while ((g = grid_fn(a, count)) > 1) {
-        if (level % 2 == 0) even = g > even ? g : even;
-        else odd = g > odd ? g : odd;
-        count = g;
-        level++;
+    if (a->finish == FINISH_TWO_STEP) {
+        even = g;
+    } else {
+        int level = 0;
+        size_t count = a->n;
+        while ((g = grid_fn(a, count)) > 1) {
+            if (level % 2 == 0) even = g > even ? g : even;
+            else odd = g > odd ? g : odd;
+            count = g;
+            level++;
+        }
     }
-    return align_up(even * elem, WORKSPACE_ALIGN) + align_up(odd * elem, WORKSPACE_ALIGN);
+    workspace_layout w = {base, 0};
+    *buf0 = workspace_take(&w, even * elem);
+    *buf1 = workspace_take(&w, odd * elem);
+    return w.size;
+}
+
+static inline size_t reduce_partials_workspace(const kernel_args *a, reduce_grid_fn grid_fn)
+{
+    void *buf0, *buf1;
+    return reduce_partials_layout(a, grid_fn, NULL, &buf0, &buf1);
 }
 
 /* Bytes moved: each level reads its inputs and writes one partial per block. */
@@ -63,21 +77,15 @@ static inline double reduce_partials_bytes(const kernel_args *a, reduce_grid_fn 
 }
 
 /* The two-step ending: one block of FINISH_BLOCK_DIM threads reduces `count`
- * partials (strided loads, then a shared-memory tree with a shuffle warp end). */
+ * partials (strided loads, then block_reduce). */
 template <typename T, typename Op>
 __global__ void reduce_partials_one_block_kernel(const T *partials, T *out, size_t count)
 {
     __shared__ T warp_totals[FINISH_BLOCK_DIM / 32];
     T v = Op::template identity<T>();
     for (size_t i = threadIdx.x; i < count; i += blockDim.x) v = Op::apply(v, partials[i]);
-    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
-    if ((threadIdx.x & 31) == 0) warp_totals[threadIdx.x / 32] = v;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-        v = threadIdx.x < blockDim.x / 32 ? warp_totals[threadIdx.x] : Op::template identity<T>();
-        for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
-        if (threadIdx.x == 0) *out = v;
-    }
+    v = block_reduce<T, Op>(v, warp_totals);
+    if (threadIdx.x == 0) *out = v;
 }
 
 template <typename T>
@@ -100,7 +108,9 @@ static cudaError_t reduce_run_partials(const kernel_args *a, cudaStream_t s, red
     }
     if (g <= 1) return stage(a, in, out, a->n, 1, 0, s);
 
-    T *buf0 = (T *)a->workspace;
+    void *ws0, *ws1;
+    reduce_partials_layout(a, grid_fn, (char *)a->workspace, &ws0, &ws1);
+    T *buf0 = (T *)ws0, *buf1 = (T *)ws1;
     if (a->finish == FINISH_TWO_STEP) {
         RETURN_IF_ERROR(stage(a, in, buf0, a->n, (unsigned)g, 0, s));
         reduce_partials_one_block_kernel<T, Op><<<1, FINISH_BLOCK_DIM, 0, s>>>(buf0, out, g);
@@ -109,14 +119,8 @@ static cudaError_t reduce_run_partials(const kernel_args *a, cudaStream_t s, red
     }
     if (a->finish != FINISH_RECURSIVE) return cudaErrorInvalidValue;
 
-    /* Even levels write buf0, odd levels buf1 (sized by reduce_partials_workspace). */
-    size_t even = 0, count = a->n, gg;
-    for (int level = 0; (gg = grid_fn(a, count)) > 1; level++, count = gg)
-        if (level % 2 == 0 && gg > even) even = gg;
-    T *buf1 = (T *)((char *)a->workspace + align_up(even * sizeof(T), WORKSPACE_ALIGN));
-
     const T *src = in;
-    count = a->n;
+    size_t count = a->n;
     for (int level = 0;; level++) {
         unsigned grid = grid_fn(a, count);
         T *dst = grid == 1 ? out : (level % 2 == 0 ? buf0 : buf1);
@@ -126,20 +130,5 @@ static cudaError_t reduce_run_partials(const kernel_args *a, cudaStream_t s, red
         count = grid;
     }
 }
-
-/* The launcher, workspace and bytes model every block-partial variant shares:
- * a variant file defines grid_for() and stage<T, Op>(), then says
- * REDUCE_PARTIALS_GLUE(grid_for, stage) and fills its `variant` with
- * .launch = launch, .workspace_size = workspace, .bytes_moved = bytes. */
-#define REDUCE_PARTIALS_GLUE(GRID_FN, STAGE)                                                   \
-    template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s) \
-    {                                                                                           \
-        return reduce_run_partials<T, Op>(a, s, GRID_FN, STAGE<T, Op>);                         \
-    }                                                                                           \
-    static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); } \
-    static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, GRID_FN); } \
-    static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, GRID_FN); }
-
-#define PARTIALS_BYTES_MODEL "each level reads its inputs and writes one partial per block (levels: see finish)"
 
 #endif /* KERNELS_REDUCE_FINISH_CUH */

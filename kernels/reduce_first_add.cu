@@ -10,6 +10,8 @@
  * input, and the second is combined only if it is below n (the first loads the
  * identity when it is not). The recursive finish halves the grid at every
  * level too, as seed 001 warns.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_first_add
  */
 #include "kernels/reduce_block.cuh"
 
@@ -36,25 +38,19 @@ static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t coun
                            count, atomic, s);
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_first_add_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_first_add_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_first_add",
     .alias = "reduce3, reduce_v3, sum_addfirst",
     .family = "harris",
     .description = "first add during load (two elements per thread, half the blocks), then sequential addressing",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

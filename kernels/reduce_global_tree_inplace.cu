@@ -20,6 +20,8 @@
  * is skipped, which is what combining an identity pad would do (every element
  * of the partner's subtree is past n too), so nothing past n is read or
  * written. The seed's `double` becomes the dtype and `+=` the operator.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_global_tree_inplace
  */
 #include "kernels/reduce_block.cuh"
 
@@ -52,48 +54,46 @@ static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t coun
     return cudaSuccess;
 }
 
-/* Workspace: the copy of the input, then the partial buffers of the finish. */
-static size_t copy_bytes(const kernel_args *a) { return align_up(a->n * dtype_size(a->dtype), WORKSPACE_ALIGN); }
+/* Workspace: the copy of the input, then the partial buffers of the finish
+ * (the args `b` the finish runs with: the copy as input, the rest as its
+ * workspace). Returns the whole size. */
+static size_t layout(const kernel_args *a, kernel_args *b)
+{
+    workspace_layout w = {(char *)a->workspace, 0};
+    *b = *a;
+    b->in = workspace_take(&w, a->n * dtype_size(a->dtype));
+    b->workspace = a->workspace ? w.base + w.size : NULL;
+    b->workspace_bytes = a->workspace_bytes - w.size;
+    return w.size + reduce_partials_workspace(a, grid_for);
+}
 
-static size_t workspace(const kernel_args *a) { return copy_bytes(a) + reduce_partials_workspace(a, grid_for); }
+static size_t workspace(const kernel_args *a)
+{
+    kernel_args b;
+    return layout(a, &b);
+}
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
+    kernel_args b;
+    if (!a->workspace || a->workspace_bytes < layout(a, &b)) return cudaErrorInvalidValue;
     RETURN_IF_ERROR(cudaMemcpyAsync(a->workspace, a->in, a->n * sizeof(T), cudaMemcpyDeviceToDevice, s));
-    kernel_args b = *a;
-    b.in = a->workspace;
-    b.workspace = (char *)a->workspace + copy_bytes(a);
-    b.workspace_bytes = a->workspace_bytes - copy_bytes(a);
     return reduce_run_partials<T, Op>(&b, s, grid_for, stage<T, Op>);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
 
-/* The copy reads and writes n elements, then the partials model. */
+/* The copy reads and writes n elements, then the partials model; the tree's
+ * rewrites of the copy are not counted. */
 static double bytes(const kernel_args *a)
 {
     return 2.0 * a->n * dtype_size(a->dtype) + reduce_partials_bytes(a, grid_for);
 }
 
-extern "C" const variant reduce_global_tree_inplace_variant = {
+extern "C" const variant reduce_global_tree_inplace_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_global_tree_inplace",
     .alias = "reduce_gpu (seed 002)",
     .family = "global",
     .description = "in-place tree in global memory (data[2t] op= data[2t+stride]) on a workspace copy of the input",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = "copies the input into the workspace (n read + n written), then each level reads its inputs "
-                   "and writes one partial per block; the tree's rewrites of the copy are not counted",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

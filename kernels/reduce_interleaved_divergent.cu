@@ -8,6 +8,8 @@
  * Departs from the seeds: elements past n load the operator's identity (the
  * seeds assume n is a multiple of the block size), and shared memory has the
  * data's type (seed 000 declares it `int` while adding floats).
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_interleaved_divergent
  */
 #include "kernels/reduce_finish.cuh"
 
@@ -43,25 +45,19 @@ static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t coun
     return cudaSuccess;
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_interleaved_divergent_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_interleaved_divergent_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_interleaved_divergent",
     .alias = "reduce0, reduce_v0, sum_reduce",
     .family = "harris",
     .description = "interleaved addressing, divergent tid % (2*s) branch; one element per thread",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -18,6 +18,8 @@
  * load is checked, the sum stays in a register, and elements are combined
  * with the operator starting from its identity. The last warp is volatile plus
  * __syncwarp() (see reduce_unroll_last_warp).
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_multi_element
  */
 #include "kernels/reduce_block.cuh"
 
@@ -44,33 +46,37 @@ static unsigned grid_for(const kernel_args *a, size_t count)
     return capped_grid(ceil_div(count, 2 * a->block_dim), a->block_dim);
 }
 
+template <typename T, typename Op, unsigned BLOCK>
+static cudaError_t stage_block(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                               cudaStream_t s)
+{
+    return launch_stage<T>(reduce_multi_element_kernel<T, Op, BLOCK>, grid, a->block_dim, 0, src, dst, count, atomic,
+                           s);
+}
+
+/* The block dims: BLOCKS_64_TO_1024_LIST, also the descriptor's set. */
 template <typename T, typename Op>
 static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
                          cudaStream_t s)
 {
-    return launch_stage<T>(KERNEL_FOR_BLOCK_64_TO_1024(reduce_multi_element_kernel, T, Op, a->block_dim), grid,
-                           a->block_dim, 0, src, dst, count, atomic, s);
+    DISPATCH_AXIS(BLOCKS_64_TO_1024_LIST, a->block_dim, stage_block, T, Op, a, src, dst, count, grid, atomic,
+                  s);
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_multi_element_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_multi_element_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_multi_element",
     .alias = "reduce6",
     .family = "harris",
     .description = "grid-stride loop, many elements per thread in a register, grid capped at one wave; complete unroll",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
     .block_dims = BLOCKS_64_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

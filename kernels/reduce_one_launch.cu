@@ -81,7 +81,7 @@ __device__ inline void finish_one_launch(T v, unsigned long long *header, unsign
         }
         v = Op::apply(v, p);
     }
-    v = block_shfl<T, Op>(v, warp_totals);
+    v = block_reduce<T, Op>(v, warp_totals);
     if (threadIdx.x == 0) *out = v;
 }
 
@@ -90,7 +90,7 @@ __global__ void reduce_one_launch_kernel(const T *in, T *out, size_t n, unsigned
                                          unsigned long long *partials)
 {
     __shared__ T warp_totals[32];
-    T v = block_shfl<T, Op>(vector_fold<T, Op, U>(in, n), warp_totals);
+    T v = block_reduce<T, Op>(vector_fold<T, Op, U>(in, n), warp_totals);
     if (gridDim.x == 1) {
         if (threadIdx.x == 0) *out = v;
         return;
@@ -106,8 +106,20 @@ static unsigned grid_for(const kernel_args *a)
     return capped_grid(ceil_div(vectors, (size_t)a->block_dim * a->coarse), a->block_dim);
 }
 
-/* Workspace: the header (padded to WORKSPACE_ALIGN), then one 8-byte partial per block. */
-static size_t workspace(const kernel_args *a) { return WORKSPACE_ALIGN + align_up(grid_for(a) * 8u, WORKSPACE_ALIGN); }
+/* Workspace: the 64-bit header, then one 8-byte partial word per block. Returns the size. */
+static size_t layout(const kernel_args *a, unsigned long long **header, unsigned long long **partials)
+{
+    workspace_layout w = {(char *)a->workspace, 0};
+    *header = (unsigned long long *)workspace_take(&w, sizeof(unsigned long long));
+    *partials = (unsigned long long *)workspace_take(&w, grid_for(a) * 8u);
+    return w.size;
+}
+
+static size_t workspace(const kernel_args *a)
+{
+    unsigned long long *header, *partials;
+    return layout(a, &header, &partials);
+}
 
 static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
 {
@@ -117,24 +129,21 @@ static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
 
 template <typename T, typename Op, unsigned U> static cudaError_t launch_unrolled(const kernel_args *a, cudaStream_t s)
 {
-    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
-    unsigned long long *partials = (unsigned long long *)((char *)a->workspace + WORKSPACE_ALIGN);
-    reduce_one_launch_kernel<T, Op, U><<<grid_for(a), a->block_dim, 0, s>>>(
-        (const T *)a->in, (T *)a->out, a->n, (unsigned long long *)a->workspace, partials);
+    unsigned long long *header, *partials;
+    if (!a->workspace || a->workspace_bytes < layout(a, &header, &partials)) return cudaErrorInvalidValue;
+    reduce_one_launch_kernel<T, Op, U><<<grid_for(a), a->block_dim, 0, s>>>((const T *)a->in, (T *)a->out, a->n,
+                                                                           header, partials);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }
 
-/* Vectors in flight per thread: the compile-time instances (coarse_factors below). */
+/* Vectors in flight per thread (the coarse factor): the compile-time instances,
+ * also the descriptor's coarse_factors. */
+#define VECTORS_IN_FLIGHT_LIST(X, ...) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__)
+
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    switch (a->coarse) {
-    case 1: return launch_unrolled<T, Op, 1>(a, s);
-    case 2: return launch_unrolled<T, Op, 2>(a, s);
-    case 4: return launch_unrolled<T, Op, 4>(a, s);
-    case 8: return launch_unrolled<T, Op, 8>(a, s);
-    default: return cudaErrorInvalidValue;
-    }
+    DISPATCH_AXIS(VECTORS_IN_FLIGHT_LIST, a->coarse, launch_unrolled, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -146,25 +155,13 @@ static double bytes(const kernel_args *a)
     return (a->n + 1.0) * dtype_size(a->dtype) + (g > 1 ? 16.0 * g : 0.0);
 }
 
-extern "C" const variant reduce_one_launch_variant = {
+extern "C" const variant reduce_one_launch_variant = REDUCE_VARIANT(
     .name = "reduce_one_launch",
     .alias = "one_launch",
     .family = "single_pass",
     .description = "one launch per call: 16-byte loads, U in flight, grid from n, last block folds the partials "
                    "and resets its ticket",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "coarse = 16-byte vectors in flight per thread: 1, 2, 4, 8",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = AXIS_BIT(1) | AXIS_BIT(2) | AXIS_BIT(4) | AXIS_BIT(8),
-    .finishes = FINISH_BIT(FINISH_NONE),
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = "reads n elements, writes and rereads one 8-byte partial per block (none for one block), writes one result",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-    .workspace_init = workspace_init,
-};
+    .coarse_factors = AXIS_SET(VECTORS_IN_FLIGHT_LIST),
+    .workspace_init = workspace_init);

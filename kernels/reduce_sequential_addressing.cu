@@ -10,6 +10,8 @@
  * Departs from the seeds: elements past n load the operator's identity (the
  * seeds assume n is a multiple of the block size); seed 003 ends every block
  * with a global atomicAdd, which is one of the three finishes here.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_sequential_addressing
  */
 #include "kernels/reduce_block.cuh"
 
@@ -36,25 +38,19 @@ static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t coun
                            src, dst, count, atomic, s);
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_sequential_addressing_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_sequential_addressing_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_sequential_addressing",
     .alias = "reduce2, reduce_v2, sum_reversed",
     .family = "harris",
     .description = "sequential addressing, reversed stride loop (tid < s): no divergence, no bank conflicts",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -12,6 +12,8 @@
  * thread so that only the unrolling changes. The last warp is volatile plus
  * __syncwarp() (see reduce_unroll_last_warp), not volatile alone; elements past
  * n load the identity; shared memory has the data's type (seed 000 uses `int`).
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_unroll_complete
  */
 #include "kernels/reduce_block.cuh"
 
@@ -29,33 +31,37 @@ __global__ void __launch_bounds__(BLOCK) reduce_unroll_complete_kernel(const T *
 
 static unsigned grid_for(const kernel_args *a, size_t count) { return (unsigned)ceil_div(count, 2 * a->block_dim); }
 
+template <typename T, typename Op, unsigned BLOCK>
+static cudaError_t stage_block(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
+                               cudaStream_t s)
+{
+    return launch_stage<T>(reduce_unroll_complete_kernel<T, Op, BLOCK>, grid, a->block_dim, 0, src, dst, count, atomic,
+                           s);
+}
+
+/* The block dims: BLOCKS_64_TO_1024_LIST, also the descriptor's set. */
 template <typename T, typename Op>
 static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
                          cudaStream_t s)
 {
-    return launch_stage<T>(KERNEL_FOR_BLOCK_64_TO_1024(reduce_unroll_complete_kernel, T, Op, a->block_dim), grid,
-                           a->block_dim, 0, src, dst, count, atomic, s);
+    DISPATCH_AXIS(BLOCKS_64_TO_1024_LIST, a->block_dim, stage_block, T, Op, a, src, dst, count, grid, atomic,
+                  s);
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_unroll_complete_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_unroll_complete_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_unroll_complete",
     .alias = "reduce5, reduce_v5",
     .family = "harris",
     .description = "first add, tree completely unrolled for a compile-time block size (template on BLOCK)",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
     .block_dims = BLOCKS_64_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -12,6 +12,8 @@
  * __syncwarp()s, writes and __syncwarp()s again; volatile still keeps the
  * compiler from holding shared values in registers. Elements past n load the
  * identity. The warp step reads sdata[tid + 32], so block dims start at 64.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_unroll_last_warp
  */
 #include "kernels/reduce_block.cuh"
 
@@ -41,25 +43,20 @@ static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t coun
                            dst, count, atomic, s);
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_unroll_last_warp_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_unroll_last_warp_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_unroll_last_warp",
     .alias = "reduce4, reduce_v4, sum_lastwarp",
     .family = "harris",
     .description = "first add, tree down to 64 values, then the last warp unrolled (volatile + __syncwarp)",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
     .block_dims = BLOCKS_64_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

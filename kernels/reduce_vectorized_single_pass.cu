@@ -3,7 +3,7 @@
  * Demonstrates: two things the seeds stop short of. (1) 16-byte loads: the
  * grid-stride loop reads float4 / int4 / double2, a quarter (half for f64) of
  * the load instructions of scalar loads for the same bytes. (2) One kernel,
- * no atomics on the data: each block folds its values by shuffles (block_shfl)
+ * no atomics on the data: each block folds its values by shuffles (block_reduce)
  * and writes its partial to the workspace, makes it visible with
  * __threadfence(), then takes a ticket from an atomic counter; the block that
  * draws the last ticket knows every partial is written, reduces them in a
@@ -20,6 +20,8 @@
  * tail of fewer than one vector's elements; the head and tail are read by the
  * first threads of the grid, so any n >= 1 and any element-aligned pointer
  * work and nothing past n is read.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_vectorized_single_pass
  */
 #include "kernels/reduce_block.cuh"
 
@@ -27,7 +29,7 @@ template <typename T, typename Op>
 __global__ void reduce_vectorized_single_pass_kernel(const T *in, T *out, size_t n, T *partials, unsigned *counter)
 {
     __shared__ T warp_totals[32];
-    T v = block_shfl<T, Op>(vector_fold<T, Op, 1>(in, n), warp_totals);
+    T v = block_reduce<T, Op>(vector_fold<T, Op, 1>(in, n), warp_totals);
     last_block_finish<T, Op>(v, partials, counter, out, warp_totals);
 }
 
@@ -37,20 +39,30 @@ static unsigned grid_for(const kernel_args *a)
     return capped_grid(ceil_div(vectors, a->block_dim), a->block_dim);
 }
 
-/* Workspace: the counter (padded to WORKSPACE_ALIGN), then one partial per block. */
+/* Workspace: the counter, then one partial per block. Returns the size. */
+static size_t layout(const kernel_args *a, unsigned **counter, void **partials)
+{
+    workspace_layout w = {(char *)a->workspace, 0};
+    *counter = (unsigned *)workspace_take(&w, sizeof(unsigned));
+    *partials = workspace_take(&w, grid_for(a) * dtype_size(a->dtype));
+    return w.size;
+}
+
 static size_t workspace(const kernel_args *a)
 {
-    return WORKSPACE_ALIGN + align_up(grid_for(a) * dtype_size(a->dtype), WORKSPACE_ALIGN);
+    unsigned *counter;
+    void *partials;
+    return layout(a, &counter, &partials);
 }
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
-    unsigned *counter = (unsigned *)a->workspace;
-    T *partials = (T *)((char *)a->workspace + WORKSPACE_ALIGN);
+    unsigned *counter;
+    void *partials;
+    if (!a->workspace || a->workspace_bytes < layout(a, &counter, &partials)) return cudaErrorInvalidValue;
     RETURN_IF_ERROR(cudaMemsetAsync(counter, 0, sizeof(unsigned), s));
     reduce_vectorized_single_pass_kernel<T, Op><<<grid_for(a), a->block_dim, 0, s>>>((const T *)a->in, (T *)a->out,
-                                                                                    a->n, partials, counter);
+                                                                                    a->n, (T *)partials, counter);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }
@@ -60,23 +72,10 @@ static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE
 /* n elements read, one partial per block written and read back, one result. */
 static double bytes(const kernel_args *a) { return (a->n + 2.0 * grid_for(a) + 1) * dtype_size(a->dtype); }
 
-extern "C" const variant reduce_vectorized_single_pass_variant = {
+extern "C" const variant reduce_vectorized_single_pass_variant = REDUCE_VARIANT(
     .name = "reduce_vectorized_single_pass",
     .alias = "vectorized",
     .family = "single_pass",
     .description = "16-byte vector loads in a grid-stride loop, shuffle block reduce, last block reduces the partials",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISH_BIT(FINISH_NONE),
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = "reads n elements, writes and rereads one partial per block, writes one result",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

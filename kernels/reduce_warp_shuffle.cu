@@ -9,14 +9,10 @@
  * Departs from the seeds: seed 003 uses __shfl_xor_sync on the last warp of a
  * shared-memory tree; here the shuffle replaces the tree at both levels, which
  * is the form CUB's warp reduction takes.
+ *
+ * Run: bazel run //harness:sweep -- --variants reduce_warp_shuffle
  */
 #include "kernels/reduce_finish.cuh"
-
-template <typename T, typename Op> __device__ inline T warp_fold(T v)
-{
-    for (int offset = 16; offset > 0; offset >>= 1) v = Op::apply(v, __shfl_down_sync(0xffffffffu, v, offset));
-    return v;
-}
 
 template <typename T, typename Op>
 __global__ void reduce_warp_shuffle_kernel(const T *in, T *out, size_t n, int atomic)
@@ -27,12 +23,12 @@ __global__ void reduce_warp_shuffle_kernel(const T *in, T *out, size_t n, int at
     T v = i < n ? in[i] : Op::template identity<T>();
     if (i + blockDim.x < n) v = Op::apply(v, in[i + blockDim.x]);
 
-    v = warp_fold<T, Op>(v);
+    v = warp_reduce<T, Op>(v); /* warp.cuh: the __shfl_down_sync fold */
     if (lane == 0) warp_totals[warp] = v;
     __syncthreads();
     if (warp == 0) {
         v = lane < blockDim.x / 32 ? warp_totals[lane] : Op::template identity<T>();
-        v = warp_fold<T, Op>(v);
+        v = warp_reduce<T, Op>(v);
         if (lane == 0) {
             if (atomic) atomic_combine(out, v, Op());
             else out[blockIdx.x] = v;
@@ -52,25 +48,19 @@ static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t coun
     return cudaSuccess;
 }
 
-REDUCE_PARTIALS_GLUE(grid_for, stage)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return reduce_run_partials<T, Op>(a, s, grid_for, stage<T, Op>);
+}
 
-extern "C" const variant reduce_warp_shuffle_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t workspace(const kernel_args *a) { return reduce_partials_workspace(a, grid_for); }
+static double bytes(const kernel_args *a) { return reduce_partials_bytes(a, grid_for); }
+
+extern "C" const variant reduce_warp_shuffle_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .name = "reduce_warp_shuffle",
     .alias = "reduce_v6, sum_shuffle",
     .family = "shuffle",
     .description = "first add during load, then __shfl_down_sync within warps and across warp leaders",
-    .kind = KIND_REDUCE,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = FINISHES_BLOCK_PARTIALS,
-    .scan_modes = 0,
-    .max_n = 0,
-    .bytes_model = PARTIALS_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

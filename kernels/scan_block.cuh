@@ -10,7 +10,7 @@
  *   scan_kogge_stone_step                - seed 002: one buffer, two barriers per step
  *   scan_kogge_stone_double_buffer_step  - seed 002's "ping-pong": two buffers, one barrier per step
  *   scan_brent_kung_step                 - up-sweep / down-sweep, two elements per thread
- *   scan_warp_shuffle_step               - __shfl_up_sync in each warp, warp totals combined
+ *   scan_warp_shuffle_step               - block_scan (warp.cuh): __shfl_up_sync in each warp, warp totals combined
  *   scan_coarsened_step<C>               - C elements per thread scanned in registers (three phases)
  *
  * Kernels carry their variant's name (a step's name is a template argument of
@@ -32,23 +32,11 @@
 #ifndef KERNELS_SCAN_BLOCK_CUH
 #define KERNELS_SCAN_BLOCK_CUH
 
-#include "kernels/common.cuh"
+#include "kernels/warp.cuh"
 
-/* Coarse factors (elements per thread) the coarsened-tile variants instantiate. */
-#define SCAN_COARSE_FACTORS (AXIS_BIT(1) | AXIS_BIT(2) | AXIS_BIT(4) | AXIS_BIT(8) | AXIS_BIT(16))
-
-/* Calls FN<T, Op, C>(args...) with C the compile-time copy of coarse. */
-#define DISPATCH_COARSE(coarse, FN, T, Op, ...)                   \
-    do {                                                          \
-        switch (coarse) {                                         \
-        case 1: return FN<T, Op, 1>(__VA_ARGS__);                 \
-        case 2: return FN<T, Op, 2>(__VA_ARGS__);                 \
-        case 4: return FN<T, Op, 4>(__VA_ARGS__);                 \
-        case 8: return FN<T, Op, 8>(__VA_ARGS__);                 \
-        case 16: return FN<T, Op, 16>(__VA_ARGS__);               \
-        default: return cudaErrorInvalidValue;                    \
-        }                                                         \
-    } while (0)
+/* Coarse factors (elements per thread) the coarsened-tile variants
+ * instantiate: their descriptors' AXIS_SET and their launchers' DISPATCH_AXIS. */
+#define SCAN_COARSE_LIST(X, ...) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__) X(16, __VA_ARGS__)
 
 /* Tile shape: ITEMS elements per thread, BUFFERS tile-sized shared buffers,
  * PAD: one spare slot after every 32, so that threads reading their own run of
@@ -86,45 +74,6 @@ __device__ inline void scan_tile_store(T *dst, const T *s, size_t start, size_t 
 {
     unsigned tile = Shape::tile(blockDim.x);
     for (unsigned i = threadIdx.x; i < tile && start + i < count; i += blockDim.x) dst[start + i] = s[Shape::slot(i)];
-}
-
-/* ---- warp shuffle -------------------------------------------------------- */
-
-/* Inclusive scan of one value per lane (Kogge-Stone on registers). */
-template <typename T, typename Op> __device__ inline T warp_scan_inclusive(T v)
-{
-    unsigned lane = threadIdx.x & 31;
-#pragma unroll
-    for (unsigned offset = 1; offset < 32; offset <<= 1) {
-        T up = __shfl_up_sync(0xffffffffu, v, offset);
-        if (lane >= offset) v = Op::apply(up, v);
-    }
-    return v;
-}
-
-/* Block scan of one value per thread: each warp scans with shuffles, lane 31
- * leaves its warp's total in warp_totals, warp 0 scans those the same way, and
- * every thread adds the totals of the warps before it. Returns the inclusive
- * value; *exclusive gets the exclusive one (the identity at thread 0) and
- * *total the block's total. Two __syncthreads(), called by every thread. */
-template <typename T, typename Op>
-__device__ inline T block_scan_shuffle(T v, T *warp_totals, T *exclusive, T *total)
-{
-    const T id = Op::template identity<T>();
-    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    v = warp_scan_inclusive<T, Op>(v);
-    if (lane == 31) warp_totals[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        T w = lane < (blockDim.x >> 5) ? warp_totals[lane] : id;
-        warp_totals[lane] = warp_scan_inclusive<T, Op>(w); /* lanes past the last warp: the total */
-    }
-    __syncthreads();
-    T before = warp ? warp_totals[warp - 1] : id;
-    T up = __shfl_up_sync(0xffffffffu, v, 1);
-    *exclusive = lane == 0 ? before : (warp ? Op::apply(before, up) : up);
-    *total = warp_totals[31];
-    return warp ? Op::apply(before, v) : v;
 }
 
 /* ---- the steps ------------------------------------------------------------ */
@@ -187,7 +136,7 @@ template <typename T, typename Op> __device__ inline T *block_scan_brent_kung(T 
 template <typename T, typename Op> __device__ inline T *block_scan_warp_shuffle(T *s, T *warp_totals)
 {
     T exclusive, total;
-    T v = block_scan_shuffle<T, Op>(s[threadIdx.x], warp_totals, &exclusive, &total);
+    T v = block_scan<T, Op>(s[threadIdx.x], warp_totals, &exclusive, &total);
     s[threadIdx.x] = v;
     __syncthreads();
     return s;
@@ -239,7 +188,7 @@ template <typename T, typename Op, unsigned C> __device__ inline T *block_scan_c
 {
     T items[C], exclusive, total;
     items_from_shared<T, C>(s, items);
-    block_scan_shuffle<T, Op>(items_reduce<T, Op, C>(items), warp_totals, &exclusive, &total);
+    block_scan<T, Op>(items_reduce<T, Op, C>(items), warp_totals, &exclusive, &total);
     items_scan<T, Op, C>(items, exclusive, 0);
     items_to_shared<T, C>(s, items);
     __syncthreads();
@@ -258,7 +207,7 @@ __device__ inline void scan_tile_coarsened(const T *in, T *out, size_t n, size_t
     scan_tile_load<T, Op, coarse_shape<C>>(s, in, start, n, 0);
     __syncthreads();
     items_from_shared<T, C>(s, items);
-    block_scan_shuffle<T, Op>(items_reduce<T, Op, C>(items), warp_totals, &thread_prefix, &total);
+    block_scan<T, Op>(items_reduce<T, Op, C>(items), warp_totals, &thread_prefix, &total);
     T tile_prefix = prefix_of(total);
     items_scan<T, Op, C>(items, Op::apply(tile_prefix, thread_prefix), exclusive);
     items_to_shared<T, C>(s, items);

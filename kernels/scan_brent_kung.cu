@@ -11,28 +11,25 @@
  * Exclusive scans use the driver's shifted load (the identity, then in[i - 1]),
  * not the down-sweep that writes the identity at the root (Blelloch's form),
  * so inclusive and exclusive share one kernel.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_brent_kung
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(scan_brent_kung_step)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return scan_recursive<T, Op, scan_brent_kung_step>(a, s);
+}
 
-extern "C" const variant scan_brent_kung_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t tile_of(const kernel_args *a) { return scan_brent_kung_step::tile(a->block_dim); }
+static size_t workspace(const kernel_args *a) { return scan_recursive_workspace(a, tile_of(a)); }
+static double bytes(const kernel_args *a) { return scan_recursive_bytes(a, tile_of(a)); }
+
+extern "C" const variant scan_brent_kung_variant = SCAN_VARIANT(
     .name = "scan_brent_kung",
     .alias = "brent_kung_scan",
     .family = "brent_kung",
     .description = "Brent-Kung up-sweep/down-sweep, two elements per thread; hierarchical across blocks",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = SCAN_HIERARCHICAL_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -9,28 +9,31 @@
  * strided runs fall in different banks.
  * Any n: the hierarchical driver (scan_hierarchical.cuh) with tiles of B x C,
  * the same step at every level. C (args->coarse) is a compile-time instance.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_coarsened --coarse 1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE_COARSE(scan_coarsened_step)
+template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(const kernel_args *a, cudaStream_t s)
+{
+    return scan_recursive<T, Op, scan_coarsened_step<C>>(a, s);
+}
 
-extern "C" const variant scan_coarsened_variant = {
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t workspace(const kernel_args *a) { return scan_recursive_workspace(a, tile_of(a)); }
+static double bytes(const kernel_args *a) { return scan_recursive_bytes(a, tile_of(a)); }
+
+extern "C" const variant scan_coarsened_variant = SCAN_VARIANT(
     .name = "scan_coarsened",
     .alias = "three_phase_scan",
     .family = "coarsened",
     .description = "three-phase: C elements per thread scanned in registers, thread totals by warp shuffle; hierarchical",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances; f64 at 1024 x 16 needs 135 KB of shared memory)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = SCAN_COARSE_FACTORS,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = SCAN_HIERARCHICAL_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));

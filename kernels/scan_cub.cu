@@ -10,6 +10,8 @@
  * accept only the sweep's nominal 256 x 1.
  *
  * C++ because CUB is a C++ template library; the launcher is plain C.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_cub
  */
 #include <cub/device/device_scan.cuh>
 #include <cuda/functional>
@@ -58,25 +60,14 @@ static size_t workspace(const kernel_args *a)
     size_t bytes = 0;
     return query(a, &bytes) == cudaSuccess ? bytes : 0;
 }
+/* n read, n written; CUB's tile status words are not counted. */
 static double bytes(const kernel_args *a) { return 2.0 * a->n * dtype_size(a->dtype); }
 
-extern "C" const variant scan_cub_variant = {
+extern "C" const variant scan_cub_variant = SCAN_VARIANT(
     .name = "scan_cub",
     .alias = "cub::DeviceScan",
     .family = "cub",
     .description = "cub::DeviceScan Inclusive/ExclusiveSum, Inclusive/ExclusiveScan with max/min: the library baseline",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "block dim and items per thread are CUB's own choice: only the nominal 256 x 1 is accepted",
     .block_dims = AXIS_BIT(256),
-    .coarse_factors = COARSE_NONE,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = "2n elements (reads n, writes n); CUB's tile status words not counted",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -24,6 +24,8 @@
  *     every call runs in epoch 0; scan_lookback_vectorized shows how to avoid
  *     that reset).
  *   - The status words and their memory ordering: kernels/scan_lookback.cuh.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_decoupled_lookback --coarse 1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 #include "kernels/scan_lookback.cuh"
@@ -87,30 +89,19 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_COARSE(a->coarse, launch_coarse, T, Op, a, s);
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+/* n read, n written; the status words (8-24 bytes per tile of B x C) and the
+ * look-back's reads of them are not counted. */
 static double bytes(const kernel_args *a) { return 2.0 * a->n * dtype_size(a->dtype); }
 
-extern "C" const variant scan_decoupled_lookback_variant = {
+extern "C" const variant scan_decoupled_lookback_variant = SCAN_VARIANT(
     .name = "scan_decoupled_lookback",
     .alias = "single_pass_scan",
     .family = "single_pass",
     .description = "single pass: coarsened tile scans, tile prefix by warp-wide decoupled look-back on status words",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances of the coarsened tile)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = SCAN_COARSE_FACTORS,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = "2n elements (reads n, writes n); the tile status words (8-24 bytes per tile of B x C) and "
-                   "the look-back's reads of them are not counted",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));

@@ -15,6 +15,8 @@
  * Block step: scan_coarsened_step<C>, C = args->coarse (C = 1 is the warp-shuffle
  * scan of one element per thread, through the same three phases).
  * Exclusive: the input is shifted by one at the tile load (scan_tile_load).
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_hierarchical --coarse 1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 
@@ -26,14 +28,31 @@ template <unsigned C> struct scan_hierarchical_step : scan_coarsened_step<C> {};
 
 static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
 
+/* Workspace: the tile totals, when there is more than one tile. Returns the size. */
+static size_t layout(const kernel_args *a, void **totals)
+{
+    size_t tiles = ceil_div(a->n, tile_of(a));
+    workspace_layout w = {(char *)a->workspace, 0};
+    *totals = tiles > 1 ? workspace_take(&w, tiles * dtype_size(a->dtype)) : NULL;
+    return w.size;
+}
+
+static size_t workspace(const kernel_args *a)
+{
+    void *totals;
+    return layout(a, &totals);
+}
+
 template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(const kernel_args *a, cudaStream_t s)
 {
     typedef scan_hierarchical_step<C> step;
     typedef scan_hierarchical_step<MIDDLE_COARSE> middle;
     unsigned tile = step::tile(a->block_dim);
     size_t tiles = ceil_div(a->n, tile);
-    T *totals = tiles > 1 ? (T *)a->workspace : NULL;
-    if (tiles > 1 && (!totals || a->workspace_bytes < scan_align(tiles * sizeof(T)))) return cudaErrorInvalidValue;
+    void *totals_ws;
+    size_t need = layout(a, &totals_ws);
+    T *totals = (T *)totals_ws;
+    if (tiles > 1 && (!totals || a->workspace_bytes < need)) return cudaErrorInvalidValue;
 
     RETURN_IF_ERROR((scan_tiles_prepare<T, Op, step>(a->block_dim)));
     RETURN_IF_ERROR((scan_tiles_launch<T, Op, step>((const T *)a->in, (T *)a->out, totals, a->n,
@@ -48,16 +67,10 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_COARSE(a->coarse, launch_coarse, T, Op, a, s);
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
-
-static size_t workspace(const kernel_args *a)
-{
-    size_t tiles = ceil_div(a->n, tile_of(a));
-    return tiles > 1 ? scan_align(tiles * dtype_size(a->dtype)) : 0;
-}
 
 /* Tile scan 2n + g totals, middle 2g, add-back 2(n - tile) + (g - 1). */
 static double bytes(const kernel_args *a)
@@ -68,24 +81,11 @@ static double bytes(const kernel_args *a)
     return elems * dtype_size(a->dtype);
 }
 
-extern "C" const variant scan_hierarchical_variant = {
+extern "C" const variant scan_hierarchical_variant = SCAN_VARIANT(
     .name = "scan_hierarchical",
     .alias = "hierarchical_scan",
     .family = "multi_pass",
     .description = "three kernels: coarsened tile scans, one block scans the tile totals, add-back",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances of the coarsened step)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = SCAN_COARSE_FACTORS,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = "about 4n elements: tile scan reads and writes n (+ one total per tile), one block scans "
-                   "the totals in place, the add-back reads and writes n again (2n when n fits one tile)",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));

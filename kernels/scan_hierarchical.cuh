@@ -12,22 +12,19 @@
  * Exclusive scans shift the input by one at level 0 (scan_tile_load), so the
  * levels above see ordinary inclusive scans of tile totals.
  *
- * A variant file says SCAN_GLUE(step) (or SCAN_GLUE_COARSE(step_template),
- * the coarse factor picking the instance) and fills its `variant` with
- * .launch = launch, .workspace_size = workspace, .bytes_moved = bytes.
+ * A block-step variant's launcher calls scan_recursive<T, Op, Step>(a, s);
+ * its workspace and bytes functions scan_recursive_workspace() and
+ * scan_recursive_bytes() with its tile.
  * Workspace: the tile totals of each level that has more than one tile, each
- * buffer 256-byte aligned (n / tile + n / tile^2 + .. elements). */
+ * buffer WORKSPACE_ALIGN-aligned (n / tile + n / tile^2 + .. elements). */
 #ifndef KERNELS_SCAN_HIERARCHICAL_CUH
 #define KERNELS_SCAN_HIERARCHICAL_CUH
 
 #include "kernels/scan_block.cuh"
 
-#define SCAN_WORKSPACE_ALIGN 256u
 #define SCAN_MAX_LEVELS 32
 /* Above this, a kernel must opt in to more dynamic shared memory. */
 #define SCAN_DEFAULT_SMEM (48u * 1024u)
-
-static inline size_t scan_align(size_t x) { return (x + SCAN_WORKSPACE_ALIGN - 1) / SCAN_WORKSPACE_ALIGN * SCAN_WORKSPACE_ALIGN; }
 
 /* The levels for n elements in tiles of `tile`: level L scans count[L]
  * elements in tiles[L] tiles; when tiles[L] > 1 its totals go to the workspace
@@ -40,20 +37,21 @@ typedef struct scan_plan {
 
 static inline void scan_make_plan(size_t n, size_t tile, size_t elem, scan_plan *p)
 {
-    size_t count = n, off = 0;
+    workspace_layout w = {NULL, 0};
+    size_t count = n;
     int L = 0;
     for (;;) {
         size_t g = ceil_div(count, tile);
         p->count[L] = count;
         p->tiles[L] = g;
-        p->offset[L] = off;
+        p->offset[L] = w.size;
         if (g <= 1 || L + 1 == SCAN_MAX_LEVELS) break;
-        off += scan_align(g * elem);
+        workspace_take(&w, g * elem);
         count = g;
         L++;
     }
     p->levels = L + 1;
-    p->workspace = off;
+    p->workspace = w.size;
 }
 
 static inline size_t scan_recursive_workspace_for(size_t n, size_t tile, size_t elem)
@@ -80,10 +78,15 @@ static inline double scan_recursive_elems(size_t count, size_t tile)
     return total;
 }
 
-#define SCAN_HIERARCHICAL_BYTES_MODEL                                                                  \
-    "about 4n elements: the tile scan reads and writes n and one total per tile, the totals are "     \
-    "scanned the same way (recursively), the add-back reads and writes every element past the first " \
-    "tile again (2n when n fits one tile)"
+/* A block-step variant's workspace and bytes for tiles of `tile` elements. */
+static inline size_t scan_recursive_workspace(const kernel_args *a, size_t tile)
+{
+    return scan_recursive_workspace_for(a->n, tile, dtype_size(a->dtype));
+}
+static inline double scan_recursive_bytes(const kernel_args *a, size_t tile)
+{
+    return scan_recursive_elems(a->n, tile) * (double)dtype_size(a->dtype);
+}
 
 /* ---- kernels -------------------------------------------------------------- */
 
@@ -203,40 +206,5 @@ static cudaError_t scan_recursive(const kernel_args *a, cudaStream_t s)
     return scan_recursive_run<T, Op, Step>((const T *)a->in, (T *)a->out, a->n, a->scan_mode == SCAN_EXCLUSIVE,
                                            a->block_dim, a->workspace, a->workspace_bytes, s);
 }
-
-/* The launcher, workspace and bytes model of a block-step variant.
- * SCAN_GLUE(STEP): STEP is a step struct. SCAN_GLUE_COARSE(STEP_TEMPLATE): the
- * coarse factor picks STEP_TEMPLATE<C>. TILE_OF(a): elements per block. */
-#define SCAN_GLUE_COMMON(TILE_OF)                                                                          \
-    static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); } \
-    static size_t workspace(const kernel_args *a)                                                          \
-    {                                                                                                      \
-        return scan_recursive_workspace_for(a->n, TILE_OF(a), dtype_size(a->dtype));                       \
-    }                                                                                                      \
-    static double bytes(const kernel_args *a)                                                              \
-    {                                                                                                      \
-        return scan_recursive_elems(a->n, TILE_OF(a)) * (double)dtype_size(a->dtype);                      \
-    }
-
-#define SCAN_GLUE(STEP)                                                                                    \
-    template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s) \
-    {                                                                                                      \
-        return scan_recursive<T, Op, STEP>(a, s);                                                          \
-    }                                                                                                      \
-    static size_t tile_of(const kernel_args *a) { return STEP::tile(a->block_dim); }                       \
-    SCAN_GLUE_COMMON(tile_of)
-
-#define SCAN_GLUE_COARSE(STEP_TEMPLATE)                                                                    \
-    template <typename T, typename Op, unsigned C>                                                         \
-    static cudaError_t launch_coarse(const kernel_args *a, cudaStream_t s)                                 \
-    {                                                                                                      \
-        return scan_recursive<T, Op, STEP_TEMPLATE<C>>(a, s);                                              \
-    }                                                                                                      \
-    template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s) \
-    {                                                                                                      \
-        DISPATCH_COARSE(a->coarse, launch_coarse, T, Op, a, s);                                            \
-    }                                                                                                      \
-    static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }               \
-    SCAN_GLUE_COMMON(tile_of)
 
 #endif /* KERNELS_SCAN_HIERARCHICAL_CUH */

@@ -15,28 +15,25 @@
  * size, it assumes one block and n = BLOCK_DIM; here tiles past n are padded
  * with the identity, there is an inclusive mode, and blocks combine through the
  * driver. The barrier before the first step is the load's.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_kogge_stone
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(scan_kogge_stone_step)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return scan_recursive<T, Op, scan_kogge_stone_step>(a, s);
+}
 
-extern "C" const variant scan_kogge_stone_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t tile_of(const kernel_args *a) { return scan_kogge_stone_step::tile(a->block_dim); }
+static size_t workspace(const kernel_args *a) { return scan_recursive_workspace(a, tile_of(a)); }
+static double bytes(const kernel_args *a) { return scan_recursive_bytes(a, tile_of(a)); }
+
+extern "C" const variant scan_kogge_stone_variant = SCAN_VARIANT(
     .name = "scan_kogge_stone",
     .alias = "kogge_stone_scan_gpu",
     .family = "kogge_stone",
     .description = "Kogge-Stone in one shared buffer, two barriers per step; tiles of B, hierarchical across blocks",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = SCAN_HIERARCHICAL_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -14,28 +14,25 @@
  * block; here tiles past n are padded with the identity and blocks combine
  * through the driver. Exclusive scans use the shifted load of the driver (the
  * seed's version is inclusive only).
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_kogge_stone_double_buffer
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(scan_kogge_stone_double_buffer_step)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return scan_recursive<T, Op, scan_kogge_stone_double_buffer_step>(a, s);
+}
 
-extern "C" const variant scan_kogge_stone_double_buffer_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t tile_of(const kernel_args *a) { return scan_kogge_stone_double_buffer_step::tile(a->block_dim); }
+static size_t workspace(const kernel_args *a) { return scan_recursive_workspace(a, tile_of(a)); }
+static double bytes(const kernel_args *a) { return scan_recursive_bytes(a, tile_of(a)); }
+
+extern "C" const variant scan_kogge_stone_double_buffer_variant = SCAN_VARIANT(
     .name = "scan_kogge_stone_double_buffer",
     .alias = "ping_pong_scan, double_buffered_kogge_stone",
     .family = "kogge_stone",
     .description = "Kogge-Stone with two shared buffers (ping-pong), one barrier per step; hierarchical across blocks",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = SCAN_HIERARCHICAL_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -35,7 +35,7 @@
 #include <cuda/atomic>
 #include <string.h>
 
-#include "kernels/common.cuh"
+#include "kernels/warp.cuh"
 
 enum { TILE_INVALID = 0, TILE_AGGREGATE = 1, TILE_INCLUSIVE = 2 };
 
@@ -124,37 +124,51 @@ __device__ inline void draw_tile(unsigned long long *header, unsigned last_draw,
 }
 
 /* Workspace layout, after a `header` of bytes the variant keeps for itself
- * (its tile counter): the status words, then for 8-byte types the two value
- * arrays, each 256-byte aligned. lookback_layout returns the total; with
- * `status_end` it also gives the end of the status words (what a launcher that
- * clears them every call must zero). */
-#define LOOKBACK_ALIGN 256u
-static inline size_t lookback_align(size_t x) { return (x + LOOKBACK_ALIGN - 1) / LOOKBACK_ALIGN * LOOKBACK_ALIGN; }
+ * (its tile counter): the status words (64-bit for 4-byte types, 32-bit
+ * otherwise), then for 8-byte types the two value arrays, each piece
+ * WORKSPACE_ALIGN-aligned. With ws NULL it only measures. */
+typedef struct lookback_pieces {
+    void *words, *aggregates, *inclusives;
+    size_t status_end; /* what a launcher that clears the status words every call must zero */
+    size_t size;
+} lookback_pieces;
 
+static inline lookback_pieces lookback_pieces_at(char *ws, size_t header, size_t tiles, size_t elem)
+{
+    workspace_layout w = {ws, 0};
+    lookback_pieces p = {NULL, NULL, NULL, 0, 0};
+    workspace_take(&w, header);
+    p.words = workspace_take(&w, tiles * (elem == 4 ? sizeof(unsigned long long) : sizeof(unsigned)));
+    p.status_end = w.size;
+    if (elem != 4) {
+        p.aggregates = workspace_take(&w, tiles * elem);
+        p.inclusives = workspace_take(&w, tiles * elem);
+    }
+    p.size = w.size;
+    return p;
+}
+
+/* The workspace's size; with `status_end`, also the end of the status words. */
 static inline size_t lookback_layout(size_t header, size_t tiles, size_t elem, size_t *status_end)
 {
-    size_t word = elem == 4 ? sizeof(unsigned long long) : sizeof(unsigned);
-    size_t end = lookback_align(header) + lookback_align(tiles * word);
-    if (status_end) *status_end = end;
-    if (elem != 4) end += 2 * lookback_align(tiles * elem);
-    return end;
+    lookback_pieces p = lookback_pieces_at(NULL, header, tiles, elem);
+    if (status_end) *status_end = p.status_end;
+    return p.size;
 }
 
 template <typename T>
 static tile_status<T, true> lookback_status_at(char *ws, size_t header, size_t tiles, unsigned epoch,
                                                tile_status<T, true> *)
 {
-    (void)tiles;
-    return tile_status<T, true>{(unsigned long long *)(ws + lookback_align(header)), epoch};
+    lookback_pieces p = lookback_pieces_at(ws, header, tiles, sizeof(T));
+    return tile_status<T, true>{(unsigned long long *)p.words, epoch};
 }
 template <typename T>
 static tile_status<T, false> lookback_status_at(char *ws, size_t header, size_t tiles, unsigned epoch,
                                                 tile_status<T, false> *)
 {
-    char *flags = ws + lookback_align(header);
-    char *aggregates = flags + lookback_align(tiles * sizeof(unsigned));
-    char *inclusives = aggregates + lookback_align(tiles * sizeof(T));
-    return tile_status<T, false>{(unsigned *)flags, (T *)aggregates, (T *)inclusives, epoch};
+    lookback_pieces p = lookback_pieces_at(ws, header, tiles, sizeof(T));
+    return tile_status<T, false>{(unsigned *)p.words, (T *)p.aggregates, (T *)p.inclusives, epoch};
 }
 
 /* Run by the 32 lanes of one warp with the tile's total; returns the
@@ -216,7 +230,7 @@ __device__ inline T lookback_warp(const Status &status, unsigned tile, T total, 
             if (!Status::PACKED && pred >= 0) status.fetch((unsigned)pred, st[k], &v[k]);
             acc = Op::apply(v[k], acc);
         }
-        for (int o = 16; o > 0; o >>= 1) acc = Op::apply(acc, __shfl_xor_sync(full, acc, o));
+        acc = warp_reduce_all<T, Op>(acc);
         exclusive = Op::apply(acc, exclusive);
         if (d < none) break;
         nearest -= none;

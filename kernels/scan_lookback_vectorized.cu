@@ -76,7 +76,7 @@ __global__ void __launch_bounds__(512)
     rows_load<T, Op, R, VEC>(x, in + seg, left, full);
 
     T total = rows_scan_local<T, Op, R, VEC>(x);
-    for (int d = 16; d > 0; d >>= 1) total = Op::apply(total, __shfl_xor_sync(0xffffffffu, total, d));
+    total = warp_reduce_all<T, Op>(total);
     if (lane == 0) warp_totals[warp] = total;
     __syncthreads();
     if (warp == 0) tile_prefix<K, T, Op>(status, tile, warp_totals, warp_prefix, backoff_ns);
@@ -121,39 +121,26 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     return cudaSuccess;
 }
 
-/* Items per thread: the compile-time instances (coarse_factors below). */
+/* Items per thread (the coarse factor): the compile-time instances, also the
+ * descriptor's coarse_factors. */
+#define ITEMS_PER_THREAD_LIST(X, ...) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__)
+
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    switch (a->coarse) {
-    case 8: return launch_items<T, Op, 8>(a, s);
-    case 16: return launch_items<T, Op, 16>(a, s);
-    case 32: return launch_items<T, Op, 32>(a, s);
-    default: return cudaErrorInvalidValue;
-    }
+    DISPATCH_AXIS(ITEMS_PER_THREAD_LIST, a->coarse, launch_items, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+/* n read, n written; the status words are not counted. */
 static double bytes(const kernel_args *a) { return 2.0 * a->n * dtype_size(a->dtype); }
 
-extern "C" const variant scan_lookback_vectorized_variant = {
+extern "C" const variant scan_lookback_vectorized_variant = SCAN_VARIANT(
     .name = "scan_lookback_vectorized",
     .alias = "single_pass_vectorized",
     .family = "single_pass",
     .description = "single pass, one launch: 16-byte loads to registers, warp-row scans, total published "
                    "before the tile scan, epoch-tagged status words",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "items per thread (coarse) 8, 16, 32; block dims 128-512 (registers: 32 items x 512 threads)",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256) | AXIS_BIT(512),
-    .coarse_factors = AXIS_BIT(8) | AXIS_BIT(16) | AXIS_BIT(32),
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = "2n elements (reads n, writes n); status words not counted",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-    .workspace_init = workspace_init,
-};
+    .coarse_factors = AXIS_SET(ITEMS_PER_THREAD_LIST),
+    .workspace_init = workspace_init);

@@ -15,6 +15,8 @@
  * the loads are broadcasts from L1); every doubling of n multiplies that by 4,
  * so 2^20 is already tens of milliseconds per launch and a sweep of 50 timed
  * launches per point would stall on it.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_naive --sizes 1024,65536,262144
  */
 #include "kernels/common.cuh"
 
@@ -38,25 +40,15 @@ template <typename T, typename Op> static cudaError_t launch_typed(const kernel_
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
 static size_t workspace(const kernel_args *a) { (void)a; return 0; }
+/* n read, n written; the n(n-1)/2 repeated loads hit the caches and are not counted. */
 static double bytes(const kernel_args *a) { return 2.0 * a->n * dtype_size(a->dtype); }
 
-extern "C" const variant scan_naive_variant = {
+extern "C" const variant scan_naive_variant = SCAN_VARIANT(
     .name = "scan_naive",
     .alias = "naive_scan_gpu",
     .family = "naive",
     .description = "each thread combines all its predecessors: O(n^2) work, the cautionary baseline",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "n up to 2^18: n(n+1)/2 loads, a few ms at 2^18 and 4x more per doubling",
     .block_dims = BLOCKS_32_TO_1024,
     .coarse_factors = COARSE_NONE,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = (size_t)1 << 18,
-    .bytes_model = "2n elements (reads n, writes n); the n(n-1)/2 repeated loads hit the caches and are not counted",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .max_n = (size_t)1 << 18);

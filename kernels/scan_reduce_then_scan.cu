@@ -12,6 +12,8 @@
  * operators are commutative, and for f32/f64 sums the tile total may round
  * differently from the tile's own scan, within the validation tolerance.
  * Exclusive scans are produced in registers in step 3 (no shifted load).
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_reduce_then_scan --coarse 1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 
@@ -30,7 +32,7 @@ __global__ void __launch_bounds__(1024) scan_reduce_then_scan_reduce_kernel(cons
         if (i < n) v = Op::apply(v, in[i]);
     }
     T exclusive, total;
-    block_scan_shuffle<T, Op>(v, warp_totals, &exclusive, &total);
+    block_scan<T, Op>(v, warp_totals, &exclusive, &total);
     if (threadIdx.x == 0) totals[blockIdx.x] = total;
 }
 
@@ -54,18 +56,26 @@ __global__ void __launch_bounds__(1024)
 
 static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
 
-/* Workspace: the tile totals, then the driver's workspace for scanning them. */
-static size_t totals_bytes(const kernel_args *a)
+/* Workspace: the tile totals, then the driver's workspace for scanning them
+ * (*scan_bytes); none for one tile. Returns the size. */
+static size_t layout(const kernel_args *a, void **totals, void **scan_ws, size_t *scan_bytes)
 {
-    size_t tiles = ceil_div(a->n, tile_of(a));
-    return tiles > 1 ? scan_align(tiles * dtype_size(a->dtype)) : 0;
+    size_t tiles = ceil_div(a->n, tile_of(a)), elem = dtype_size(a->dtype);
+    workspace_layout w = {(char *)a->workspace, 0};
+    *totals = *scan_ws = NULL;
+    *scan_bytes = 0;
+    if (tiles <= 1) return 0;
+    *totals = workspace_take(&w, tiles * elem);
+    *scan_bytes = scan_recursive_workspace_for(tiles, tile_of(a), elem);
+    *scan_ws = workspace_take(&w, *scan_bytes);
+    return w.size;
 }
 
 static size_t workspace(const kernel_args *a)
 {
-    size_t tiles = ceil_div(a->n, tile_of(a));
-    if (tiles <= 1) return 0;
-    return totals_bytes(a) + scan_recursive_workspace_for(tiles, tile_of(a), dtype_size(a->dtype));
+    void *totals, *scan_ws;
+    size_t scan_bytes;
+    return layout(a, &totals, &scan_ws, &scan_bytes);
 }
 
 template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(const kernel_args *a, cudaStream_t s)
@@ -73,15 +83,15 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
     typedef scan_reduce_then_scan_step<C> step;
     unsigned B = a->block_dim, tile = step::tile(B);
     size_t tiles = ceil_div(a->n, tile);
+    void *totals_ws, *scan_ws;
+    size_t scan_bytes, need = layout(a, &totals_ws, &scan_ws, &scan_bytes);
     T *totals = NULL;
     if (tiles > 1) {
-        size_t off = totals_bytes(a);
-        if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
-        totals = (T *)a->workspace;
+        if (!a->workspace || a->workspace_bytes < need) return cudaErrorInvalidValue;
+        totals = (T *)totals_ws;
         scan_reduce_then_scan_reduce_kernel<T, Op, C><<<(unsigned)tiles, B, 0, s>>>((const T *)a->in, totals, a->n);
         RETURN_IF_LAUNCH_FAILED();
-        RETURN_IF_ERROR((scan_recursive_run<T, Op, step>(totals, totals, tiles, 0, B, (char *)a->workspace + off,
-                                                         a->workspace_bytes - off, s)));
+        RETURN_IF_ERROR((scan_recursive_run<T, Op, step>(totals, totals, tiles, 0, B, scan_ws, scan_bytes, s)));
     }
     size_t smem = step::smem_elems(B) * sizeof(T);
     RETURN_IF_ERROR(scan_smem_opt_in((const void *)scan_reduce_then_scan_kernel<T, Op, C>, smem));
@@ -93,7 +103,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_COARSE(a->coarse, launch_coarse, T, Op, a, s);
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -107,24 +117,11 @@ static double bytes(const kernel_args *a)
     return elems * dtype_size(a->dtype);
 }
 
-extern "C" const variant scan_reduce_then_scan_variant = {
+extern "C" const variant scan_reduce_then_scan_variant = SCAN_VARIANT(
     .name = "scan_reduce_then_scan",
     .alias = "reduce_then_scan",
     .family = "multi_pass",
     .description = "tile reductions, scan of the tile totals, then coarsened tile scans seeded with them",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
     .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances of the coarsened step)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = SCAN_COARSE_FACTORS,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = "about 3n elements: the reduce pass reads n, the scan pass reads n and writes n, plus the "
-                   "tile totals and their scan (2n when n fits one tile)",
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));

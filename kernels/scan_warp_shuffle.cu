@@ -9,28 +9,25 @@
  * Any n: the hierarchical driver (scan_hierarchical.cuh) with tiles of B.
  * The tile still passes through shared memory (the driver's coalesced load and
  * store); the scan itself does not.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_warp_shuffle
  */
 #include "kernels/scan_hierarchical.cuh"
 
-SCAN_GLUE(scan_warp_shuffle_step)
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    return scan_recursive<T, Op, scan_warp_shuffle_step>(a, s);
+}
 
-extern "C" const variant scan_warp_shuffle_variant = {
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+static size_t tile_of(const kernel_args *a) { return scan_warp_shuffle_step::tile(a->block_dim); }
+static size_t workspace(const kernel_args *a) { return scan_recursive_workspace(a, tile_of(a)); }
+static double bytes(const kernel_args *a) { return scan_recursive_bytes(a, tile_of(a)); }
+
+extern "C" const variant scan_warp_shuffle_variant = SCAN_VARIANT(
     .name = "scan_warp_shuffle",
     .alias = "shfl_up_scan",
     .family = "shuffle",
     .description = "__shfl_up_sync scan per warp, warp totals scanned by warp 0; hierarchical across blocks",
-    .kind = KIND_SCAN,
-    .dtypes = DTYPES_ALL,
-    .ops = OPS_ALL,
-    .excluded_pairs = 0,
-    .limits = NULL,
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
-    .finishes = 0,
-    .scan_modes = SCAN_BOTH,
-    .max_n = 0,
-    .bytes_model = SCAN_HIERARCHICAL_BYTES_MODEL,
-    .bytes_moved = bytes,
-    .workspace_size = workspace,
-    .launch = launch,
-};
+    .coarse_factors = COARSE_NONE);

@@ -1,9 +1,10 @@
 /* The contract between a kernel variant and everything that runs it.
  *
  * A variant is one technique (one file in kernels/) described by a `variant`
- * value: its names, the axes it accepts, its bytes-moved model and its
- * launcher. The harness, the tests and the bundle see variants only through
- * this header and the registry (registry.h); kernels/ knows nothing of them.
+ * value, built by the constructor of its kind (below): its names, the axes
+ * it accepts, its bytes-moved model and its launcher. The harness, the tests
+ * and the bundle see variants only through this header and the registry
+ * (registry.h); kernels/ knows nothing of them.
  *
  * Launchers take every buffer from the caller (`kernel_args`): they never
  * allocate, so a timed launch measures the kernels alone. They return the
@@ -46,10 +47,21 @@ typedef enum { SCAN_INCLUSIVE = 0, SCAN_EXCLUSIVE, SCAN_MODE_COUNT } scan_mode_t
 /* Axis sets are bitmasks. Block dims and coarse factors are powers of two:
  * bit k stands for 2^k (block dim 256 = bit 8, coarse factor 4 = bit 2). */
 #define AXIS_BIT(pow2) (1u << __builtin_ctz((unsigned)(pow2)))
+/* The set of an X-macro list of values, LIST(X, ...) calling X(value, ...)
+ * once per value: an axis a kernel instantiates at compile time is written
+ * once, for the descriptor's set (AXIS_SET) and for the launcher's switch
+ * (DISPATCH_AXIS in common.cuh), so the two cannot disagree. */
+#define AXIS_SET_BIT_(v, ...) | AXIS_BIT(v)
+#define AXIS_SET(LIST) (0u LIST(AXIS_SET_BIT_, ))
 #define BLOCKS_32_TO_1024 0x7E0u /* 32, 64, 128, 256, 512, 1024 */
-#define BLOCKS_64_TO_1024 0x7C0u /* 64, 128, 256, 512, 1024 */
+#define BLOCKS_64_TO_1024_LIST(X, ...) \
+    X(64, __VA_ARGS__) X(128, __VA_ARGS__) X(256, __VA_ARGS__) X(512, __VA_ARGS__) X(1024, __VA_ARGS__)
+#define BLOCKS_64_TO_1024 AXIS_SET(BLOCKS_64_TO_1024_LIST)
 #define COARSE_NONE 0x1u         /* factor 1 only: the technique has no coarse factor */
-#define COARSE_1_TO_64 0x7Fu     /* 1, 2, 4, 8, 16, 32, 64 */
+#define COARSE_1_TO_64_LIST(X, ...)                                                                 \
+    X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__) \
+    X(64, __VA_ARGS__)
+#define COARSE_1_TO_64 AXIS_SET(COARSE_1_TO_64_LIST)
 #define DTYPES_ALL 0x7u
 #define OPS_ALL 0x7u
 #define OPS_SUM_ONLY 0x1u
@@ -77,30 +89,57 @@ typedef struct kernel_args {
     size_t workspace_bytes;
 } kernel_args;
 
+/* Who runs a variant: the device through its launcher, or the host (the
+ * harness's CPU baseline, which has no launcher). */
+typedef enum { RUNNER_DEVICE = 0, RUNNER_HOST } runner_t;
+
 typedef struct variant {
+    /* What each variant says for itself. */
     const char *name;        /* what it is: reduce_interleaved_divergent */
     const char *alias;       /* the seeds' names for it: "reduce0, sum_reduce (seed 003)" */
     const char *family;      /* groups variants in plots and colours: "harris", "atomic", ... */
     const char *description; /* one line: what it demonstrates */
-    kind_t kind;
-    unsigned dtypes;         /* bitmask of dtype_t */
-    unsigned ops;            /* bitmask of op_t */
     unsigned excluded_pairs; /* dtype x op pairs it cannot do, PAIR_BIT set (0: all of dtypes x ops) */
     const char *limits;      /* why some dtype/op pairs are missing or axes narrowed; NULL if none */
     unsigned block_dims;     /* accepted threads per block, AXIS_BIT set */
     unsigned coarse_factors; /* accepted coarse factors, AXIS_BIT set; COARSE_NONE if n/a */
+    size_t max_n;            /* largest n it handles in reasonable time; 0 = any n below 2^31 */
+    /* NULL, or: make a->workspace ready for launch (see above). */
+    cudaError_t (*workspace_init)(const kernel_args *a, cudaStream_t stream);
+    /* What its kind says (the constructors below fill these). */
+    kind_t kind;
+    unsigned dtypes;         /* bitmask of dtype_t */
+    unsigned ops;            /* bitmask of op_t */
     unsigned finishes;       /* reductions: FINISH_BIT set; FINISH_BIT(FINISH_NONE) if inherent */
     unsigned scan_modes;     /* scans: bit per scan_mode_t; 0 for reductions */
-    size_t max_n;            /* largest n it handles in reasonable time; 0 = any n below 2^31 */
-    const char *bytes_model; /* the model below, in words */
     /* Device-memory bytes the technique must move for these args (reads + writes). */
     double (*bytes_moved)(const kernel_args *a);
     /* Workspace the launcher needs for these args (0 if none). */
     size_t (*workspace_size)(const kernel_args *a);
     cudaError_t (*launch)(const kernel_args *a, cudaStream_t stream);
-    /* NULL, or: make a->workspace ready for launch (see above). */
-    cudaError_t (*workspace_init)(const kernel_args *a, cudaStream_t stream);
+    runner_t runner;         /* RUNNER_DEVICE (0) for every kernel */
 } variant;
+
+/* Constructors, one per kind of variant: a kernel file names its own fields
+ * (name .. workspace_init, in that order, leaving out what is 0) and the
+ * constructor adds what the kind shares, including the file's static
+ * `bytes`, `workspace` and `launch`. Every variant takes all dtypes and ops
+ * (excluded_pairs narrows them). For example:
+ *   extern "C" const variant reduce_first_add_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
+ *       .name = "reduce_first_add", .alias = "reduce3", .family = "harris", .description = "...",
+ *       .block_dims = BLOCKS_32_TO_1024, .coarse_factors = COARSE_NONE);
+ */
+#define VARIANT_KIND_FIELDS_(KIND, FINISHES, SCAN_MODES)                                               \
+    .kind = KIND, .dtypes = DTYPES_ALL, .ops = OPS_ALL, .finishes = FINISHES, .scan_modes = SCAN_MODES, \
+    .bytes_moved = bytes, .workspace_size = workspace, .launch = launch
+/* A reduction that ends in one value by itself (atomics, one pass, CUB). */
+#define REDUCE_VARIANT(...) {__VA_ARGS__, VARIANT_KIND_FIELDS_(KIND_REDUCE, FINISH_BIT(FINISH_NONE), 0)}
+/* A reduction whose blocks write partials, finished in any of the three ways
+ * (kernels/reduce_finish.cuh). */
+#define BLOCK_PARTIALS_REDUCE_VARIANT(...) \
+    {__VA_ARGS__, VARIANT_KIND_FIELDS_(KIND_REDUCE, FINISHES_BLOCK_PARTIALS, 0)}
+/* A scan, inclusive and exclusive. */
+#define SCAN_VARIANT(...) {__VA_ARGS__, VARIANT_KIND_FIELDS_(KIND_SCAN, 0, SCAN_BOTH)}
 
 size_t dtype_size(dtype_t d);
 const char *dtype_name(dtype_t d);

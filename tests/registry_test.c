@@ -22,10 +22,10 @@ static void test_every_variant_complete(void **state)
         assert_non_null(v->alias);
         assert_non_null(v->family);
         assert_non_null(v->description);
-        assert_non_null(v->bytes_model);
         assert_non_null(v->launch);
         assert_non_null(v->workspace_size);
         assert_non_null(v->bytes_moved);
+        assert_int_equal(v->runner, RUNNER_DEVICE); /* only the harness's CPU baseline runs on the host */
         assert_true(strlen(v->description) > 10);
         assert_true(v->kind == KIND_REDUCE || v->kind == KIND_SCAN);
         /* names say what it is: the kind is the prefix */
