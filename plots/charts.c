@@ -18,6 +18,23 @@ void fit_titles(chart_job *j)
     if (j->w < t) j->w = t;
 }
 
+int chart_data_file(chart_job *j, char *dat, size_t len, void (*write)(FILE *f, chart_job *j, void *arg), void *arg)
+{
+    char err[512];
+    snprintf(dat, len, "%s.dat", j->cstem);
+    FILE *f = open_data(j->ctx, dat, err, sizeof err);
+    if (!f) {
+        skip_chart(j->ctx, j->c, "%s", err);
+        return -1;
+    }
+    write(f, j, arg);
+    if (close_data(f, j->ctx, dat, err, sizeof err)) {
+        skip_chart(j->ctx, j->c, "%s", err);
+        return -1;
+    }
+    return 0;
+}
+
 void p_n_axis(pbuf *p, unsigned long long lo, unsigned long long hi)
 {
     double xmin, xmax, xstart;
@@ -417,8 +434,10 @@ static void ladder_line(FILE *f, const render_ctx *ctx, const ladder_row *x, dou
     fputc('\n', f);
 }
 
-static void ladder_rows(FILE *f, const render_ctx *ctx, const ladder *l, ladder_extent *e)
+static void ladder_rows(FILE *f, chart_job *j, void *arg)
 {
+    const ladder *l = j->state;
+    ladder_extent *e = arg;
     *e = (ladder_extent){INFINITY, 0, 1, 1, 0};
     double y = 0;
     int prev_cub = 0;
@@ -427,7 +446,7 @@ static void ladder_rows(FILE *f, const render_ctx *ctx, const ladder *l, ladder_
         const ladder_row *x = &l->rows[i];
         if (i && x->is_cub && !prev_cub) y += 0.6;
         prev_cub = x->is_cub;
-        ladder_line(f, ctx, x, y);
+        ladder_line(f, j->ctx, x, y);
         double t = x->w->t_cold * 1e3;
         if (t < e->tmin) e->tmin = t;
         if (t > e->tmax) e->tmax = t;
@@ -472,19 +491,9 @@ static int data_ladder(chart_job *j)
         skip_chart(j->ctx, j->c, "no reduction measured");
         return -1;
     }
-    char dat[340], err[512];
-    snprintf(dat, sizeof dat, "%s.dat", j->cstem);
-    FILE *f = open_data(j->ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
+    char dat[340];
     ladder_extent e;
-    ladder_rows(f, j->ctx, l, &e);
-    if (close_data(f, j->ctx, dat, err, sizeof err)) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
+    if (chart_data_file(j, dat, sizeof dat, ladder_rows, &e)) return -1;
     char folded[256];
     folded_text(j->g->folded, folded, sizeof folded);
     snprintf(j->sub, sizeof j->sub, "cold L2; each bar: %s%s", folded,
@@ -642,28 +651,30 @@ static void metrics_params(chart_job *j, const char *dat, const metrics_sum *s)
     p_num(p, "left", (double)npx / j->w);
 }
 
+static void metrics_write(FILE *f, chart_job *j, void *arg)
+{
+    metrics_sum *s = arg;
+    char ns[32];
+    unsigned long long n = metrics_n(j, ns, sizeof ns);
+    fprintf(f, "# y name warp_eff_pct warp_eff_pred_pct bank_ld bank_st dram_pct occupancy_pct colour bank_ld_label "
+               "bank_st_label na_warp na_bank na_dram na_occupancy\n");
+    for (size_t i = 0; i < j->g->ns && n; i++)
+        if (series_at(&j->g->s[i], n)) metrics_line(f, j->ctx, j->g, j->g->s[i].var, n, s);
+    if (s->yt.s) pb_add(&s->yt, ")");
+}
+
 static int data_metrics(chart_job *j)
 {
     if (metrics_columns_missing(j)) return -1;
-    char ns[32], dat[340], err[512];
+    char ns[32], dat[340];
     unsigned long long n = metrics_n(j, ns, sizeof ns);
-    snprintf(dat, sizeof dat, "%s.dat", j->cstem);
-    FILE *f = open_data(j->ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
-    fprintf(f, "# y name warp_eff_pct warp_eff_pred_pct bank_ld bank_st dram_pct occupancy_pct colour bank_ld_label "
-               "bank_st_label na_warp na_bank na_dram na_occupancy\n");
     metrics_sum s = {.bank_max = 1};
-    for (size_t i = 0; i < j->g->ns && n; i++)
-        if (series_at(&j->g->s[i], n)) metrics_line(f, j->ctx, j->g, j->g->s[i].var, n, &s);
-    if (s.yt.s) pb_add(&s.yt, ")");
     int rc = -1;
-    if (close_data(f, j->ctx, dat, err, sizeof err)) skip_chart(j->ctx, j->c, "%s", err);
-    else if (!(s.has_warp || s.has_bank || s.has_dram || s.has_occ))
+    if (chart_data_file(j, dat, sizeof dat, metrics_write, &s)) {
+        /* skipped */
+    } else if (!(s.has_warp || s.has_bank || s.has_dram || s.has_occ)) {
         skip_chart(j->ctx, j->c, "the metric columns are empty at n = %s", ns);
-    else {
+    } else {
         snprintf(j->sub, sizeof j->sub, "each variant: the fastest configuration with the metric, at n = %s%s", ns,
                  n != j->ctx->opt.n ? " (nearest measured)" : "");
         metrics_params(j, dat, &s);
@@ -842,8 +853,10 @@ static void caption_heatmap(chart_job *j)
                              : "");
 }
 
-static void heat_write(FILE *f, heat *h)
+static void heat_write(FILE *f, chart_job *j, void *arg)
 {
+    (void)arg;
+    heat *h = j->state;
     fprintf(f, "# x y bw_cold_GBps label label_colour (x: coarse index, y: block dim index)\n");
     for (size_t b = 0; b < h->nb; b++)
         for (size_t cc = 0; cc < h->nc; cc++) {
@@ -908,18 +921,8 @@ static int data_heatmap(chart_job *j)
         else skip_chart(j->ctx, j->c, "fewer than two measured cells at n = %s", h->ns);
         return -1;
     }
-    char dat[340], err[512];
-    snprintf(dat, sizeof dat, "%s.dat", j->cstem);
-    FILE *f = open_data(j->ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
-    heat_write(f, h);
-    if (close_data(f, j->ctx, dat, err, sizeof err)) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
+    char dat[340];
+    if (chart_data_file(j, dat, sizeof dat, heat_write, NULL)) return -1;
     heat_params(j, dat);
     return 0;
 }

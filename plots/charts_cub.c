@@ -136,6 +136,7 @@ void caption_pct_copy(chart_job *j)
 
 /* What the data file holds: the variants with a block, the value and n ranges. */
 typedef struct vs_cub_sum {
+    int pct;
     int *vars;
     size_t nv;
     double lo, hi;
@@ -173,33 +174,19 @@ static void vs_cub_block(FILE *f, const chart_job *j, int pct, int var, const se
     if (header) fputs("\n\n", f);
 }
 
-/* Write the data (one block per variant with at least one value). */
-static int vs_cub_write(chart_job *j, int pct, const char *dat, vs_cub_sum *s)
+/* The data: one block per variant with at least one value. */
+static void vs_cub_rows(FILE *f, chart_job *j, void *arg)
 {
+    vs_cub_sum *s = arg;
     const group *g = j->g;
-    char err[512];
-    FILE *f = open_data(j->ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
     fprintf(f, "# %s %s %s: %s, per variant (one block each, in this order); each value from the variant's fastest "
                "configuration at n in that L2 state\n",
             g->kind, g->dtype, g->op,
-            pct ? "bytes moved / median time as % of the measured copy bandwidth"
-                : "speed-up over CUB (CUB's fastest median / the variant's fastest median)");
+            s->pct ? "bytes moved / median time as % of the measured copy bandwidth"
+                   : "speed-up over CUB (CUB's fastest median / the variant's fastest median)");
     fprintf(f, "# n cold hot cold_block_dim cold_coarse hot_block_dim hot_coarse\n");
     for (size_t i = 0; s->vars && i < g->ns; i++)
-        if (pct || !j->ctx->r->vars[g->s[i].var].is_cub) vs_cub_block(f, j, pct, g->s[i].var, &g->s[i], s);
-    if (close_data(f, j->ctx, dat, err, sizeof err)) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
-    if (!s->nv) {
-        skip_chart(j->ctx, j->c, "%s", pct ? "no bandwidth in any ok row" : "no variant other than CUB shares an n with it");
-        return -1;
-    }
-    return 0;
+        if (s->pct || !j->ctx->r->vars[g->s[i].var].is_cub) vs_cub_block(f, j, s->pct, g->s[i].var, &g->s[i], s);
 }
 
 static void vs_cub_params(chart_job *j, int pct, const char *dat, vs_cub_sum *s)
@@ -259,9 +246,12 @@ static int data_vs_cub(chart_job *j, int pct)
         return -1;
     }
     char dat[340];
-    snprintf(dat, sizeof dat, "%s.dat", j->cstem);
-    vs_cub_sum s = {.vars = malloc((g->ns ? g->ns : 1) * sizeof *s.vars), .lo = INFINITY};
-    int rc = vs_cub_write(j, pct, dat, &s);
+    vs_cub_sum s = {.pct = pct, .vars = malloc((g->ns ? g->ns : 1) * sizeof *s.vars), .lo = INFINITY};
+    int rc = chart_data_file(j, dat, sizeof dat, vs_cub_rows, &s);
+    if (!rc && !s.nv) {
+        skip_chart(j->ctx, j->c, "%s", pct ? "no bandwidth in any ok row" : "no variant other than CUB shares an n with it");
+        rc = -1;
+    }
     if (!rc) vs_cub_params(j, pct, dat, &s);
     free(s.vars);
     return rc;

@@ -106,6 +106,9 @@ typedef struct chart_kind {
     const char *none_title, *none_note;
 } chart_kind;
 
+/* Write plots-data/<cstem>.dat (its name into dat) with write(f, j, arg):
+ * 0, or -1 when it could not and skipped the chart. */
+int chart_data_file(chart_job *j, char *dat, size_t len, void (*write)(FILE *f, chart_job *j, void *arg), void *arg);
 /* Widen j to its title's and subtitle's width. */
 void fit_titles(chart_job *j);
 /* xmin, xmax, xstep, xstart of a log2 n axis from lo to hi. */
