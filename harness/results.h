@@ -23,7 +23,13 @@
  * same n, dtype, op (and scan mode) in the same file; empty when that
  * variant has no valid row there.
  *
- * run.json -- the run's identity, device and totals (see run_info). */
+ * run.json -- the run's identity, device and totals (see run_info).
+ *
+ * Where each part lives: rows in results_rows.c; the columns of results.csv,
+ * one entry each, in results_columns.c (results_columns.h); the CSV writer
+ * and reader in results_csv.c (parsing through results_io/csv.c, the reader
+ * plots/ uses too); samples.csv in results_samples.c; run.json in
+ * results_json.c; summary.md in results_summary.c. */
 #ifndef HARNESS_RESULTS_H
 #define HARNESS_RESULTS_H
 
@@ -68,6 +74,8 @@ void row_set_skip(sweep_row *r, const char *reason);
 
 /* Bandwidths, % of peak and % of the measured copy bandwidth from the medians. */
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps);
+/* Is r ok with a cold median? */
+int row_timed_ok(const sweep_row *r);
 /* Speedups of every row against the baseline and CUB rows among rows[0..n). */
 void rows_derive_speedups(sweep_row *rows, size_t n);
 

@@ -1,760 +1,311 @@
-/* The charts: for each group (kind x dtype x op) write the data gnuplot reads
- * into plots-data/, then run plots/<chart>.gp twice (PNG and SVG) with its
- * parameters on the command line (-e). Every gnuplot command line is also
- * written to plots-data/commands.sh, which redraws the charts by hand. */
+/* The charts: for each group (kind x dtype x op) and each row of the chart
+ * table below (file prefix, script, size, title, caption and data
+ * functions), write the data gnuplot reads into plots-data/, then draw the
+ * chart with chart_draw (one function for all): plots/<script> run twice (PNG
+ * and SVG) with the parameters on the command line (-e). The helpers are in
+ * charts_util.c, the charts against CUB in charts_cub.c. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 #include "plots/charts_util.h"
 
-/* ---- parameter strings ------------------------------------------------------ */
-
-void pb_add(pbuf *b, const char *fmt, ...)
+void fit_titles(chart_job *j)
 {
-    va_list ap;
-    for (;;) {
-        va_start(ap, fmt);
-        int n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) return;
-        if (b->s && b->len + (size_t)n < b->cap) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = (b->cap ? b->cap : 256);
-        while (cap <= b->len + (size_t)n) cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) return;
-        if (!b->s) s[0] = '\0';
-        b->s = s;
-        b->cap = cap;
-    }
+    int t = titles_px(j->ctx, j->g, j->title, j->sub);
+    if (j->w < t) j->w = t;
 }
 
-/* key='value'; (a gnuplot single-quoted string: a quote is doubled) */
-void p_str(pbuf *b, const char *key, const char *val)
+int chart_data_file(chart_job *j, char *dat, size_t len, void (*write)(FILE *f, chart_job *j, void *arg), void *arg)
 {
-    pb_add(b, "%s='", key);
-    for (const char *p = val; *p; p++) pb_add(b, *p == '\'' ? "''" : "%c", *p);
-    pb_add(b, "'; ");
-}
-
-/* The same for text shown in enhanced mode: its specials are escaped. */
-void p_text(pbuf *b, const char *key, const char *val)
-{
-    pbuf e = {0};
-    pb_add(&e, "%s", "");
-    for (const char *p = val; *p; p++) {
-        if (strchr("\\^_@&~{}", *p)) pb_add(&e, "\\");
-        pb_add(&e, "%c", *p);
-    }
-    p_str(b, key, e.s ? e.s : "");
-    free(e.s);
-}
-
-void p_num(pbuf *b, const char *key, double v)
-{
-    if (isfinite(v)) pb_add(b, "%s=%.9g; ", key, v);
-    else pb_add(b, "%s=NaN; ", key);
-}
-
-void p_int(pbuf *b, const char *key, long long v) { pb_add(b, "%s=%lld; ", key, v); }
-
-void textf(char *buf, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, len, fmt, ap);
-    va_end(ap);
-}
-
-void join_path(char *out, size_t len, const char *a, const char *b) { textf(out, len, "%s/%s", a, b); }
-
-void ctx_log(const render_ctx *ctx, const char *fmt, ...)
-{
-    if (!ctx->opt.log) return;
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("plots: ", ctx->opt.log);
-    vfprintf(ctx->opt.log, fmt, ap);
-    fputc('\n', ctx->opt.log);
-    va_end(ap);
-}
-
-const char *kind_title(const char *kind)
-{
-    if (strcmp(kind, "reduce") == 0) return "Reductions";
-    if (strcmp(kind, "scan") == 0) return "Scans";
-    return kind;
-}
-
-const char *kind_word(const char *kind)
-{
-    if (strcmp(kind, "reduce") == 0) return "Reduction";
-    if (strcmp(kind, "scan") == 0) return "Scan";
-    return kind;
-}
-
-/* File-name-safe copy. */
-static void safe_name(char *out, size_t len, const char *s)
-{
-    size_t i = 0;
-    for (; *s && i + 1 < len; s++) {
-        char c = *s;
-        out[i++] = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
-                    c == '.')
-                       ? c
-                       : '_';
-    }
-    out[i] = '\0';
-}
-
-void group_stem(const group *g, char *out, size_t len)
-{
-    char k[32], d[32], o[32];
-    safe_name(k, sizeof k, g->kind);
-    safe_name(d, sizeof d, g->dtype);
-    safe_name(o, sizeof o, g->op);
-    snprintf(out, len, "%s-%s-%s", k, d, o);
-}
-
-/* "NVIDIA H200 · f32 sum · 2026-11-21" */
-static void title_suffix(const render_ctx *ctx, const group *g, char *out, size_t len)
-{
-    const run_info *ri = &ctx->r->run;
-    snprintf(out, len, "%s%s%s %s%s%s", ri->device[0] ? ri->device : "", ri->device[0] ? " · " : "", g->dtype, g->op,
-             ri->day[0] ? " · " : "", ri->day);
-}
-
-/* "the fastest (cold median) of its block dims × finishes" */
-void folded_text(unsigned folded, char *out, size_t len)
-{
-    const char *names[4] = {"block dims", "coarse factors", "finishes", "scan modes"};
-    out[0] = '\0';
-    int k = 0;
-    for (int i = 0; i < 4; i++)
-        if (folded & (1u << i)) {
-            size_t l = strlen(out);
-            snprintf(out + l, len - l, "%s%s", k++ ? " × " : "", names[i]);
-        }
-    if (!k) snprintf(out, len, "one configuration each");
-    else {
-        char tmp[256];
-        snprintf(tmp, sizeof tmp, "the fastest (lowest cold median) of its %s", out);
-        snprintf(out, len, "%s", tmp);
-    }
-}
-
-double log2d(double x) { return log(x) / log(2.0); }
-
-/* x range and tic step of a log2 n axis */
-void n_axis(unsigned long long lo, unsigned long long hi, double *xmin, double *xmax, int *xstep,
-                   double *xstart)
-{
-    *xstart = pow(2.0, ceil(log2d((double)lo) - 1e-9));
-    *xmin = (double)lo / 1.45;
-    *xmax = (double)hi * 1.45;
-    double span = log2d((double)hi) - log2d((double)lo);
-    *xstep = span <= 9 ? 2 : span <= 18 ? 4 : span <= 27 ? 8 : 16;
-}
-
-chart *new_chart(render_ctx *ctx, int gi, const char *stem, const char *title)
-{
-    if (ctx->ncharts == ctx->cap) {
-        size_t cap = ctx->cap ? ctx->cap * 2 : 32;
-        chart *c = realloc(ctx->charts, cap * sizeof *c);
-        if (!c) return NULL;
-        ctx->charts = c;
-        ctx->cap = cap;
-    }
-    chart *c = &ctx->charts[ctx->ncharts++];
-    memset(c, 0, sizeof *c);
-    c->group = gi;
-    snprintf(c->stem, sizeof c->stem, "%s", stem);
-    snprintf(c->title, sizeof c->title, "%s", title);
-    return c;
-}
-
-void skip_chart(render_ctx *ctx, chart *c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->note, sizeof c->note, fmt, ap);
-    va_end(ap);
-    c->state = CH_SKIPPED;
-    ctx->skipped++;
-    ctx_log(ctx, "skipped %s: %s", c->stem, c->note);
-}
-
-/* ---- running gnuplot ---------------------------------------------------------- */
-
-static void shell_quote(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'') fputs("'\\''", f);
-        else fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-/* Run gnuplot in the data directory (its first command is `cd` there); its
- * output is appended to gnuplot.log. posix_spawn, not fork: the caller may be
- * a sweep holding a large CUDA process image. Returns 0 on exit status 0;
- * else -1 with the tail of its output in err. */
-static int gp_run(render_ctx *ctx, const char *script_path, const char *params, char *err, size_t errlen)
-{
-    char log_path[PATH_LEN], script_abs[PATH_LEN];
-    join_path(log_path, sizeof log_path, ctx->data_dir, "gnuplot.log");
-    if (script_path[0] == '/') textf(script_abs, sizeof script_abs, "%s", script_path);
-    else join_path(script_abs, sizeof script_abs, ctx->data_dir, script_path);
-    pbuf cmd = {0};
-    pb_add(&cmd, "cd '");
-    for (const char *q = ctx->data_dir; *q; q++) pb_add(&cmd, *q == '\'' ? "''" : "%c", *q);
-    pb_add(&cmd, "'; %s", params);
-    if (!cmd.s) {
-        textf(err, errlen, "out of memory");
+    char err[512];
+    snprintf(dat, len, "%s.dat", j->cstem);
+    FILE *f = open_data(j->ctx, dat, err, sizeof err);
+    if (!f) {
+        skip_chart(j->ctx, j->c, "%s", err);
         return -1;
     }
-    struct stat st;
-    off_t before = stat(log_path, &st) == 0 ? st.st_size : 0;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    char *argv[] = {ctx->gnuplot, "-e", cmd.s, script_abs, NULL};
-    fflush(NULL);
-    pid_t pid;
-    int e = posix_spawnp(&pid, ctx->gnuplot, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    free(cmd.s);
-    if (e) {
-        textf(err, errlen, "cannot run %s: %s", ctx->gnuplot, strerror(e));
-        return -1;
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            snprintf(err, errlen, "waitpid: %s", strerror(errno));
-            return -1;
-        }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
-    /* the tail of what it said */
-    char tail[400] = "";
-    FILE *f = fopen(log_path, "rb");
-    if (f) {
-        fseeko(f, 0, SEEK_END);
-        off_t end = ftello(f);
-        off_t from = end - (off_t)(sizeof tail - 1) > before ? end - (off_t)(sizeof tail - 1) : before;
-        fseeko(f, from, SEEK_SET);
-        size_t got = fread(tail, 1, sizeof tail - 1, f);
-        tail[got] = '\0';
-        fclose(f);
-        for (char *p = tail; *p; p++)
-            if (*p == '\n' || *p == '\r') *p = ' ';
-    }
-    if (WIFEXITED(status))
-        snprintf(err, errlen, "gnuplot exit %d: %s", WEXITSTATUS(status), tail);
-    else
-        snprintf(err, errlen, "gnuplot killed by signal %d: %s", WIFSIGNALED(status) ? WTERMSIG(status) : 0, tail);
-    return -1;
-}
-
-/* Draw chart c with script (e.g. "bandwidth.gp") as PNG and SVG. */
-void draw(render_ctx *ctx, chart *c, const char *script, int w, int h, const char *params)
-{
-    char script_path[PATH_LEN];
-    if (strcmp(ctx->gpdir, ".") == 0) snprintf(script_path, sizeof script_path, "%s", script);
-    else join_path(script_path, sizeof script_path, ctx->gpdir, script);
-    static const char *const fmts[2] = {"png", "svg"};
-    for (int k = 0; k < 2; k++) {
-        pbuf p = {0};
-        char out[300], full[PATH_LEN];
-        snprintf(out, sizeof out, "../charts/%s.%s", c->stem, fmts[k]);
-        textf(full, sizeof full, "%s/%s.%s", ctx->charts_dir, c->stem, fmts[k]);
-        p_str(&p, "gpdir", ctx->gpdir);
-        p_str(&p, "fmt", fmts[k]);
-        p_str(&p, "out", out);
-        p_int(&p, "w", w);
-        p_int(&p, "h", h);
-        pb_add(&p, "%s", params);
-        if (ctx->cmds) {
-            fputs("\"$gnuplot\" -e ", ctx->cmds);
-            shell_quote(ctx->cmds, p.s);
-            fputc(' ', ctx->cmds);
-            shell_quote(ctx->cmds, script_path);
-            fputc('\n', ctx->cmds);
-        }
-        if (!ctx->gnuplot[0]) {
-            free(p.s);
-            continue;
-        }
-        remove(full);
-        char err[512];
-        int rc = gp_run(ctx, script_path, p.s, err, sizeof err);
-        free(p.s);
-        struct stat st;
-        if (rc == 0 && (stat(full, &st) != 0 || st.st_size == 0)) {
-            snprintf(err, sizeof err, "gnuplot wrote no %s", out + 3);
-            rc = -1;
-        }
-        if (rc) {
-            c->state = CH_FAILED;
-            snprintf(c->note, sizeof c->note, "%s", err);
-            ctx->failed++;
-            ctx_log(ctx, "failed %s.%s: %s", c->stem, fmts[k], err);
-            return;
-        }
-    }
-    if (!ctx->gnuplot[0]) {
-        c->state = CH_NOT_DRAWN;
-        ctx->not_drawn++;
-        return;
-    }
-    c->state = CH_DRAWN;
-    ctx->drawn++;
-    ctx_log(ctx, "drew %s", c->stem);
-}
-
-FILE *open_data(render_ctx *ctx, const char *name, char *err, size_t errlen)
-{
-    char path[PATH_LEN];
-    join_path(path, sizeof path, ctx->data_dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    return f;
-}
-
-int close_data(FILE *f, const render_ctx *ctx, const char *name, char *err, size_t errlen)
-{
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        textf(err, errlen, "%s/%s: write error", ctx->data_dir, name);
+    write(f, j, arg);
+    if (close_data(f, j->ctx, dat, err, sizeof err)) {
+        skip_chart(j->ctx, j->c, "%s", err);
         return -1;
     }
     return 0;
 }
 
-void dat_num(FILE *f, double v)
+void p_n_axis(pbuf *p, unsigned long long lo, unsigned long long hi)
 {
-    if (isfinite(v)) fprintf(f, " %.6g", v);
-    else fputs(" ?", f);
+    double xmin, xmax, xstart;
+    int xstep;
+    n_axis(lo, hi, &xmin, &xmax, &xstep, &xstart);
+    p_num(p, "xmin", xmin);
+    p_num(p, "xmax", xmax);
+    p_int(p, "xstep", xstep);
+    p_num(p, "xstart", xstart);
 }
 
-/* A gnuplot data-file string: double-quoted, quotes dropped. */
-void dat_str(FILE *f, const char *s)
-{
-    fputs(" \"", f);
-    for (; *s; s++)
-        if (*s != '"' && *s != '\n') fputc(*s, f);
-    fputc('"', f);
-}
+static int is_scan(const group *g) { return strcmp(g->kind, "scan") == 0; }
 
-/* Pixels the longest variant name of g takes as a tic label (DejaVu Sans at
- * 10 points is about 7.5 pixels a character), plus a gap. */
-static int names_px(const render_ctx *ctx, const group *g)
+/* data=series-<stem>.dat, nvar, and the variant lists */
+static void p_series(chart_job *j, int nvar)
 {
-    size_t longest = 8;
-    for (size_t i = 0; i < g->ns; i++) {
-        size_t l = strlen(ctx->r->vars[g->s[i].var].name);
-        if (l > longest) longest = l;
-    }
-    return (int)(longest * 7.5) + 24;
-}
-
-/* Per-block lists of variants: names, colours, point types, widths. */
-void var_lists(const render_ctx *ctx, const int *vars, size_t nv, pbuf *p)
-{
-    pbuf names = {0}, colors = {0}, pts = {0}, lws = {0};
-    for (size_t i = 0; i < nv; i++) {
-        const var_info *v = &ctx->r->vars[vars[i]];
-        char nm[128];
-        snprintf(nm, sizeof nm, "%s", v->name);
-        for (char *q = nm; *q; q++)
-            if (*q == ' ' || *q == '\'') *q = '_';
-        pb_add(&names, "%s%s", i ? " " : "", nm);
-        pb_add(&colors, "%s#%06x", i ? " " : "", v->color);
-        pb_add(&pts, "%s%d", i ? " " : "", v->point_type);
-        pb_add(&lws, "%s%s", i ? " " : "", v->is_cub ? "2.8" : "1.4");
-    }
-    p_str(p, "names", names.s ? names.s : "");
-    p_str(p, "colors", colors.s ? colors.s : "");
-    p_str(p, "pts", pts.s ? pts.s : "");
-    p_str(p, "lws", lws.s ? lws.s : "");
-    free(names.s);
-    free(colors.s);
-    free(pts.s);
-    free(lws.s);
-}
-
-/* The same for every series of g. */
-static void series_lists(const render_ctx *ctx, const group *g, pbuf *p)
-{
-    int *vars = malloc((g->ns ? g->ns : 1) * sizeof *vars);
-    if (!vars) return;
-    for (size_t i = 0; i < g->ns; i++) vars[i] = g->s[i].var;
-    var_lists(ctx, vars, g->ns, p);
-    free(vars);
-}
-
-/* Pixels wide a chart must be for its title and subtitle (bold 10 points,
- * then 8.5; multi-byte characters count a little wide, which errs safe). */
-int titles_px(const render_ctx *ctx, const group *g, const char *title, const char *sub)
-{
-    char suffix[256];
-    title_suffix(ctx, g, suffix, sizeof suffix);
-    double t = (double)(strlen(title) + 3 + strlen(suffix)) * 8.8, s = (double)strlen(sub) * 7.0;
-    return (int)(t > s ? t : s) + 60;
-}
-
-void common_titles(const render_ctx *ctx, const group *g, pbuf *p, const char *title, const char *sub)
-{
-    char suffix[256], full[512];
-    title_suffix(ctx, g, suffix, sizeof suffix);
-    snprintf(full, sizeof full, "%s — %s", title, suffix);
-    p_text(p, "ttl", full);
-    p_text(p, "sub", sub);
-}
-
-/* ---- the series file: per variant, the fastest configuration per n ------------ */
-
-static int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ideal, char *err, size_t errlen)
-{
-    char name[200];
-    snprintf(name, sizeof name, "series-%s.dat", stem);
-    FILE *f = open_data(ctx, name, err, errlen);
-    if (!f) return -1;
-    fprintf(f, "# %s %s %s: per variant (one block each, in this order), the fastest configuration per n\n", g->kind,
-            g->dtype, g->op);
-    fprintf(f, "# n bw_cold_GBps time_cold_us bw_hot_GBps time_hot_us block_dim coarse\n");
-    for (size_t i = 0; i < g->ns; i++) {
-        fprintf(f, "# %s\n", ctx->r->vars[g->s[i].var].name);
-        for (size_t j = 0; j < g->s[i].npts; j++) {
-            const row *w = g->s[i].pts[j].best;
-            fprintf(f, "%llu", w->n);
-            dat_num(f, w->bw_cold);
-            dat_num(f, w->t_cold * 1e3);
-            dat_num(f, w->bw_hot);
-            dat_num(f, w->t_hot * 1e3);
-            fprintf(f, " %ld %ld\n", w->block_dim, w->coarse);
-        }
-        fputs("\n\n", f);
-    }
-    if (with_ideal) {
-        /* the time the fewest bytes moved at each n would take at the peak */
-        fprintf(f, "# bytes moved / theoretical peak: n ideal_us\n");
-        unsigned long long last = 0;
-        for (;;) {
-            unsigned long long next = 0;
-            double bytes = INFINITY;
-            for (size_t i = 0; i < g->ns; i++)
-                for (size_t j = 0; j < g->s[i].npts; j++) {
-                    const row *w = g->s[i].pts[j].best;
-                    if (w->n <= last || !(w->bytes > 0)) continue;
-                    if (!next || w->n < next) {
-                        next = w->n;
-                        bytes = w->bytes;
-                    } else if (w->n == next && w->bytes < bytes) {
-                        bytes = w->bytes;
-                    }
-                }
-            if (!next) break;
-            fprintf(f, "%llu %.6g\n", next, bytes / (ctx->r->run.peak_GBps * 1e3));
-            last = next;
-        }
-        fputs("\n\n", f);
-    }
-    return close_data(f, ctx, name, err, errlen);
-}
-
-void series_extent(const group *g, unsigned long long *lo, unsigned long long *hi)
-{
-    *lo = 0;
-    *hi = 0;
-    for (size_t i = 0; i < g->ns; i++)
-        for (size_t j = 0; j < g->s[i].npts; j++) {
-            unsigned long long n = g->s[i].pts[j].n;
-            if (!*lo || n < *lo) *lo = n;
-            if (n > *hi) *hi = n;
-        }
-}
-
-static int group_has_ideal_data(const render_ctx *ctx, const group *g)
-{
-    if (!isfinite(ctx->r->run.peak_GBps)) return 0;
-    for (size_t i = 0; i < g->ns; i++)
-        for (size_t j = 0; j < g->s[i].npts; j++)
-            if (g->s[i].pts[j].best->bytes > 0) return 1;
-    return 0;
+    char dat[220];
+    snprintf(dat, sizeof dat, "series-%s.dat", j->stem);
+    p_str(&j->p, "data", dat);
+    if (nvar) p_int(&j->p, "nvar", (long long)j->g->ns);
+    series_lists(j->ctx, j->g, &j->p);
 }
 
 /* ---- 1. bandwidth vs n ---------------------------------------------------------- */
 
-static void chart_bandwidth(render_ctx *ctx, int gi, const char *stem)
+static int title_bandwidth(chart_job *j)
 {
-    const group *g = &ctx->r->groups[gi];
-    char cstem[200], title[128];
-    snprintf(cstem, sizeof cstem, "bandwidth-%s", stem);
-    snprintf(title, sizeof title, "%s bandwidth vs n", kind_word(g->kind));
-    chart *c = new_chart(ctx, gi, cstem, title);
-    if (!c) return;
+    snprintf(j->title, sizeof j->title, "%s bandwidth vs n", kind_word(j->g->kind));
+    return 1;
+}
+
+static void caption_bandwidth(chart_job *j)
+{
     char folded[256];
-    folded_text(g->folded, folded, sizeof folded);
-    int scan = strcmp(g->kind, "scan") == 0;
-    snprintf(c->caption, sizeof c->caption,
+    folded_text(j->g->folded, folded, sizeof folded);
+    snprintf(j->c->caption, sizeof j->c->caption,
              "Cold-L2 bandwidth (bytes moved%s ÷ median time) per variant against n; each point is %s. "
              "Dashed: the device's theoretical peak; dotted: the copy bandwidth measured in this run.",
-             scan ? ", counting read + write," : "", folded);
-    if (!ctx->r->has_bw) {
-        skip_chart(ctx, c, "results.csv has neither bw_cold_GBps nor bytes_moved");
-        return;
+             is_scan(j->g) ? ", counting read + write," : "", folded);
+}
+
+static int data_bandwidth(chart_job *j)
+{
+    const group *g = j->g;
+    if (!j->ctx->r->has_bw) {
+        skip_chart(j->ctx, j->c, "results.csv has neither bw_cold_GBps nor bytes_moved");
+        return -1;
     }
     double maxbw = 0;
     size_t npts = 0;
     for (size_t i = 0; i < g->ns; i++)
-        for (size_t j = 0; j < g->s[i].npts; j++) {
-            double b = g->s[i].pts[j].best->bw_cold;
+        for (size_t k = 0; k < g->s[i].npts; k++) {
+            double b = g->s[i].pts[k].best->bw_cold;
             if (isfinite(b)) {
                 npts++;
                 if (b > maxbw) maxbw = b;
             }
         }
     if (!npts) {
-        skip_chart(ctx, c, "no cold bandwidth in any ok row");
-        return;
+        skip_chart(j->ctx, j->c, "no cold bandwidth in any ok row");
+        return -1;
     }
-    const run_info *ri = &ctx->r->run;
+    const run_info *ri = &j->ctx->r->run;
     if (isfinite(ri->peak_GBps) && ri->peak_GBps > maxbw) maxbw = ri->peak_GBps;
     if (isfinite(ri->copy_GBps) && ri->copy_GBps > maxbw) maxbw = ri->copy_GBps;
     unsigned long long lo, hi;
     series_extent(g, &lo, &hi);
-    double xmin, xmax, xstart;
-    int xstep;
-    n_axis(lo, hi, &xmin, &xmax, &xstep, &xstart);
-    pbuf p = {0};
-    char sub[512];
-    snprintf(sub, sizeof sub, "cold L2 (flushed before each launch); each point: %s", folded);
-    common_titles(ctx, g, &p, title, sub);
-    char dat[220];
-    snprintf(dat, sizeof dat, "series-%s.dat", stem);
-    p_str(&p, "data", dat);
-    p_int(&p, "nvar", (long long)g->ns);
-    series_lists(ctx, g, &p);
-    p_num(&p, "peak", ri->peak_GBps);
-    p_num(&p, "copy", ri->copy_GBps);
-    p_num(&p, "xmin", xmin);
-    p_num(&p, "xmax", xmax);
-    p_int(&p, "xstep", xstep);
-    p_num(&p, "xstart", xstart);
-    p_num(&p, "ymax", maxbw * 1.08);
-    p_str(&p, "ylab", scan ? "bandwidth, cold (GB/s, read + write)" : "bandwidth, cold (GB/s)");
-    draw(ctx, c, "bandwidth.gp", 1280, 720, p.s ? p.s : "");
-    free(p.s);
-}
-
-/* Tics of a log axis from lo to hi: decades when it spans three or more,
- * else 1-2-5 steps, so that a short range still has labelled tics. Written as
- * a gnuplot tic list; empty when decades do. */
-void log_tics(double lo, double hi, pbuf *out)
-{
-    if (log10(hi / lo) >= 3) return;
-    static const double m[] = {1, 2, 5};
-    int n = 0;
-    pb_add(out, "(");
-    for (int d = (int)floor(log10(lo)); d <= (int)ceil(log10(hi)); d++)
-        for (int k = 0; k < 3; k++) {
-            double v = m[k] * pow(10, d);
-            if (v < lo || v > hi) continue;
-            pb_add(out, "%s'%g' %g", n++ ? ", " : "", v, v);
-        }
-    pb_add(out, ")");
+    char folded[256];
+    folded_text(g->folded, folded, sizeof folded);
+    snprintf(j->sub, sizeof j->sub, "cold L2 (flushed before each launch); each point: %s", folded);
+    p_series(j, 1);
+    p_num(&j->p, "peak", ri->peak_GBps);
+    p_num(&j->p, "copy", ri->copy_GBps);
+    p_n_axis(&j->p, lo, hi);
+    p_num(&j->p, "ymax", maxbw * 1.08);
+    p_str(&j->p, "ylab", is_scan(g) ? "bandwidth, cold (GB/s, read + write)" : "bandwidth, cold (GB/s)");
+    return 0;
 }
 
 /* ---- 5. time vs n --------------------------------------------------------------- */
 
-static void chart_time(render_ctx *ctx, int gi, const char *stem)
+static int title_time(chart_job *j)
 {
-    const group *g = &ctx->r->groups[gi];
-    char cstem[200], title[128];
-    snprintf(cstem, sizeof cstem, "time-%s", stem);
-    snprintf(title, sizeof title, "%s time vs n (log-log)", kind_word(g->kind));
-    chart *c = new_chart(ctx, gi, cstem, title);
-    if (!c) return;
-    char folded[256];
-    folded_text(g->folded, folded, sizeof folded);
+    snprintf(j->title, sizeof j->title, "%s time vs n (log-log)", kind_word(j->g->kind));
+    return 1;
+}
+
+static int group_has_cub(const render_ctx *ctx, const group *g)
+{
     int has_cub = 0;
     for (size_t i = 0; i < g->ns; i++) has_cub |= ctx->r->vars[g->s[i].var].is_cub;
-    int ideal = group_has_ideal_data(ctx, g);
-    snprintf(c->caption, sizeof c->caption,
+    return has_cub;
+}
+
+static void caption_time(chart_job *j)
+{
+    char folded[256];
+    folded_text(j->g->folded, folded, sizeof folded);
+    int ideal = group_has_ideal_data(j->ctx, j->g);
+    snprintf(j->c->caption, sizeof j->c->caption,
              "Cold median time per variant against n, both axes logarithmic; each point is %s. %s%s", folded,
-             has_cub ? "The library baseline (CUB) is drawn bold. " : "",
+             group_has_cub(j->ctx, j->g) ? "The library baseline (CUB) is drawn bold. " : "",
              ideal ? "Dashed: the bytes moved at the theoretical peak. Where a line stops being flat (launch "
                      "latency) and runs parallel to it, bandwidth rules."
                    : "Where a line stops being flat (launch latency) and rises with n, bandwidth rules.");
+}
+
+static int data_time(chart_job *j)
+{
+    const group *g = j->g;
     double tmin = INFINITY, tmax = 0;
     for (size_t i = 0; i < g->ns; i++)
-        for (size_t j = 0; j < g->s[i].npts; j++) {
-            double t = g->s[i].pts[j].best->t_cold * 1e3;
+        for (size_t k = 0; k < g->s[i].npts; k++) {
+            double t = g->s[i].pts[k].best->t_cold * 1e3;
             if (t < tmin) tmin = t;
             if (t > tmax) tmax = t;
         }
     if (!(tmax > 0)) {
-        skip_chart(ctx, c, "no cold times");
-        return;
+        skip_chart(j->ctx, j->c, "no cold times");
+        return -1;
     }
     unsigned long long lo, hi;
     series_extent(g, &lo, &hi);
-    double xmin, xmax, xstart;
-    int xstep;
-    n_axis(lo, hi, &xmin, &xmax, &xstep, &xstart);
-    pbuf p = {0};
-    char sub[512];
-    snprintf(sub, sizeof sub, "cold L2; each point: %s%s", folded, has_cub ? "" : "; no CUB rows in these results");
-    common_titles(ctx, g, &p, title, sub);
-    char dat[220];
-    snprintf(dat, sizeof dat, "series-%s.dat", stem);
-    p_str(&p, "data", dat);
-    p_int(&p, "nvar", (long long)g->ns);
-    series_lists(ctx, g, &p);
-    p_int(&p, "hasideal", ideal);
-    p_num(&p, "xmin", xmin);
-    p_num(&p, "xmax", xmax);
-    p_int(&p, "xstep", xstep);
-    p_num(&p, "xstart", xstart);
+    char folded[256];
+    folded_text(g->folded, folded, sizeof folded);
+    snprintf(j->sub, sizeof j->sub, "cold L2; each point: %s%s", folded,
+             group_has_cub(j->ctx, g) ? "" : "; no CUB rows in these results");
+    p_series(j, 1);
+    p_int(&j->p, "hasideal", group_has_ideal_data(j->ctx, g));
+    p_n_axis(&j->p, lo, hi);
     double ylo = tmin / 1.6, yhi = tmax * 1.6;
     pbuf yt = {0};
     log_tics(ylo, yhi, &yt);
-    p_num(&p, "ymin", ylo);
-    p_num(&p, "ymax", yhi);
-    p_str(&p, "yt", yt.s ? yt.s : "");
+    p_num(&j->p, "ymin", ylo);
+    p_num(&j->p, "ymax", yhi);
+    p_str(&j->p, "yt", yt.s ? yt.s : "");
     free(yt.s);
-    draw(ctx, c, "time.gp", 1280, 720, p.s ? p.s : "");
-    free(p.s);
+    return 0;
 }
 
 /* ---- 6. hot vs cold around the L2 size -------------------------------------------- */
 
-static void chart_hotcold(render_ctx *ctx, int gi, const char *stem)
+static int title_hotcold(chart_job *j)
 {
-    const group *g = &ctx->r->groups[gi];
-    char cstem[200], title[128];
-    snprintf(cstem, sizeof cstem, "hotcold-%s", stem);
-    snprintf(title, sizeof title, "%s: hot vs cold L2 around the L2 size", kind_title(g->kind));
-    chart *c = new_chart(ctx, gi, cstem, title);
-    if (!c) return;
-    const run_info *ri = &ctx->r->run;
-    char l2txt[64] = "";
-    if (isfinite(ri->l2_bytes)) snprintf(l2txt, sizeof l2txt, "%.*f MiB", ri->l2_bytes < 10 * 1048576.0 ? 1 : 0,
-                                         ri->l2_bytes / 1048576.0);
-    snprintf(c->caption, sizeof c->caption,
+    snprintf(j->title, sizeof j->title, "%s: hot vs cold L2 around the L2 size", kind_title(j->g->kind));
+    return 1;
+}
+
+/* "60 MiB", "" when the L2 size is unknown */
+static void l2_text(const run_info *ri, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (isfinite(ri->l2_bytes))
+        snprintf(out, len, "%.*f MiB", ri->l2_bytes < 10 * 1048576.0 ? 1 : 0, ri->l2_bytes / 1048576.0);
+}
+
+static void caption_hotcold(chart_job *j)
+{
+    char l2txt[64];
+    l2_text(&j->ctx->r->run, l2txt, sizeof l2txt);
+    snprintf(j->c->caption, sizeof j->c->caption,
              "Bandwidth with a cold L2 (flushed before each launch, solid) and a hot one (the same input reused, "
              "dashed) for footprints (the bytes moved) from 1/16 to 16 times the L2 size (%s); the dashed vertical "
              "line is where the footprint equals the L2. One panel per variant, a common scale. Left of the line a "
              "hot launch finds its data in L2.",
              l2txt[0] ? l2txt : "?");
-    if (!ctx->r->has_hot) {
-        skip_chart(ctx, c, "results.csv has no time_hot_median_ms column");
-        return;
+}
+
+/* The variants with two or more sizes between lo and hi with both times. */
+typedef struct hotcold_sel {
+    pbuf sel; /* their 1-based series numbers */
+    int nsel;
+    double ymax;
+    unsigned long long nlo, nhi;
+} hotcold_sel;
+
+static int in_window(const row *w, double lo, double hi)
+{
+    return (double)w->n >= lo && (double)w->n <= hi && isfinite(w->bw_cold) && isfinite(w->bw_hot);
+}
+
+static void hotcold_select(const group *g, double lo, double hi, hotcold_sel *s)
+{
+    for (size_t i = 0; i < g->ns; i++) {
+        int k = 0;
+        for (size_t j = 0; j < g->s[i].npts; j++) k += in_window(g->s[i].pts[j].best, lo, hi);
+        if (k < 2) continue;
+        for (size_t j = 0; j < g->s[i].npts; j++) {
+            const row *w = g->s[i].pts[j].best;
+            if (!in_window(w, lo, hi)) continue;
+            if (w->bw_cold > s->ymax) s->ymax = w->bw_cold;
+            if (w->bw_hot > s->ymax) s->ymax = w->bw_hot;
+            if (!s->nlo || w->n < s->nlo) s->nlo = w->n;
+            if (w->n > s->nhi) s->nhi = w->n;
+        }
+        pb_add(&s->sel, "%s%zu", s->nsel ? " " : "", i + 1);
+        s->nsel++;
     }
-    if (!isfinite(ri->l2_bytes)) {
-        skip_chart(ctx, c, "the L2 size is unknown (run.json device.l2_bytes)");
-        return;
-    }
-    if (!ctx->r->has_bw) {
-        skip_chart(ctx, c, "results.csv has neither bw_cold_GBps nor bytes_moved");
-        return;
-    }
-    /* the footprint per element: the bytes moved over n (input, plus output
-     * for scans), else the element size */
+}
+
+/* The footprint per element: the bytes moved over n (input, plus output for
+ * scans), else the element size. */
+static double footprint_per_element(const group *g)
+{
     double per = INFINITY;
     for (size_t i = 0; i < g->ns; i++)
         for (size_t j = 0; j < g->s[i].npts; j++) {
             const row *w = g->s[i].pts[j].best;
             if (w->bytes > 0 && w->bytes / (double)w->n < per) per = w->bytes / (double)w->n;
         }
-    if (!isfinite(per)) per = (double)g->esize;
-    double lo = ri->l2_bytes / 16.0 / per, hi = ri->l2_bytes * 16.0 / per;
-    pbuf sel = {0};
-    int nsel = 0;
-    double ymax = 0;
-    unsigned long long nlo = 0, nhi = 0;
-    for (size_t i = 0; i < g->ns; i++) {
-        int k = 0;
-        for (size_t j = 0; j < g->s[i].npts; j++) {
-            const row *w = g->s[i].pts[j].best;
-            if ((double)w->n < lo || (double)w->n > hi || !isfinite(w->bw_cold) || !isfinite(w->bw_hot)) continue;
-            k++;
-        }
-        if (k < 2) continue;
-        for (size_t j = 0; j < g->s[i].npts; j++) {
-            const row *w = g->s[i].pts[j].best;
-            if ((double)w->n < lo || (double)w->n > hi || !isfinite(w->bw_cold) || !isfinite(w->bw_hot)) continue;
-            if (w->bw_cold > ymax) ymax = w->bw_cold;
-            if (w->bw_hot > ymax) ymax = w->bw_hot;
-            if (!nlo || w->n < nlo) nlo = w->n;
-            if (w->n > nhi) nhi = w->n;
-        }
-        pb_add(&sel, "%s%zu", nsel ? " " : "", i + 1);
-        nsel++;
-    }
-    if (!nsel) {
-        free(sel.s);
-        skip_chart(ctx, c, "no variant has two or more sizes with hot and cold times between L2/16 and 16 × L2");
-        return;
-    }
-    double l2n = ri->l2_bytes / per;
-    if ((double)nlo > l2n) nlo = (unsigned long long)l2n;
-    if ((double)nhi < l2n) nhi = (unsigned long long)l2n;
-    int cols = nsel <= 3 ? nsel : nsel == 4 ? 2 : nsel <= 9 ? 3 : 4;
-    int rows = (nsel + cols - 1) / cols;
-    double xmin, xmax, xstart;
-    int xstep;
-    n_axis(nlo, nhi, &xmin, &xmax, &xstep, &xstart);
-    xstep = log2d((double)nhi / (double)nlo) <= 6 ? 2 : 4;
-    pbuf p = {0};
-    char folded[256], sub[600];
-    folded_text(g->folded, folded, sizeof folded);
-    snprintf(sub, sizeof sub, "solid: cold L2; dashed: hot (input reused); each point: %s", folded);
-    int w = cols * 340 + 60, h = rows * 250 + 120;
-    if (w < 760) w = 760;
-    if (w < titles_px(ctx, g, title, sub)) w = titles_px(ctx, g, title, sub);
-    common_titles(ctx, g, &p, title, sub);
-    char dat[220], l2lab[80];
-    snprintf(dat, sizeof dat, "series-%s.dat", stem);
-    snprintf(l2lab, sizeof l2lab, "L2 %s", l2txt);
-    p_str(&p, "data", dat);
-    series_lists(ctx, g, &p);
-    p_str(&p, "sel", sel.s);
-    p_int(&p, "nsel", nsel);
-    p_int(&p, "rows", rows);
-    p_int(&p, "cols", cols);
-    p_num(&p, "xmin", xmin);
-    p_num(&p, "xmax", xmax);
-    p_int(&p, "xstep", xstep);
-    p_num(&p, "xstart", xstart);
-    p_num(&p, "ymax", ymax * 1.1);
-    p_num(&p, "l2n", l2n);
-    p_str(&p, "l2lab", l2lab);
-    draw(ctx, c, "hotcold.gp", w, h, p.s ? p.s : "");
-    free(p.s);
-    free(sel.s);
+    return isfinite(per) ? per : (double)g->esize;
 }
 
-/* ---- the ladder (chart 2 and the report's tables) ---------------------------------- */
+static void hotcold_params(chart_job *j, const hotcold_sel *s, double l2n)
+{
+    int cols = s->nsel <= 3 ? s->nsel : s->nsel == 4 ? 2 : s->nsel <= 9 ? 3 : 4;
+    int rows = (s->nsel + cols - 1) / cols;
+    double xmin, xmax, xstart;
+    int xstep;
+    n_axis(s->nlo, s->nhi, &xmin, &xmax, &xstep, &xstart);
+    xstep = log2d((double)s->nhi / (double)s->nlo) <= 6 ? 2 : 4;
+    char folded[256], l2txt[64], l2lab[80];
+    folded_text(j->g->folded, folded, sizeof folded);
+    snprintf(j->sub, sizeof j->sub, "solid: cold L2; dashed: hot (input reused); each point: %s", folded);
+    j->w = cols * 340 + 60, j->h = rows * 250 + 120;
+    if (j->w < 760) j->w = 760;
+    fit_titles(j);
+    l2_text(&j->ctx->r->run, l2txt, sizeof l2txt);
+    snprintf(l2lab, sizeof l2lab, "L2 %s", l2txt);
+    p_series(j, 0);
+    p_str(&j->p, "sel", s->sel.s);
+    p_int(&j->p, "nsel", s->nsel);
+    p_int(&j->p, "rows", rows);
+    p_int(&j->p, "cols", cols);
+    p_num(&j->p, "xmin", xmin);
+    p_num(&j->p, "xmax", xmax);
+    p_int(&j->p, "xstep", xstep);
+    p_num(&j->p, "xstart", xstart);
+    p_num(&j->p, "ymax", s->ymax * 1.1);
+    p_num(&j->p, "l2n", l2n);
+    p_str(&j->p, "l2lab", l2lab);
+}
+
+static int data_hotcold(chart_job *j)
+{
+    const run_info *ri = &j->ctx->r->run;
+    const char *why = !j->ctx->r->has_hot      ? "results.csv has no time_hot_median_ms column"
+                      : !isfinite(ri->l2_bytes) ? "the L2 size is unknown (run.json device.l2_bytes)"
+                      : !j->ctx->r->has_bw      ? "results.csv has neither bw_cold_GBps nor bytes_moved"
+                                                : NULL;
+    if (why) {
+        skip_chart(j->ctx, j->c, "%s", why);
+        return -1;
+    }
+    double per = footprint_per_element(j->g);
+    hotcold_sel s = {0};
+    hotcold_select(j->g, ri->l2_bytes / 16.0 / per, ri->l2_bytes * 16.0 / per, &s);
+    if (!s.nsel) {
+        free(s.sel.s);
+        skip_chart(j->ctx, j->c, "no variant has two or more sizes with hot and cold times between L2/16 and 16 × L2");
+        return -1;
+    }
+    double l2n = ri->l2_bytes / per;
+    if ((double)s.nlo > l2n) s.nlo = (unsigned long long)l2n;
+    if ((double)s.nhi < l2n) s.nhi = (unsigned long long)l2n;
+    hotcold_params(j, &s, l2n);
+    free(s.sel.s);
+    return 0;
+}
+
+/* ---- the ladder (chart 2 and the report tables) ---------------------------------------- */
 
 static int has_alias(const var_info *v, const char *token)
 {
@@ -825,113 +376,137 @@ static void speed_text(double s, char *buf, size_t len)
     else snprintf(buf, len, "×%.2g", s);
 }
 
-static void chart_ladder(render_ctx *ctx, int gi, const char *stem)
+/* ---- 2. the ladder --------------------------------------------------------------------- */
+
+static int title_ladder(chart_job *j)
 {
-    const group *g = &ctx->r->groups[gi];
-    char cstem[200], title[128];
-    snprintf(cstem, sizeof cstem, "ladder-%s", stem);
-    ladder l;
-    unsigned long long want = ctx->opt.n;
-    ladder_build(ctx->r, g, want, ctx->opt.baseline, &l);
-    char ns[32], wants[32];
-    format_n(l.n, ns, sizeof ns);
-    format_n(want, wants, sizeof wants);
-    snprintf(title, sizeof title, "Reduction ladder at n = %s", l.n ? ns : wants);
-    chart *c = new_chart(ctx, gi, cstem, title);
-    if (!c) {
-        free(l.rows);
-        return;
-    }
-    char folded[256];
-    folded_text(g->folded, folded, sizeof folded);
-    textf(c->caption, sizeof c->caption,
-             "Each reduction at n = %s in the order of the results (the seeds' tables), the library baseline set apart "
-             "at the bottom: cold median time (left) and speedup (right): cumulative against %s, and step over the "
-             "rung above. Each bar is %s.%s%s%s%s",
-             l.n ? ns : wants, l.base_var >= 0 ? ctx->r->vars[l.base_var].name : "the first rung", folded,
-             l.n && l.n != want ? " The requested n was not measured: this is the nearest." : "",
-             l.missing[0] ? " Not measured at this n: " : "", l.missing, l.missing[0] ? "." : "");
-    if (l.nrows < 1) {
-        skip_chart(ctx, c, "no reduction measured");
-        free(l.rows);
-        return;
-    }
-    char dat[220];
-    snprintf(dat, sizeof dat, "ladder-%s.dat", stem);
-    char err[512];
-    FILE *f = open_data(ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(ctx, c, "%s", err);
-        free(l.rows);
-        return;
-    }
-    fprintf(f, "# y name time_us cumulative step colour time_label speedup_label\n");
-    double tmin = INFINITY, tmax = 0, smin = 1, smax = 1, y = 0, ylast = 0;
+    ladder *l = calloc(1, sizeof *l);
+    if (!l) return 0;
+    j->state = l;
+    unsigned long long want = j->ctx->opt.n;
+    ladder_build(j->ctx->r, j->g, want, j->ctx->opt.baseline, l);
+    char ns[32];
+    format_n(l->n ? l->n : want, ns, sizeof ns);
+    snprintf(j->title, sizeof j->title, "Reduction ladder at n = %s", ns);
+    return 1;
+}
+
+static void caption_ladder(chart_job *j)
+{
+    const ladder *l = j->state;
+    unsigned long long want = j->ctx->opt.n;
+    char ns[32], folded[256];
+    format_n(l->n ? l->n : want, ns, sizeof ns);
+    folded_text(j->g->folded, folded, sizeof folded);
+    textf(j->c->caption, sizeof j->c->caption,
+          "Each reduction at n = %s in the order of the results (the seeds' tables), the library baseline set apart "
+          "at the bottom: cold median time (left) and speedup (right): cumulative against %s, and step over the "
+          "rung above. Each bar is %s.%s%s%s%s",
+          ns, l->base_var >= 0 ? j->ctx->r->vars[l->base_var].name : "the first rung", folded,
+          l->n && l->n != want ? " The requested n was not measured: this is the nearest." : "",
+          l->missing[0] ? " Not measured at this n: " : "", l->missing, l->missing[0] ? "." : "");
+}
+
+/* The extent of the ladder's bars: times (µs), cumulative speedups, last y. */
+typedef struct ladder_extent {
+    double tmin, tmax, smin, smax, ylast;
+} ladder_extent;
+
+static void ladder_line(FILE *f, const render_ctx *ctx, const ladder_row *x, double y)
+{
+    const var_info *v = &ctx->r->vars[x->var];
+    char tl[64], cum[32], step[32], sl[128];
+    format_ms(x->w->t_cold, tl, sizeof tl);
+    if (x->is_best) strncat(tl, "  fastest", sizeof tl - strlen(tl) - 1);
+    speed_text(x->cum, cum, sizeof cum);
+    speed_text(x->step, step, sizeof step);
+    if (x->is_base) snprintf(sl, sizeof sl, "%s  baseline", cum);
+    else if (x->is_cub) snprintf(sl, sizeof sl, "%s  (library)", cum);
+    else if (isfinite(x->step)) snprintf(sl, sizeof sl, "%s  (step %s)", cum, step);
+    else snprintf(sl, sizeof sl, "%s", cum);
+    fprintf(f, "%.2f", y);
+    dat_str(f, v->name);
+    fprintf(f, " %.6g %.6g", x->w->t_cold * 1e3, x->cum);
+    dat_num(f, x->step);
+    fprintf(f, " %u", v->color);
+    dat_str(f, tl);
+    dat_str(f, sl);
+    fputc('\n', f);
+}
+
+static void ladder_rows(FILE *f, chart_job *j, void *arg)
+{
+    const ladder *l = j->state;
+    ladder_extent *e = arg;
+    *e = (ladder_extent){INFINITY, 0, 1, 1, 0};
+    double y = 0;
     int prev_cub = 0;
-    for (size_t i = 0; i < l.nrows; i++) {
-        const ladder_row *x = &l.rows[i];
-        const var_info *v = &ctx->r->vars[x->var];
+    fprintf(f, "# y name time_us cumulative step colour time_label speedup_label\n");
+    for (size_t i = 0; i < l->nrows; i++) {
+        const ladder_row *x = &l->rows[i];
         if (i && x->is_cub && !prev_cub) y += 0.6;
         prev_cub = x->is_cub;
+        ladder_line(f, j->ctx, x, y);
         double t = x->w->t_cold * 1e3;
-        char tl[64], cum[32], step[32], sl[128];
-        format_ms(x->w->t_cold, tl, sizeof tl);
-        if (x->is_best) strncat(tl, "  fastest", sizeof tl - strlen(tl) - 1);
-        speed_text(x->cum, cum, sizeof cum);
-        speed_text(x->step, step, sizeof step);
-        if (x->is_base) snprintf(sl, sizeof sl, "%s  baseline", cum);
-        else if (x->is_cub) snprintf(sl, sizeof sl, "%s  (library)", cum);
-        else if (isfinite(x->step)) snprintf(sl, sizeof sl, "%s  (step %s)", cum, step);
-        else snprintf(sl, sizeof sl, "%s", cum);
-        fprintf(f, "%.2f", y);
-        dat_str(f, v->name);
-        fprintf(f, " %.6g %.6g", t, x->cum);
-        dat_num(f, x->step);
-        fprintf(f, " %u", v->color);
-        dat_str(f, tl);
-        dat_str(f, sl);
-        fputc('\n', f);
-        if (t < tmin) tmin = t;
-        if (t > tmax) tmax = t;
-        if (x->cum < smin) smin = x->cum;
-        if (x->cum > smax) smax = x->cum;
-        ylast = y;
+        if (t < e->tmin) e->tmin = t;
+        if (t > e->tmax) e->tmax = t;
+        if (x->cum < e->smin) e->smin = x->cum;
+        if (x->cum > e->smax) e->smax = x->cum;
+        e->ylast = y;
         y += 1;
     }
-    if (close_data(f, ctx, dat, err, sizeof err)) {
-        skip_chart(ctx, c, "%s", err);
-        free(l.rows);
-        return;
-    }
-    pbuf p = {0};
-    char sub[512];
-    snprintf(sub, sizeof sub, "cold L2; each bar: %s%s", folded,
-             l.n != want ? "; the requested n was not measured, this is the nearest" : "");
-    common_titles(ctx, g, &p, title, sub);
-    p_str(&p, "data", dat);
-    p_num(&p, "ymax", ylast);
-    double txmin = pow(10, floor(log10(tmin / 1.2))), txmax = tmax * pow(tmax / txmin, 0.28) * 1.5;
-    double sxmin = smin / 1.6, sxmax = smax * pow(smax / sxmin, 0.45) * 2.5;
+}
+
+static void ladder_params(chart_job *j, const char *dat, const ladder_extent *e)
+{
+    const ladder *l = j->state;
+    pbuf *p = &j->p;
+    p_str(p, "data", dat);
+    p_num(p, "ymax", e->ylast);
+    double txmin = pow(10, floor(log10(e->tmin / 1.2))), txmax = e->tmax * pow(e->tmax / txmin, 0.28) * 1.5;
+    double sxmin = e->smin / 1.6, sxmax = e->smax * pow(e->smax / sxmin, 0.45) * 2.5;
     pbuf tt = {0}, st = {0};
     log_tics(txmin, txmax, &tt);
     log_tics(sxmin, sxmax, &st);
-    p_num(&p, "txmin", txmin);
-    p_num(&p, "txmax", txmax);
-    p_str(&p, "tt", tt.s ? tt.s : "");
-    p_num(&p, "sxmin", sxmin);
-    p_num(&p, "sxmax", sxmax);
-    p_str(&p, "st", st.s ? st.s : "");
+    p_num(p, "txmin", txmin);
+    p_num(p, "txmax", txmax);
+    p_str(p, "tt", tt.s ? tt.s : "");
+    p_num(p, "sxmin", sxmin);
+    p_num(p, "sxmax", sxmax);
+    p_str(p, "st", st.s ? st.s : "");
     free(tt.s);
     free(st.s);
-    p_str(&p, "base", l.base_var >= 0 ? ctx->r->vars[l.base_var].name : "first rung");
-    int w = 1400, h = 170 + (int)(ylast + 1) * 30;
-    if (h < 420) h = 420;
-    double left = (double)names_px(ctx, g) / w;
-    p_num(&p, "left", left);
-    p_num(&p, "split", left + (0.985 - left) * 0.45);
-    draw(ctx, c, "ladder.gp", w, h, p.s ? p.s : "");
-    free(p.s);
-    free(l.rows);
+    p_str(p, "base", l->base_var >= 0 ? j->ctx->r->vars[l->base_var].name : "first rung");
+    j->h = 170 + (int)(e->ylast + 1) * 30;
+    if (j->h < 420) j->h = 420;
+    double left = (double)names_px(j->ctx, j->g) / j->w;
+    p_num(p, "left", left);
+    p_num(p, "split", left + (0.985 - left) * 0.45);
+}
+
+static int data_ladder(chart_job *j)
+{
+    const ladder *l = j->state;
+    if (l->nrows < 1) {
+        skip_chart(j->ctx, j->c, "no reduction measured");
+        return -1;
+    }
+    char dat[340];
+    ladder_extent e;
+    if (chart_data_file(j, dat, sizeof dat, ladder_rows, &e)) return -1;
+    char folded[256];
+    folded_text(j->g->folded, folded, sizeof folded);
+    snprintf(j->sub, sizeof j->sub, "cold L2; each bar: %s%s", folded,
+             l->n != j->ctx->opt.n ? "; the requested n was not measured, this is the nearest" : "");
+    ladder_params(j, dat, &e);
+    return 0;
+}
+
+static void done_ladder(chart_job *j)
+{
+    ladder *l = j->state;
+    if (l) free(l->rows);
+    free(l);
 }
 
 /* "0", "812", "83.4k", "3.82M" */
@@ -946,138 +521,167 @@ static void count_text(double v, char *buf, size_t len)
 
 /* ---- 3. metrics per variant ---------------------------------------------------------- */
 
-static void chart_metrics(render_ctx *ctx, int gi, const char *stem)
+/* The n the metrics are shown at: the measured one nearest the one asked for. */
+static unsigned long long metrics_n(const chart_job *j, char *ns, size_t len)
 {
-    const results *r = ctx->r;
-    const group *g = &r->groups[gi];
-    char cstem[200], title[128];
-    snprintf(cstem, sizeof cstem, "metrics-%s", stem);
-    unsigned long long want = ctx->opt.n, n = group_nearest_n(g, want);
+    unsigned long long want = j->ctx->opt.n, n = group_nearest_n(j->g, want);
+    format_n(n ? n : want, ns, len);
+    return n;
+}
+
+static int title_metrics(chart_job *j)
+{
     char ns[32];
-    format_n(n ? n : want, ns, sizeof ns);
-    snprintf(title, sizeof title, "%s: hardware metrics at n = %s", kind_title(g->kind), ns);
-    chart *c = new_chart(ctx, gi, cstem, title);
-    if (!c) return;
-    int have_any_col = 0;
-    for (int k = 0; k < PM_COUNT; k++) have_any_col |= r->metric_col[k] >= 0;
-    int dram_from_pct = r->metric_col[PM_DRAM_PCT] >= 0;
-    /* else DRAM bytes (read + write where both exist, else the total) over the cold time */
-    int dram_bytes_k = r->metric_col[PM_DRAM_READ] >= 0 ? PM_DRAM_READ : PM_DRAM_BYTES;
-    snprintf(c->caption, sizeof c->caption,
+    metrics_n(j, ns, sizeof ns);
+    snprintf(j->title, sizeof j->title, "%s: hardware metrics at n = %s", kind_title(j->g->kind), ns);
+    return 1;
+}
+
+static void caption_metrics(chart_job *j)
+{
+    char ns[32];
+    unsigned long long n = metrics_n(j, ns, sizeof ns);
+    int dram_from_pct = j->ctx->r->metric_col[PM_DRAM_PCT] >= 0;
+    snprintf(j->c->caption, sizeof j->c->caption,
              "Per variant at n = %s, from the fastest configuration that has the metric: warp efficiency "
              "(active threads per executed warp instruction as a share of 32; all threads and predicated-on "
              "threads, the one that shows divergence), shared-memory bank conflicts (loads and stores, log scale), "
              "%s, achieved occupancy. Panels without data are left out.%s",
              ns, dram_from_pct ? "DRAM throughput as a share of the peak" : "DRAM bytes ÷ cold time as a share of the peak",
-             n && n != want ? " The requested n was not measured: this is the nearest." : "");
-    if (!have_any_col) {
-        if (r->n_metric_cols)
-            skip_chart(ctx, c,
-                       "results.csv has %zu metric column%s, but none for warp efficiency, shared bank conflicts, "
-                       "DRAM throughput or bytes, or occupancy (the names are in plots/README.md)",
-                       r->n_metric_cols, r->n_metric_cols > 1 ? "s" : "");
-        else
-            skip_chart(ctx, c, "results.csv has no metric columns (the run was not profiled)");
-        return;
+             n && n != j->ctx->opt.n ? " The requested n was not measured: this is the nearest." : "");
+}
+
+/* What the metrics data file holds: panels with data, rows, the tic list. */
+typedef struct metrics_sum {
+    int has_warp, has_pred, has_bank, has_dram, has_occ, y;
+    double bank_max;
+    pbuf yt; /* the names as a gnuplot tic list */
+} metrics_sum;
+
+/* DRAM as % of the peak: the throughput metric, else DRAM bytes (read +
+ * write where both exist, else the total) over the cold time. */
+static double metrics_dram(const results *r, double *val, const row **src)
+{
+    if (r->metric_col[PM_DRAM_PCT] >= 0 || !isfinite(r->run.peak_GBps)) return val[PM_DRAM_PCT];
+    int k = r->metric_col[PM_DRAM_READ] >= 0 ? PM_DRAM_READ : PM_DRAM_BYTES;
+    if (!src[k]) return val[PM_DRAM_PCT];
+    double bytes = val[k];
+    if (k == PM_DRAM_READ && isfinite(src[k]->m[PM_DRAM_WRITE])) bytes += src[k]->m[PM_DRAM_WRITE];
+    return bytes / (src[k]->t_cold * 1e6) / r->run.peak_GBps * 100.0;
+}
+
+/* One variant's line of the data file. */
+static void metrics_line(FILE *f, const render_ctx *ctx, const group *g, int var, unsigned long long n,
+                         metrics_sum *s)
+{
+    const results *r = ctx->r;
+    const var_info *v = &r->vars[var];
+    double val[PM_COUNT];
+    const row *src[PM_COUNT];
+    for (int k = 0; k < PM_COUNT; k++) {
+        src[k] = best_with_metric(r, g, var, n, k);
+        val[k] = src[k] ? src[k]->m[k] : NAN;
     }
-    char dat[220];
-    snprintf(dat, sizeof dat, "metrics-%s.dat", stem);
-    char err[512];
-    FILE *f = open_data(ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(ctx, c, "%s", err);
-        return;
-    }
+    double we = val[PM_WARP_EFF] / 32.0 * 100.0, wep = val[PM_WARP_EFF_PRED] / 32.0 * 100.0;
+    double dram = metrics_dram(r, val, src), occ = val[PM_OCCUPANCY];
+    s->has_warp |= isfinite(we) || isfinite(wep);
+    s->has_pred |= isfinite(wep);
+    s->has_bank |= isfinite(val[PM_BANK_LD]) || isfinite(val[PM_BANK_ST]);
+    s->has_dram |= isfinite(dram);
+    s->has_occ |= isfinite(occ);
+    if (isfinite(val[PM_BANK_LD]) && val[PM_BANK_LD] > s->bank_max) s->bank_max = val[PM_BANK_LD];
+    if (isfinite(val[PM_BANK_ST]) && val[PM_BANK_ST] > s->bank_max) s->bank_max = val[PM_BANK_ST];
+    pb_add(&s->yt, "%s'%s' %d", s->y ? ", " : "(", v->name, s->y);
+    fprintf(f, "%d", s->y++);
+    dat_str(f, v->name);
+    const double nums[] = {we, wep, val[PM_BANK_LD], val[PM_BANK_ST], dram, occ};
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) dat_num(f, nums[k]);
+    fprintf(f, " %u", v->color);
+    char lab[32];
+    count_text(val[PM_BANK_LD], lab, sizeof lab);
+    dat_str(f, lab);
+    count_text(val[PM_BANK_ST], lab, sizeof lab);
+    dat_str(f, lab);
+    /* "n/a" where a panel has nothing for this variant */
+    dat_str(f, isfinite(we) || isfinite(wep) ? " " : "n/a");
+    dat_str(f, isfinite(val[PM_BANK_LD]) || isfinite(val[PM_BANK_ST]) ? " " : "n/a");
+    dat_str(f, isfinite(dram) ? " " : "n/a");
+    dat_str(f, isfinite(occ) ? " " : "n/a");
+    fputc('\n', f);
+}
+
+/* Skipped when results.csv has none of the metrics the chart shows. */
+static int metrics_columns_missing(chart_job *j)
+{
+    const results *r = j->ctx->r;
+    for (int k = 0; k < PM_COUNT; k++)
+        if (r->metric_col[k] >= 0) return 0;
+    if (r->n_metric_cols)
+        skip_chart(j->ctx, j->c,
+                   "results.csv has %zu metric column%s, but none for warp efficiency, shared bank conflicts, "
+                   "DRAM throughput or bytes, or occupancy (the names are in plots/README.md)",
+                   r->n_metric_cols, r->n_metric_cols > 1 ? "s" : "");
+    else
+        skip_chart(j->ctx, j->c, "results.csv has no metric columns (the run was not profiled)");
+    return 1;
+}
+
+static void metrics_params(chart_job *j, const char *dat, const metrics_sum *s)
+{
+    pbuf *p = &j->p;
+    int dram_from_pct = j->ctx->r->metric_col[PM_DRAM_PCT] >= 0;
+    p_str(p, "data", dat);
+    p_str(p, "yt", s->yt.s ? s->yt.s : "()");
+    p_int(p, "ymax", s->y - 1);
+    p_int(p, "has_warp", s->has_warp);
+    p_int(p, "has_pred", s->has_pred);
+    p_int(p, "has_bank", s->has_bank);
+    p_int(p, "has_dram", s->has_dram);
+    p_int(p, "has_occ", s->has_occ);
+    double bmax = pow(10, ceil(log10(s->bank_max))) * 30;
+    p_num(p, "bank_max", bmax);
+    p_int(p, "bank_step", log10(bmax / 0.5) > 6 ? 100 : 10);
+    p_str(p, "dram_lab", dram_from_pct ? "DRAM throughput\n(% of peak)" : "DRAM bytes ÷ cold time\n(% of peak)");
+    int np = s->has_warp + s->has_bank + s->has_dram + s->has_occ;
+    int npx = names_px(j->ctx, j->g);
+    j->w = npx + np * 330 + 30, j->h = 190 + s->y * 34;
+    if (j->w < 1000) j->w = 1000;
+    fit_titles(j);
+    if (j->h < 420) j->h = 420;
+    p_num(p, "left", (double)npx / j->w);
+}
+
+static void metrics_write(FILE *f, chart_job *j, void *arg)
+{
+    metrics_sum *s = arg;
+    char ns[32];
+    unsigned long long n = metrics_n(j, ns, sizeof ns);
     fprintf(f, "# y name warp_eff_pct warp_eff_pred_pct bank_ld bank_st dram_pct occupancy_pct colour bank_ld_label "
                "bank_st_label na_warp na_bank na_dram na_occupancy\n");
-    int has_warp = 0, has_pred = 0, has_bank = 0, has_dram = 0, has_occ = 0, y = 0;
-    pbuf yt = {0}; /* the names as a gnuplot tic list */
-    double bank_max = 1;
-    for (size_t i = 0; i < g->ns && n; i++) {
-        const var_info *v = &r->vars[g->s[i].var];
-        if (!series_at(&g->s[i], n)) continue;
-        double val[PM_COUNT];
-        const row *src[PM_COUNT];
-        for (int k = 0; k < PM_COUNT; k++) {
-            src[k] = best_with_metric(r, g, g->s[i].var, n, k);
-            val[k] = src[k] ? src[k]->m[k] : NAN;
-        }
-        double we = val[PM_WARP_EFF] / 32.0 * 100.0, wep = val[PM_WARP_EFF_PRED] / 32.0 * 100.0;
-        double dram = val[PM_DRAM_PCT];
-        if (!dram_from_pct && isfinite(r->run.peak_GBps) && src[dram_bytes_k]) {
-            double bytes = val[dram_bytes_k];
-            const row *w = src[dram_bytes_k];
-            if (dram_bytes_k == PM_DRAM_READ && isfinite(w->m[PM_DRAM_WRITE])) bytes += w->m[PM_DRAM_WRITE];
-            dram = bytes / (w->t_cold * 1e6) / r->run.peak_GBps * 100.0;
-        }
-        double occ = val[PM_OCCUPANCY];
-        has_warp |= isfinite(we) || isfinite(wep);
-        has_pred |= isfinite(wep);
-        has_bank |= isfinite(val[PM_BANK_LD]) || isfinite(val[PM_BANK_ST]);
-        has_dram |= isfinite(dram);
-        has_occ |= isfinite(occ);
-        if (isfinite(val[PM_BANK_LD]) && val[PM_BANK_LD] > bank_max) bank_max = val[PM_BANK_LD];
-        if (isfinite(val[PM_BANK_ST]) && val[PM_BANK_ST] > bank_max) bank_max = val[PM_BANK_ST];
-        pb_add(&yt, "%s'%s' %d", y ? ", " : "(", v->name, y);
-        fprintf(f, "%d", y++);
-        dat_str(f, v->name);
-        dat_num(f, we);
-        dat_num(f, wep);
-        dat_num(f, val[PM_BANK_LD]);
-        dat_num(f, val[PM_BANK_ST]);
-        dat_num(f, dram);
-        dat_num(f, occ);
-        fprintf(f, " %u", v->color);
-        char lab[32];
-        count_text(val[PM_BANK_LD], lab, sizeof lab);
-        dat_str(f, lab);
-        count_text(val[PM_BANK_ST], lab, sizeof lab);
-        dat_str(f, lab);
-        /* "n/a" where a panel has nothing for this variant */
-        dat_str(f, isfinite(we) || isfinite(wep) ? " " : "n/a");
-        dat_str(f, isfinite(val[PM_BANK_LD]) || isfinite(val[PM_BANK_ST]) ? " " : "n/a");
-        dat_str(f, isfinite(dram) ? " " : "n/a");
-        dat_str(f, isfinite(occ) ? " " : "n/a");
-        fputc('\n', f);
+    for (size_t i = 0; i < j->g->ns && n; i++)
+        if (series_at(&j->g->s[i], n)) metrics_line(f, j->ctx, j->g, j->g->s[i].var, n, s);
+    if (s->yt.s) pb_add(&s->yt, ")");
+}
+
+static int data_metrics(chart_job *j)
+{
+    if (metrics_columns_missing(j)) return -1;
+    char ns[32], dat[340];
+    unsigned long long n = metrics_n(j, ns, sizeof ns);
+    metrics_sum s = {.bank_max = 1};
+    int rc = -1;
+    if (chart_data_file(j, dat, sizeof dat, metrics_write, &s)) {
+        /* skipped */
+    } else if (!(s.has_warp || s.has_bank || s.has_dram || s.has_occ)) {
+        skip_chart(j->ctx, j->c, "the metric columns are empty at n = %s", ns);
+    } else {
+        snprintf(j->sub, sizeof j->sub, "each variant: the fastest configuration with the metric, at n = %s%s", ns,
+                 n != j->ctx->opt.n ? " (nearest measured)" : "");
+        metrics_params(j, dat, &s);
+        rc = 0;
     }
-    if (yt.s) pb_add(&yt, ")");
-    if (close_data(f, ctx, dat, err, sizeof err)) {
-        free(yt.s);
-        skip_chart(ctx, c, "%s", err);
-        return;
-    }
-    if (!(has_warp || has_bank || has_dram || has_occ)) {
-        free(yt.s);
-        skip_chart(ctx, c, "the metric columns are empty at n = %s", ns);
-        return;
-    }
-    char folded[256], sub[512];
-    folded_text(g->folded, folded, sizeof folded);
-    snprintf(sub, sizeof sub, "each variant: the fastest configuration with the metric, at n = %s%s", ns,
-             n != want ? " (nearest measured)" : "");
-    pbuf p = {0};
-    common_titles(ctx, g, &p, title, sub);
-    p_str(&p, "data", dat);
-    p_str(&p, "yt", yt.s ? yt.s : "()");
-    free(yt.s);
-    p_int(&p, "ymax", y - 1);
-    p_int(&p, "has_warp", has_warp);
-    p_int(&p, "has_pred", has_pred);
-    p_int(&p, "has_bank", has_bank);
-    p_int(&p, "has_dram", has_dram);
-    p_int(&p, "has_occ", has_occ);
-    double bmax = pow(10, ceil(log10(bank_max))) * 30;
-    p_num(&p, "bank_max", bmax);
-    p_int(&p, "bank_step", log10(bmax / 0.5) > 6 ? 100 : 10);
-    p_str(&p, "dram_lab", dram_from_pct ? "DRAM throughput\n(% of peak)" : "DRAM bytes ÷ cold time\n(% of peak)");
-    int np = has_warp + has_bank + has_dram + has_occ;
-    int npx = names_px(ctx, g), w = npx + np * 330 + 30, h = 190 + y * 34;
-    if (w < 1000) w = 1000;
-    if (w < titles_px(ctx, g, title, sub)) w = titles_px(ctx, g, title, sub);
-    if (h < 420) h = 420;
-    p_num(&p, "left", (double)npx / w);
-    draw(ctx, c, "metrics.gp", w, h, p.s ? p.s : "");
-    free(p.s);
+    free(s.yt.s);
+    return rc;
 }
 
 /* ---- 4. block dim x coarse factor heatmaps ------------------------------------------- */
@@ -1119,188 +723,277 @@ static int several_cells(const results *r, const group *g, int var, unsigned lon
     return 0;
 }
 
-static void chart_heatmaps(render_ctx *ctx, int gi, const char *stem)
+/* Is row w of variant var in group g (at n, when n is not 0)? */
+static int of_variant(const row *w, const group *g, int var, unsigned long long n)
 {
-    const results *r = ctx->r;
-    const group *g = &r->groups[gi];
-    int any = 0;
-    for (size_t si = 0; si < g->ns; si++) {
-        int var = g->s[si].var;
-        const var_info *v = &r->vars[var];
-        /* coarse factors of this variant in this group, any n */
-        long coarse1 = -2;
-        int several = 0;
-        for (size_t i = 0; i < r->nrows; i++) {
-            const row *w = &r->rows[i];
-            if (w->var != var || !w->ok || strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) || strcmp(w->op, g->op))
-                continue;
-            if (coarse1 == -2) coarse1 = w->coarse;
-            else if (w->coarse != coarse1) several = 1;
-        }
-        if (!several) continue;
-        any = 1;
-        /* n: the nearest to the one asked for among those where the variant
-         * ran more than one block dim x coarse factor configuration */
-        unsigned long long want = ctx->opt.n, n = 0;
-        {
-            double bd = INFINITY;
-            for (size_t j = 0; j < g->s[si].npts; j++) {
-                unsigned long long m = g->s[si].pts[j].n;
-                if (!several_cells(r, g, var, m)) continue;
-                double d = fabs(log2d((double)m) - log2d((double)want));
-                if (d < bd - 1e-12 || (fabs(d - bd) <= 1e-12 && m > n)) bd = d, n = m;
-            }
-            if (!n) n = g->s[si].pts[0].n; /* then the chart is skipped below */
-        }
-        char vname[128], cstem[320], title[256], ns[32];
-        safe_name(vname, sizeof vname, v->name);
-        snprintf(cstem, sizeof cstem, "heatmap-%s-%s-%s", vname, g->dtype, g->op);
-        format_n(n, ns, sizeof ns);
-        snprintf(title, sizeof title, "%s: block dim × coarse factor at n = %s", v->name, ns);
-        chart *c = new_chart(ctx, gi, cstem, title);
-        if (!c) return;
-        /* the cells */
-        long blocks[64], coarses[64];
-        size_t nb = 0, nc = 0;
-        for (size_t i = 0; i < r->nrows; i++) {
-            const row *w = &r->rows[i];
-            if (w->var != var || w->n != n || strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) ||
-                strcmp(w->op, g->op) || w->block_dim < 0 || w->coarse < 0)
-                continue;
-            if (nb < 64) nb = add_unique(blocks, nb, w->block_dim);
-            if (nc < 64) nc = add_unique(coarses, nc, w->coarse);
-        }
-        qsort(blocks, nb, sizeof *blocks, cmp_long);
-        qsort(coarses, nc, sizeof *coarses, cmp_long);
-        unsigned folded = 0;
-        double *bw = malloc((nb * nc > 0 ? nb * nc : 1) * sizeof *bw);
-        const char **why = calloc(nb * nc > 0 ? nb * nc : 1, sizeof *why);
-        const row **first = calloc(nb * nc > 0 ? nb * nc : 1, sizeof *first);
-        if (!bw || !why || !first) {
-            free(bw), free(why), free(first);
-            skip_chart(ctx, c, "out of memory");
-            continue;
-        }
-        for (size_t k = 0; k < nb * nc; k++) bw[k] = NAN;
-        for (size_t i = 0; i < r->nrows; i++) {
-            const row *w = &r->rows[i];
-            if (w->var != var || w->n != n || strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) ||
-                strcmp(w->op, g->op) || w->block_dim < 0 || w->coarse < 0)
-                continue;
-            size_t k = index_of(blocks, nb, w->block_dim) * nc + index_of(coarses, nc, w->coarse);
-            if (w->ok && isfinite(w->bw_cold)) {
-                if (first[k] && strcmp(first[k]->finish, w->finish)) folded |= AX_FINISH;
-                if (first[k] && strcmp(first[k]->scan_mode, w->scan_mode)) folded |= AX_MODE;
-                if (!first[k]) first[k] = w;
-                if (!isfinite(bw[k]) || w->bw_cold > bw[k]) bw[k] = w->bw_cold;
-            } else if (!why[k]) {
-                why[k] = w->status;
-            }
-        }
-        double lo = INFINITY, hi = 0;
-        size_t ncells = 0, best = 0;
-        for (size_t k = 0; k < nb * nc; k++)
-            if (isfinite(bw[k])) {
-                ncells++;
-                if (bw[k] < lo) lo = bw[k];
-                if (bw[k] > hi) hi = bw[k], best = k;
-            }
-        snprintf(c->caption, sizeof c->caption,
-                 "Cold bandwidth of %s at n = %s for each block dim and coarse factor measured%s; the outlined cell "
-                 "is the fastest; hatched cells were not measured (skipped, failed or not in the sweep).%s",
-                 v->name, ns,
-                 folded & (AX_FINISH | AX_MODE) ? " (each cell the fastest of its finishes or scan modes)" : "",
-                 n != want ? " The requested n has no block dim × coarse factor sweep for this variant: this is the "
-                             "nearest n that has one."
-                           : "");
-        if (ncells < 2) {
-            free(bw), free(why), free(first);
-            skip_chart(ctx, c, "fewer than two measured cells at n = %s", ns);
-            continue;
-        }
-        char dat[340], err[512];
-        snprintf(dat, sizeof dat, "%s.dat", cstem);
-        FILE *f = open_data(ctx, dat, err, sizeof err);
-        if (!f) {
-            free(bw), free(why), free(first);
-            skip_chart(ctx, c, "%s", err);
-            continue;
-        }
-        fprintf(f, "# x y bw_cold_GBps label label_colour (x: coarse index, y: block dim index)\n");
-        int hasmissing = 0;
-        for (size_t b = 0; b < nb; b++)
-            for (size_t cc = 0; cc < nc; cc++) {
-                double x = bw[b * nc + cc];
-                if (!isfinite(x)) continue;
-                char lab[32];
-                snprintf(lab, sizeof lab, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x);
-                double t = hi > lo ? (x - lo) / (hi - lo) : 1.0;
-                fprintf(f, "%zu %zu %.6g", cc, b, x);
-                dat_str(f, lab);
-                fprintf(f, " %u\n", t < 0.62 ? 0xffffffu : 0x111111u);
-            }
-        fputs("\n\n# x y label: cells without a measurement\n", f);
-        for (size_t b = 0; b < nb; b++)
-            for (size_t cc = 0; cc < nc; cc++) {
-                size_t k = b * nc + cc;
-                if (isfinite(bw[k])) continue;
-                fprintf(f, "%zu %zu", cc, b);
-                dat_str(f, why[k] ? why[k] : "–");
-                fputc('\n', f);
-                hasmissing = 1;
-            }
-        /* an empty block would not count as an index: keep index 2 where the script looks */
-        if (!hasmissing) fputs("-100 -100 \"\"\n", f);
-        fprintf(f, "\n\n# the fastest cell\n%zu %zu\n", best % nc, best / nc);
-        if (close_data(f, ctx, dat, err, sizeof err)) {
-            free(bw), free(why), free(first);
-            skip_chart(ctx, c, "%s", err);
-            continue;
-        }
-        pbuf xt = {0}, yt = {0};
-        pb_add(&xt, "(");
-        for (size_t cc = 0; cc < nc; cc++) pb_add(&xt, "%s'%ld' %zu", cc ? ", " : "", coarses[cc], cc);
-        pb_add(&xt, ")");
-        pb_add(&yt, "(");
-        for (size_t b = 0; b < nb; b++) pb_add(&yt, "%s'%ld' %zu", b ? ", " : "", blocks[b], b);
-        pb_add(&yt, ")");
-        char sub[512];
-        snprintf(sub, sizeof sub, "cold L2; GB/s per cell, colours from the lowest to the highest%s%s",
-                 folded & (AX_FINISH | AX_MODE) ? "; each cell: the fastest of its finishes / scan modes" : "",
-                 n != want ? "; the nearest n with a block dim × coarse sweep" : "");
-        pbuf p = {0};
-        char suffix[256], full[600];
-        title_suffix(ctx, g, suffix, sizeof suffix);
-        snprintf(full, sizeof full, "%s — %s", title, suffix);
-        p_text(&p, "ttl", full);
-        p_text(&p, "sub", sub);
-        p_str(&p, "data", dat);
-        p_int(&p, "nx", (long long)nc);
-        p_int(&p, "ny", (long long)nb);
-        p_str(&p, "xt", xt.s);
-        p_str(&p, "yt", yt.s);
-        p_num(&p, "cbmin", hi > lo ? lo : lo * 0.9);
-        p_num(&p, "cbmax", hi > lo ? hi : hi * 1.1 + 1e-9);
-        p_int(&p, "hasmissing", hasmissing);
-        int w = 330 + (int)nc * 92, h = 230 + (int)nb * 56;
-        if (w < 900) w = 900;
-        if (w < titles_px(ctx, g, title, sub)) w = titles_px(ctx, g, title, sub);
-        if (h < 420) h = 420;
-        draw(ctx, c, "heatmap.gp", w, h, p.s ? p.s : "");
-        free(p.s);
-        free(xt.s);
-        free(yt.s);
-        free(bw), free(why), free(first);
-    }
-    if (!any) {
-        char cstem[200];
-        snprintf(cstem, sizeof cstem, "heatmap-%s", stem);
-        chart *c = new_chart(ctx, gi, cstem, "Block dim × coarse factor heatmaps");
-        if (c) skip_chart(ctx, c, "no variant has more than one coarse factor in these results");
-    }
+    return w->var == var && (!n || w->n == n) && !strcmp(w->kind, g->kind) && !strcmp(w->dtype, g->dtype) &&
+           !strcmp(w->op, g->op);
 }
 
-/* ---- every chart ---------------------------------------------------------------- */
+/* Did variant var of group g run more than one coarse factor (any n)? */
+static int several_coarse(const results *r, const group *g, int var)
+{
+    long coarse1 = -2;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const row *w = &r->rows[i];
+        if (!w->ok || !of_variant(w, g, var, 0)) continue;
+        if (coarse1 == -2) coarse1 = w->coarse;
+        else if (w->coarse != coarse1) return 1;
+    }
+    return 0;
+}
+
+/* One heatmap's cells: bw[b * nc + c] for blocks[b] x coarses[c]. */
+typedef struct heat {
+    unsigned long long want, n;
+    char ns[32];
+    long blocks[64], coarses[64];
+    size_t nb, nc;
+    double *bw;
+    const char **why; /* the status of a cell without a bandwidth */
+    const row **first;
+    unsigned folded;  /* AX_FINISH, AX_MODE: a cell is the fastest of several */
+    double lo, hi;
+    size_t ncells, best;
+    int hasmissing, oom;
+} heat;
+
+/* The n nearest to the one asked for among those where the variant ran more
+ * than one block dim x coarse factor configuration. */
+static unsigned long long heat_n(const results *r, const group *g, size_t si, unsigned long long want)
+{
+    unsigned long long n = 0;
+    double bd = INFINITY;
+    for (size_t j = 0; j < g->s[si].npts; j++) {
+        unsigned long long m = g->s[si].pts[j].n;
+        if (!several_cells(r, g, g->s[si].var, m)) continue;
+        double d = fabs(log2d((double)m) - log2d((double)want));
+        if (d < bd - 1e-12 || (fabs(d - bd) <= 1e-12 && m > n)) bd = d, n = m;
+    }
+    return n ? n : g->s[si].pts[0].n; /* then the chart is skipped */
+}
+
+static void heat_axes(const results *r, const group *g, int var, heat *h)
+{
+    for (size_t i = 0; i < r->nrows; i++) {
+        const row *w = &r->rows[i];
+        if (!of_variant(w, g, var, h->n) || w->block_dim < 0 || w->coarse < 0) continue;
+        if (h->nb < 64) h->nb = add_unique(h->blocks, h->nb, w->block_dim);
+        if (h->nc < 64) h->nc = add_unique(h->coarses, h->nc, w->coarse);
+    }
+    qsort(h->blocks, h->nb, sizeof *h->blocks, cmp_long);
+    qsort(h->coarses, h->nc, sizeof *h->coarses, cmp_long);
+}
+
+static void heat_cells(const results *r, const group *g, int var, heat *h)
+{
+    heat_axes(r, g, var, h);
+    size_t cells = h->nb * h->nc > 0 ? h->nb * h->nc : 1;
+    h->bw = malloc(cells * sizeof *h->bw);
+    h->why = calloc(cells, sizeof *h->why);
+    h->first = calloc(cells, sizeof *h->first);
+    if (!h->bw || !h->why || !h->first) {
+        h->oom = 1;
+        return;
+    }
+    for (size_t k = 0; k < h->nb * h->nc; k++) h->bw[k] = NAN;
+    for (size_t i = 0; i < r->nrows; i++) {
+        const row *w = &r->rows[i];
+        if (!of_variant(w, g, var, h->n) || w->block_dim < 0 || w->coarse < 0) continue;
+        size_t k = index_of(h->blocks, h->nb, w->block_dim) * h->nc + index_of(h->coarses, h->nc, w->coarse);
+        if (w->ok && isfinite(w->bw_cold)) {
+            if (h->first[k] && strcmp(h->first[k]->finish, w->finish)) h->folded |= AX_FINISH;
+            if (h->first[k] && strcmp(h->first[k]->scan_mode, w->scan_mode)) h->folded |= AX_MODE;
+            if (!h->first[k]) h->first[k] = w;
+            if (!isfinite(h->bw[k]) || w->bw_cold > h->bw[k]) h->bw[k] = w->bw_cold;
+        } else if (!h->why[k]) {
+            h->why[k] = w->status;
+        }
+    }
+    h->lo = INFINITY;
+    for (size_t k = 0; k < h->nb * h->nc; k++)
+        if (isfinite(h->bw[k])) {
+            h->ncells++;
+            if (h->bw[k] < h->lo) h->lo = h->bw[k];
+            if (h->bw[k] > h->hi) h->hi = h->bw[k], h->best = k;
+        }
+}
+
+/* A heatmap for series si when its variant ran more than one coarse factor. */
+static int title_heatmap(chart_job *j)
+{
+    const results *r = j->ctx->r;
+    const group *g = j->g;
+    int var = g->s[j->si].var;
+    if (!several_coarse(r, g, var)) return 0;
+    heat *h = calloc(1, sizeof *h);
+    if (!h) return 0;
+    j->state = h;
+    h->want = j->ctx->opt.n;
+    h->n = heat_n(r, g, j->si, h->want);
+    char vname[128];
+    safe_name(vname, sizeof vname, r->vars[var].name);
+    snprintf(j->cstem, sizeof j->cstem, "heatmap-%s-%s-%s", vname, g->dtype, g->op);
+    format_n(h->n, h->ns, sizeof h->ns);
+    snprintf(j->title, sizeof j->title, "%s: block dim × coarse factor at n = %s", r->vars[var].name, h->ns);
+    heat_cells(r, g, var, h);
+    return 1;
+}
+
+static void caption_heatmap(chart_job *j)
+{
+    const heat *h = j->state;
+    snprintf(j->c->caption, sizeof j->c->caption,
+             "Cold bandwidth of %s at n = %s for each block dim and coarse factor measured%s; the outlined cell "
+             "is the fastest; hatched cells were not measured (skipped, failed or not in the sweep).%s",
+             j->ctx->r->vars[j->g->s[j->si].var].name, h->ns,
+             h->folded & (AX_FINISH | AX_MODE) ? " (each cell the fastest of its finishes or scan modes)" : "",
+             h->n != h->want ? " The requested n has no block dim × coarse factor sweep for this variant: this is the "
+                               "nearest n that has one."
+                             : "");
+}
+
+static void heat_write(FILE *f, chart_job *j, void *arg)
+{
+    (void)arg;
+    heat *h = j->state;
+    fprintf(f, "# x y bw_cold_GBps label label_colour (x: coarse index, y: block dim index)\n");
+    for (size_t b = 0; b < h->nb; b++)
+        for (size_t cc = 0; cc < h->nc; cc++) {
+            double x = h->bw[b * h->nc + cc];
+            if (!isfinite(x)) continue;
+            char lab[32];
+            snprintf(lab, sizeof lab, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x);
+            double t = h->hi > h->lo ? (x - h->lo) / (h->hi - h->lo) : 1.0;
+            fprintf(f, "%zu %zu %.6g", cc, b, x);
+            dat_str(f, lab);
+            fprintf(f, " %u\n", t < 0.62 ? 0xffffffu : 0x111111u);
+        }
+    fputs("\n\n# x y label: cells without a measurement\n", f);
+    for (size_t b = 0; b < h->nb; b++)
+        for (size_t cc = 0; cc < h->nc; cc++) {
+            size_t k = b * h->nc + cc;
+            if (isfinite(h->bw[k])) continue;
+            fprintf(f, "%zu %zu", cc, b);
+            dat_str(f, h->why[k] ? h->why[k] : "–");
+            fputc('\n', f);
+            h->hasmissing = 1;
+        }
+    /* an empty block would not count as an index: keep index 2 where the script looks */
+    if (!h->hasmissing) fputs("-100 -100 \"\"\n", f);
+    fprintf(f, "\n\n# the fastest cell\n%zu %zu\n", h->best % h->nc, h->best / h->nc);
+}
+
+static void heat_params(chart_job *j, const char *dat)
+{
+    const heat *h = j->state;
+    pbuf xt = {0}, yt = {0};
+    pb_add(&xt, "(");
+    for (size_t cc = 0; cc < h->nc; cc++) pb_add(&xt, "%s'%ld' %zu", cc ? ", " : "", h->coarses[cc], cc);
+    pb_add(&xt, ")");
+    pb_add(&yt, "(");
+    for (size_t b = 0; b < h->nb; b++) pb_add(&yt, "%s'%ld' %zu", b ? ", " : "", h->blocks[b], b);
+    pb_add(&yt, ")");
+    snprintf(j->sub, sizeof j->sub, "cold L2; GB/s per cell, colours from the lowest to the highest%s%s",
+             h->folded & (AX_FINISH | AX_MODE) ? "; each cell: the fastest of its finishes / scan modes" : "",
+             h->n != h->want ? "; the nearest n with a block dim × coarse sweep" : "");
+    p_str(&j->p, "data", dat);
+    p_int(&j->p, "nx", (long long)h->nc);
+    p_int(&j->p, "ny", (long long)h->nb);
+    p_str(&j->p, "xt", xt.s);
+    p_str(&j->p, "yt", yt.s);
+    p_num(&j->p, "cbmin", h->hi > h->lo ? h->lo : h->lo * 0.9);
+    p_num(&j->p, "cbmax", h->hi > h->lo ? h->hi : h->hi * 1.1 + 1e-9);
+    p_int(&j->p, "hasmissing", h->hasmissing);
+    j->w = 330 + (int)h->nc * 92, j->h = 230 + (int)h->nb * 56;
+    if (j->w < 900) j->w = 900;
+    fit_titles(j);
+    if (j->h < 420) j->h = 420;
+    free(xt.s);
+    free(yt.s);
+}
+
+static int data_heatmap(chart_job *j)
+{
+    heat *h = j->state;
+    if (h->oom || h->ncells < 2) {
+        if (h->oom) skip_chart(j->ctx, j->c, "out of memory");
+        else skip_chart(j->ctx, j->c, "fewer than two measured cells at n = %s", h->ns);
+        return -1;
+    }
+    char dat[340];
+    if (chart_data_file(j, dat, sizeof dat, heat_write, NULL)) return -1;
+    heat_params(j, dat);
+    return 0;
+}
+
+static void done_heatmap(chart_job *j)
+{
+    heat *h = j->state;
+    if (!h) return;
+    free(h->bw), free(h->why), free(h->first);
+    free(h);
+}
+
+/* ---- the chart table, and the one drawing function ---------------------------------- */
+
+static const chart_kind chart_table[] = {
+    /* prefix, script, w, h, reduce only, per variant, title, caption, data, done */
+    {"bandwidth", "bandwidth.gp", 1280, 720, 0, 0, title_bandwidth, caption_bandwidth, data_bandwidth, NULL, NULL,
+     NULL},
+    {"ladder", "ladder.gp", 1400, 420, 1, 0, title_ladder, caption_ladder, data_ladder, done_ladder, NULL, NULL},
+    {"metrics", "metrics.gp", 1000, 420, 0, 0, title_metrics, caption_metrics, data_metrics, NULL, NULL, NULL},
+    {"heatmap", "heatmap.gp", 900, 420, 0, 1, title_heatmap, caption_heatmap, data_heatmap, done_heatmap,
+     "Block dim × coarse factor heatmaps", "no variant has more than one coarse factor in these results"},
+    {"time", "time.gp", 1280, 720, 0, 0, title_time, caption_time, data_time, NULL, NULL, NULL},
+    {"hotcold", "hotcold.gp", 760, 370, 0, 0, title_hotcold, caption_hotcold, data_hotcold, NULL, NULL, NULL},
+    {"speedup-vs-cub", "vscub.gp", 1280, 720, 0, 0, title_speedup_vs_cub, caption_speedup_vs_cub,
+     data_speedup_vs_cub, NULL, NULL, NULL},
+    {"pct-copy", "vscub.gp", 1280, 720, 0, 0, title_pct_copy, caption_pct_copy, data_pct_copy, NULL, NULL, NULL},
+};
+
+/* Make one chart of kind k for group gi (series si for per-variant kinds):
+ * its entry in the chart list, caption, data and drawing. 0 when the kind
+ * made none (title() declined). */
+static int chart_draw(render_ctx *ctx, int gi, const char *stem, const chart_kind *k, size_t si)
+{
+    chart_job j = {.ctx = ctx, .gi = gi, .g = &ctx->r->groups[gi], .stem = stem, .si = si, .w = k->w, .h = k->h};
+    snprintf(j.cstem, sizeof j.cstem, "%s-%s", k->prefix, stem);
+    int made = k->title(&j);
+    if (made) j.c = new_chart(ctx, gi, j.cstem, j.title);
+    if (j.c) {
+        k->caption(&j);
+        if (k->data(&j) == 0) {
+            pbuf p = {0};
+            common_titles(ctx, j.g, &p, j.title, j.sub);
+            pb_add(&p, "%s", j.p.s ? j.p.s : "");
+            draw(ctx, j.c, k->script, j.w, j.h, p.s ? p.s : "");
+            free(p.s);
+        }
+    }
+    free(j.p.s);
+    if (k->done) k->done(&j);
+    return made;
+}
+
+/* Every chart of kind k for group gi. */
+static void chart_kind_render(render_ctx *ctx, int gi, const char *stem, const chart_kind *k)
+{
+    const group *g = &ctx->r->groups[gi];
+    if (k->reduce_only && strcmp(g->kind, "reduce") != 0) return;
+    if (!k->per_variant) {
+        chart_draw(ctx, gi, stem, k, 0);
+        return;
+    }
+    int any = 0;
+    for (size_t si = 0; si < g->ns; si++) any |= chart_draw(ctx, gi, stem, k, si);
+    if (!any) {
+        char cstem[200];
+        snprintf(cstem, sizeof cstem, "%s-%s", k->prefix, stem);
+        chart *c = new_chart(ctx, gi, cstem, k->none_title);
+        if (c) skip_chart(ctx, c, "%s", k->none_note);
+    }
+}
 
 int charts_render(render_ctx *ctx, char *err, size_t errlen)
 {
@@ -1315,15 +1008,8 @@ int charts_render(render_ctx *ctx, char *err, size_t errlen)
             continue;
         }
         if (write_series(ctx, g, stem, group_has_ideal_data(ctx, g), err, errlen)) return -1;
-        int reduce = strcmp(g->kind, "reduce") == 0;
-        chart_bandwidth(ctx, (int)gi, stem);
-        if (reduce) chart_ladder(ctx, (int)gi, stem);
-        chart_metrics(ctx, (int)gi, stem);
-        chart_heatmaps(ctx, (int)gi, stem);
-        chart_time(ctx, (int)gi, stem);
-        chart_hotcold(ctx, (int)gi, stem);
-        chart_speedup_vs_cub(ctx, (int)gi, stem);
-        chart_pct_copy(ctx, (int)gi, stem);
+        for (size_t k = 0; k < sizeof chart_table / sizeof chart_table[0]; k++)
+            chart_kind_render(ctx, (int)gi, stem, &chart_table[k]);
     }
     return 0;
 }

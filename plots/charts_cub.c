@@ -85,162 +85,177 @@ static double value_at(const render_ctx *ctx, const group *g, int pct, int var, 
     return c ? median_of(c, hot) / median_of(w, hot) : NAN;
 }
 
-/* Write the data (one block per variant with at least one value) and draw.
- * pct: 0 for the speed-up chart, 1 for the percentage of the copy bandwidth. */
-static void chart_vs_cub(render_ctx *ctx, int gi, const char *stem, int pct)
-{
-    const results *r = ctx->r;
-    const group *g = &r->groups[gi];
-    const run_info *ri = &r->run;
-    char cstem[200], title[160];
-    snprintf(cstem, sizeof cstem, "%s-%s", pct ? "pct-copy" : "speedup-vs-cub", stem);
-    if (pct) snprintf(title, sizeof title, "%s bandwidth as %% of the measured copy vs n", kind_word(g->kind));
-    else snprintf(title, sizeof title, "%s speed-up over CUB vs n", kind_word(g->kind));
-    chart *c = new_chart(ctx, gi, cstem, title);
-    if (!c) return;
-    int two = 0; /* a hot panel: some point has a hot median */
-    if (r->has_hot)
-        for (size_t i = 0; i < g->ns && !two; i++)
-            for (size_t j = 0; j < g->s[i].npts && !two; j++) two = fastest(r, g, g->s[i].var, g->s[i].pts[j].n, HOT) != NULL;
-    if (pct)
-        snprintf(c->caption, sizeof c->caption,
-                 "Bandwidth (bytes moved%s ÷ median time) of each variant, CUB included, as a percentage of the copy "
-                 "bandwidth measured in this run (%.0f GB/s, read + write), against n; %s. Each point is the "
-                 "variant's fastest configuration at that n in that L2 state. Dashed: 100 %%.",
-                 strcmp(g->kind, "scan") == 0 ? ", read + write" : "", ri->copy_GBps,
-                 two ? "left: cold L2 (flushed before each launch), right: hot (the same input reused)"
-                     : "cold L2 (flushed before each launch); results.csv has no hot times");
-    else
-        snprintf(c->caption, sizeof c->caption,
-                 "Speed-up over CUB (CUB's median time ÷ the variant's, at the same n) of each other variant against "
-                 "n; %s. Each point compares the variant's fastest configuration at that n with CUB's, both in that "
-                 "L2 state. Above the dashed line at 1 the variant beats CUB.",
-                 two ? "left: cold L2 (flushed before each launch), right: hot (the same input reused)"
-                     : "cold L2 (flushed before each launch); results.csv has no hot times");
-    if (!group_has_cub(r, g)) {
-        skip_chart(ctx, c, "no CUB rows (family cub, e.g. %s_cub) with status ok for %s %s %s", g->kind, g->kind,
-                   g->dtype, g->op);
-        return;
-    }
-    if (pct && !isfinite(ri->copy_GBps)) {
-        skip_chart(ctx, c, "the measured copy bandwidth is unknown (run.json copy_bandwidth_GBps)");
-        return;
-    }
-    if (pct && !r->has_bw) {
-        skip_chart(ctx, c, "results.csv has neither bytes_moved nor bw_cold_GBps");
-        return;
-    }
+/* ---- the chart table's functions (charts.c): pct 0 the speed-up chart, 1 the
+ * percentage of the copy bandwidth ------------------------------------------------------ */
 
-    char dat[220], err[512];
-    snprintf(dat, sizeof dat, "%s.dat", cstem);
-    FILE *f = open_data(ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(ctx, c, "%s", err);
-        return;
+static int title_vs_cub(chart_job *j, int pct)
+{
+    if (pct) snprintf(j->title, 160, "%s bandwidth as %% of the measured copy vs n", kind_word(j->g->kind));
+    else snprintf(j->title, 160, "%s speed-up over CUB vs n", kind_word(j->g->kind));
+    return 1;
+}
+
+int title_speedup_vs_cub(chart_job *j) { return title_vs_cub(j, 0); }
+int title_pct_copy(chart_job *j) { return title_vs_cub(j, 1); }
+
+/* A hot panel: some point has a hot median (kept in j->flag). */
+static int hot_panel(const results *r, const group *g)
+{
+    if (!r->has_hot) return 0;
+    for (size_t i = 0; i < g->ns; i++)
+        for (size_t j = 0; j < g->s[i].npts; j++)
+            if (fastest(r, g, g->s[i].var, g->s[i].pts[j].n, HOT)) return 1;
+    return 0;
+}
+
+static const char *panels_text(int two)
+{
+    return two ? "left: cold L2 (flushed before each launch), right: hot (the same input reused)"
+               : "cold L2 (flushed before each launch); results.csv has no hot times";
+}
+
+void caption_speedup_vs_cub(chart_job *j)
+{
+    j->flag = hot_panel(j->ctx->r, j->g);
+    snprintf(j->c->caption, sizeof j->c->caption,
+             "Speed-up over CUB (CUB's median time ÷ the variant's, at the same n) of each other variant against "
+             "n; %s. Each point compares the variant's fastest configuration at that n with CUB's, both in that "
+             "L2 state. Above the dashed line at 1 the variant beats CUB.",
+             panels_text(j->flag));
+}
+
+void caption_pct_copy(chart_job *j)
+{
+    j->flag = hot_panel(j->ctx->r, j->g);
+    snprintf(j->c->caption, sizeof j->c->caption,
+             "Bandwidth (bytes moved%s ÷ median time) of each variant, CUB included, as a percentage of the copy "
+             "bandwidth measured in this run (%.0f GB/s, read + write), against n; %s. Each point is the "
+             "variant's fastest configuration at that n in that L2 state. Dashed: 100 %%.",
+             strcmp(j->g->kind, "scan") == 0 ? ", read + write" : "", j->ctx->r->run.copy_GBps, panels_text(j->flag));
+}
+
+/* What the data file holds: the variants with a block, the value and n ranges. */
+typedef struct vs_cub_sum {
+    int pct;
+    int *vars;
+    size_t nv;
+    double lo, hi;
+    unsigned long long nlo, nhi;
+} vs_cub_sum;
+
+/* Variant var's block of the data file (none when it has no value). */
+static void vs_cub_block(FILE *f, const chart_job *j, int pct, int var, const series *sr, vs_cub_sum *s)
+{
+    int header = 0;
+    for (size_t k = 0; k < sr->npts; k++) {
+        unsigned long long n = sr->pts[k].n;
+        const row *wc, *wh;
+        double vc = value_at(j->ctx, j->g, pct, var, n, COLD, &wc), vh = value_at(j->ctx, j->g, pct, var, n, HOT, &wh);
+        if (!(vc > 0) && !(vh > 0)) continue;
+        if (!header) {
+            fprintf(f, "# %s\n", j->ctx->r->vars[var].name);
+            header = 1;
+            s->vars[s->nv++] = var;
+        }
+        fprintf(f, "%llu", n);
+        dat_num(f, vc > 0 ? vc : NAN);
+        dat_num(f, vh > 0 ? vh : NAN);
+        fprintf(f, " %ld %ld %ld %ld\n", wc ? wc->block_dim : -1, wc ? wc->coarse : -1, wh ? wh->block_dim : -1,
+                wh ? wh->coarse : -1);
+        for (int h = 0; h < 2; h++) {
+            double v = h ? vh : vc;
+            if (!(v > 0)) continue;
+            if (v < s->lo) s->lo = v;
+            if (v > s->hi) s->hi = v;
+        }
+        if (!s->nlo || n < s->nlo) s->nlo = n;
+        if (n > s->nhi) s->nhi = n;
     }
+    if (header) fputs("\n\n", f);
+}
+
+/* The data: one block per variant with at least one value. */
+static void vs_cub_rows(FILE *f, chart_job *j, void *arg)
+{
+    vs_cub_sum *s = arg;
+    const group *g = j->g;
     fprintf(f, "# %s %s %s: %s, per variant (one block each, in this order); each value from the variant's fastest "
                "configuration at n in that L2 state\n",
             g->kind, g->dtype, g->op,
-            pct ? "bytes moved / median time as % of the measured copy bandwidth"
-                : "speed-up over CUB (CUB's fastest median / the variant's fastest median)");
+            s->pct ? "bytes moved / median time as % of the measured copy bandwidth"
+                   : "speed-up over CUB (CUB's fastest median / the variant's fastest median)");
     fprintf(f, "# n cold hot cold_block_dim cold_coarse hot_block_dim hot_coarse\n");
-    int *vars = malloc((g->ns ? g->ns : 1) * sizeof *vars);
-    size_t nv = 0;
-    double lo = INFINITY, hi = 0;
-    unsigned long long nlo = 0, nhi = 0;
-    for (size_t i = 0; vars && i < g->ns; i++) {
-        int var = g->s[i].var;
-        if (!pct && r->vars[var].is_cub) continue;
-        int header = 0;
-        for (size_t j = 0; j < g->s[i].npts; j++) {
-            unsigned long long n = g->s[i].pts[j].n;
-            const row *wc, *wh;
-            double vc = value_at(ctx, g, pct, var, n, COLD, &wc), vh = value_at(ctx, g, pct, var, n, HOT, &wh);
-            if (!(vc > 0) && !(vh > 0)) continue;
-            if (!header) {
-                fprintf(f, "# %s\n", r->vars[var].name);
-                header = 1;
-                vars[nv++] = var;
-            }
-            fprintf(f, "%llu", n);
-            dat_num(f, vc > 0 ? vc : NAN);
-            dat_num(f, vh > 0 ? vh : NAN);
-            fprintf(f, " %ld %ld %ld %ld\n", wc ? wc->block_dim : -1, wc ? wc->coarse : -1, wh ? wh->block_dim : -1,
-                    wh ? wh->coarse : -1);
-            for (int k = 0; k < 2; k++) {
-                double v = k ? vh : vc;
-                if (!(v > 0)) continue;
-                if (v < lo) lo = v;
-                if (v > hi) hi = v;
-            }
-            if (!nlo || n < nlo) nlo = n;
-            if (n > nhi) nhi = n;
-        }
-        if (header) fputs("\n\n", f);
-    }
-    if (close_data(f, ctx, dat, err, sizeof err)) {
-        free(vars);
-        skip_chart(ctx, c, "%s", err);
-        return;
-    }
-    if (!nv) {
-        free(vars);
-        skip_chart(ctx, c, "%s", pct ? "no bandwidth in any ok row" : "no variant other than CUB shares an n with it");
-        return;
-    }
+    for (size_t i = 0; s->vars && i < g->ns; i++)
+        if (s->pct || !j->ctx->r->vars[g->s[i].var].is_cub) vs_cub_block(f, j, s->pct, g->s[i].var, &g->s[i], s);
+}
 
-    double xmin, xmax, xstart;
-    int xstep;
-    n_axis(nlo, nhi, &xmin, &xmax, &xstep, &xstart);
-    double ymin, ymax;
-    pbuf yt = {0};
-    if (pct) {
-        ymin = 0;
-        ymax = (hi > 100 ? hi : 100) * 1.08;
-    } else {
-        if (lo > 1) lo = 1;
-        if (hi < 1) hi = 1;
-        ymin = lo / 1.25;
-        ymax = hi * 1.25;
+static void vs_cub_params(chart_job *j, int pct, const char *dat, vs_cub_sum *s)
+{
+    const group *g = j->g;
+    pbuf *p = &j->p, yt = {0};
+    double ymin = 0, ymax = (s->hi > 100 ? s->hi : 100) * 1.08;
+    if (!pct) {
+        if (s->lo > 1) s->lo = 1;
+        if (s->hi < 1) s->hi = 1;
+        ymin = s->lo / 1.25;
+        ymax = s->hi * 1.25;
         log_tics(ymin, ymax, &yt);
     }
-    char folded[256], sub[600];
-    folded_text(g->folded, folded, sizeof folded);
-    snprintf(sub, sizeof sub, "%s; each point: the variant's fastest configuration at n in that L2 state (%s)",
-             two ? "left: cold L2, right: hot L2" : "cold L2; no hot times in these results",
+    snprintf(j->sub, sizeof j->sub, "%s; each point: the variant's fastest configuration at n in that L2 state (%s)",
+             j->flag ? "left: cold L2, right: hot L2" : "cold L2; no hot times in these results",
              g->folded ? "over its configurations" : "one configuration each");
-    pbuf p = {0};
-    common_titles(ctx, g, &p, title, sub);
-    p_str(&p, "data", dat);
-    p_int(&p, "nvar", (long long)nv);
-    var_lists(ctx, vars, nv, &p);
-    free(vars);
-    p_int(&p, "npanel", two ? 2 : 1);
-    p_num(&p, "xmin", xmin);
-    p_num(&p, "xmax", xmax);
-    p_int(&p, "xstep", xstep);
-    p_num(&p, "xstart", xstart);
-    p_num(&p, "ymin", ymin);
-    p_num(&p, "ymax", ymax);
-    p_int(&p, "ylog", !pct);
-    p_str(&p, "yt", yt.s ? yt.s : "");
+    p_str(p, "data", dat);
+    p_int(p, "nvar", (long long)s->nv);
+    var_lists(j->ctx, s->vars, s->nv, p);
+    p_int(p, "npanel", j->flag ? 2 : 1);
+    p_n_axis(p, s->nlo, s->nhi);
+    p_num(p, "ymin", ymin);
+    p_num(p, "ymax", ymax);
+    p_int(p, "ylog", !pct);
+    p_str(p, "yt", yt.s ? yt.s : "");
     free(yt.s);
-    p_str(&p, "ylab", pct ? "% of the measured copy bandwidth" : "speed-up over CUB (×, log scale)");
-    p_num(&p, "ref", pct ? 100.0 : 1.0);
-    p_str(&p, "reflab", pct ? "100 % of copy" : "CUB (1×)");
-    int w = two ? 1720 : 1280, h = 720;
-    if (w < titles_px(ctx, g, title, sub)) w = titles_px(ctx, g, title, sub);
+    p_str(p, "ylab", pct ? "% of the measured copy bandwidth" : "speed-up over CUB (×, log scale)");
+    p_num(p, "ref", pct ? 100.0 : 1.0);
+    p_str(p, "reflab", pct ? "100 % of copy" : "CUB (1×)");
+    j->w = j->flag ? 1720 : 1280;
+    fit_titles(j);
     /* the key, right of the panels: the longest name */
     size_t longest = 14;
     for (size_t i = 0; i < g->ns; i++) {
-        size_t l = strlen(r->vars[g->s[i].var].name);
+        size_t l = strlen(j->ctx->r->vars[g->s[i].var].name);
         if (l > longest) longest = l;
     }
-    p_num(&p, "right", 1.0 - ((double)longest * 7.5 + 70) / w);
-    draw(ctx, c, "vscub.gp", w, h, p.s ? p.s : "");
-    free(p.s);
+    p_num(p, "right", 1.0 - ((double)longest * 7.5 + 70) / j->w);
 }
 
-void chart_speedup_vs_cub(render_ctx *ctx, int gi, const char *stem) { chart_vs_cub(ctx, gi, stem, 0); }
+static int data_vs_cub(chart_job *j, int pct)
+{
+    const results *r = j->ctx->r;
+    const group *g = j->g;
+    if (!group_has_cub(r, g)) {
+        skip_chart(j->ctx, j->c, "no CUB rows (family cub, e.g. %s_cub) with status ok for %s %s %s", g->kind,
+                   g->kind, g->dtype, g->op);
+        return -1;
+    }
+    const char *why = !pct                         ? NULL
+                      : !isfinite(r->run.copy_GBps) ? "the measured copy bandwidth is unknown (run.json copy_bandwidth_GBps)"
+                      : !r->has_bw                  ? "results.csv has neither bytes_moved nor bw_cold_GBps"
+                                                    : NULL;
+    if (why) {
+        skip_chart(j->ctx, j->c, "%s", why);
+        return -1;
+    }
+    char dat[340];
+    vs_cub_sum s = {.pct = pct, .vars = malloc((g->ns ? g->ns : 1) * sizeof *s.vars), .lo = INFINITY};
+    int rc = chart_data_file(j, dat, sizeof dat, vs_cub_rows, &s);
+    if (!rc && !s.nv) {
+        skip_chart(j->ctx, j->c, "%s", pct ? "no bandwidth in any ok row" : "no variant other than CUB shares an n with it");
+        rc = -1;
+    }
+    if (!rc) vs_cub_params(j, pct, dat, &s);
+    free(s.vars);
+    return rc;
+}
 
-void chart_pct_copy(render_ctx *ctx, int gi, const char *stem) { chart_vs_cub(ctx, gi, stem, 1); }
+int data_speedup_vs_cub(chart_job *j) { return data_vs_cub(j, 0); }
+int data_pct_copy(chart_job *j) { return data_vs_cub(j, 1); }

@@ -57,8 +57,69 @@ int titles_px(const render_ctx *ctx, const group *g, const char *title, const ch
 /* ttl (title — device · dtype op · day) and sub */
 void common_titles(const render_ctx *ctx, const group *g, pbuf *p, const char *title, const char *sub);
 
-/* The charts against CUB (charts_cub.c). */
-void chart_speedup_vs_cub(render_ctx *ctx, int gi, const char *stem);
-void chart_pct_copy(render_ctx *ctx, int gi, const char *stem);
+/* File-name-safe copy of s. */
+void safe_name(char *out, size_t len, const char *s);
+/* Pixels the longest variant name of g takes as a tic label, plus a gap. */
+int names_px(const render_ctx *ctx, const group *g);
+/* var_lists for every series of g. */
+void series_lists(const render_ctx *ctx, const group *g, pbuf *p);
+/* plots-data/series-<stem>.dat: per variant the fastest configuration per n
+ * (and the bytes moved at the peak when with_ideal). */
+int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ideal, char *err, size_t errlen);
+/* Does g have the data for the ideal line (a peak and bytes moved)? */
+int group_has_ideal_data(const render_ctx *ctx, const group *g);
+
+/* ---- the chart table (charts.c) ----------------------------------------------------- */
+
+/* One chart being made: what a chart kind's functions share. */
+typedef struct chart_job {
+    render_ctx *ctx;
+    int gi;
+    const group *g;
+    const char *stem; /* the group's: reduce-f32-sum */
+    size_t si;        /* per-variant kinds: the series of g */
+    char cstem[320];  /* the chart's file stem: <prefix>-<stem> unless title() sets another */
+    char title[256];
+    char sub[600];    /* the subtitle (data() sets it) */
+    pbuf p;           /* the parameters after ttl and sub (data() adds them) */
+    int w, h;         /* pixels: the kind's, data() may change them */
+    int flag;         /* a kind's own value kept between its functions */
+    void *state;      /* a kind's own data, freed by its done() */
+    chart *c;
+} chart_job;
+
+/* A kind of chart: one row of the chart table. */
+typedef struct chart_kind {
+    const char *prefix; /* file prefix: <prefix>-<kind>-<dtype>-<op>.png and .svg */
+    const char *script; /* plots/<script> */
+    int w, h;           /* size in pixels, before data() adjusts it */
+    int reduce_only;
+    int per_variant;    /* one chart per series that title() accepts */
+    /* Sets the title (and cstem, state); 0: no chart (per_variant kinds). */
+    int (*title)(chart_job *j);
+    void (*caption)(chart_job *j);
+    /* Writes the data file, sets sub, params and size: 0 to draw, -1 when
+     * it skipped the chart (skip_chart). */
+    int (*data)(chart_job *j);
+    void (*done)(chart_job *j); /* frees state; may be NULL */
+    /* per_variant kinds: the title and note of the skipped chart when no series was accepted */
+    const char *none_title, *none_note;
+} chart_kind;
+
+/* Write plots-data/<cstem>.dat (its name into dat) with write(f, j, arg):
+ * 0, or -1 when it could not and skipped the chart. */
+int chart_data_file(chart_job *j, char *dat, size_t len, void (*write)(FILE *f, chart_job *j, void *arg), void *arg);
+/* Widen j to its title's and subtitle's width. */
+void fit_titles(chart_job *j);
+/* xmin, xmax, xstep, xstart of a log2 n axis from lo to hi. */
+void p_n_axis(pbuf *p, unsigned long long lo, unsigned long long hi);
+
+/* The charts against CUB (charts_cub.c): the chart table's functions. */
+int title_speedup_vs_cub(chart_job *j);
+int title_pct_copy(chart_job *j);
+void caption_speedup_vs_cub(chart_job *j);
+void caption_pct_copy(chart_job *j);
+int data_speedup_vs_cub(chart_job *j);
+int data_pct_copy(chart_job *j);
 
 #endif

@@ -93,6 +93,109 @@ static int write_file(const char *path, const char *text, char *err, size_t errl
     return 0;
 }
 
+/* plots-data/ and charts/ under the results directory (absolute, since
+ * gnuplot runs inside plots-data), emptied of what an earlier run drew. */
+static int setup_dirs(render_ctx *ctx, char *err, size_t errlen)
+{
+    char abs_dir[PATH_MAX];
+    if (!realpath(ctx->dir, abs_dir)) {
+        snprintf(err, errlen, "%s: %s", ctx->dir, strerror(errno));
+        return -1;
+    }
+    join_path(ctx->data_dir, sizeof ctx->data_dir, abs_dir, "plots-data");
+    join_path(ctx->charts_dir, sizeof ctx->charts_dir, abs_dir, "charts");
+    if (make_dir(ctx->data_dir, err, errlen) || make_dir(ctx->charts_dir, err, errlen)) return -1;
+    static const char *const chart_exts[] = {".png", ".svg"};
+    static const char *const data_exts[] = {".dat", ".gp", ".log", ".sh"};
+    clear_dir(ctx->charts_dir, chart_exts, 2);
+    clear_dir(ctx->data_dir, data_exts, 4);
+    return 0;
+}
+
+/* The scripts: a directory given, else the built-in copies written out. */
+static int setup_scripts(render_ctx *ctx, char *err, size_t errlen)
+{
+    const char *sd = ctx->opt.scripts_dir && *ctx->opt.scripts_dir ? ctx->opt.scripts_dir : getenv("PLOTS_SCRIPTS_DIR");
+    if (sd && *sd) {
+        char abs_sd[PATH_MAX];
+        if (!realpath(sd, abs_sd)) {
+            snprintf(err, errlen, "scripts directory %s: %s", sd, strerror(errno));
+            return -1;
+        }
+        snprintf(ctx->gpdir, sizeof ctx->gpdir, "%s", abs_sd);
+        return 0;
+    }
+    snprintf(ctx->gpdir, sizeof ctx->gpdir, ".");
+    for (size_t i = 0; i < plots_script_count; i++) {
+        char p[PATH_LEN];
+        join_path(p, sizeof p, ctx->data_dir, plots_scripts[i].name);
+        if (write_file(p, plots_scripts[i].text, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+/* gnuplot, or why the charts are not drawn. */
+static void setup_gnuplot(render_ctx *ctx)
+{
+    if (ctx->opt.no_charts) {
+        ctx->why_not_drawn = "charts were turned off";
+    } else if (!find_gnuplot(ctx->opt.gnuplot, ctx->gnuplot, sizeof ctx->gnuplot)) {
+        char *why = ctx->why_buf;
+        const char *asked = ctx->opt.gnuplot && *ctx->opt.gnuplot ? ctx->opt.gnuplot : getenv("GNUPLOT");
+        if (asked && *asked) textf(why, sizeof ctx->why_buf, "gnuplot (%s) was not found", asked);
+        else textf(why, sizeof ctx->why_buf, "gnuplot was not found on PATH");
+        ctx->why_not_drawn = why;
+    }
+    if (ctx->why_not_drawn) ctx->gnuplot[0] = '\0';
+}
+
+/* The charts, with plots-data/commands.sh beside them. */
+static int render_charts(render_ctx *ctx, char *err, size_t errlen)
+{
+    char cmds_path[PATH_LEN];
+    join_path(cmds_path, sizeof cmds_path, ctx->data_dir, "commands.sh");
+    ctx->cmds = fopen(cmds_path, "w");
+    if (ctx->cmds) {
+        fputs("#!/bin/sh\n# Redraws every chart of this results directory into ../charts/ (gnuplot: $GNUPLOT or\n"
+              "# gnuplot on PATH). Written by plots/render with the data beside it.\nset -e\n"
+              "cd \"$(dirname \"$0\")\"\ngnuplot=${GNUPLOT:-gnuplot}\nmkdir -p ../charts\n",
+              ctx->cmds);
+    }
+    ctx_log(ctx, "%s: %zu rows, %zu groups%s", ctx->dir, ctx->r->nrows, ctx->r->ngroups,
+            ctx->gnuplot[0] ? "" : " (report only)");
+    int crc = charts_render(ctx, err, errlen);
+    if (ctx->cmds) {
+        fclose(ctx->cmds);
+        chmod(cmds_path, 0755);
+        ctx->cmds = NULL;
+    }
+    return crc;
+}
+
+/* The closing message; 0, or 1 when charts are missing. */
+static int render_message(const render_ctx *ctx, char *msg, size_t msglen)
+{
+    if (ctx->opt.no_charts) {
+        snprintf(msg, msglen, "plots: report in %s/index.html and report.md (charts turned off)", ctx->dir);
+        return 0;
+    }
+    if (ctx->why_not_drawn) {
+        snprintf(msg, msglen,
+                 "plots: %s; wrote %s/report.md and index.html without charts; draw them later with "
+                 "`bazel run //plots:render -- %s`",
+                 ctx->why_not_drawn, ctx->dir, ctx->dir);
+        return 1;
+    }
+    if (ctx->failed) {
+        snprintf(msg, msglen, "plots: %zu chart%s failed (see %s/plots-data/gnuplot.log); %zu drawn, report in %s/index.html",
+                 ctx->failed, ctx->failed > 1 ? "s" : "", ctx->dir, ctx->drawn, ctx->dir);
+        return 1;
+    }
+    snprintf(msg, msglen, "plots: %zu chart%s drawn, %zu skipped (no data); report in %s/index.html and report.md",
+             ctx->drawn, ctx->drawn == 1 ? "" : "s", ctx->skipped, ctx->dir);
+    return 0;
+}
+
 int plots_render(const char *results_dir, const plots_options *opt, char *msg, size_t msglen)
 {
     static const plots_options defaults = {0};
@@ -116,90 +219,11 @@ int plots_render(const char *results_dir, const plots_options *opt, char *msg, s
     }
     ctx.r = &r;
     int rc = -1;
-
-    /* directories: absolute, since gnuplot runs inside plots-data */
-    char abs_dir[PATH_MAX];
-    if (!realpath(ctx.dir, abs_dir)) {
-        snprintf(err, sizeof err, "%s: %s", ctx.dir, strerror(errno));
-        goto out;
+    if (!setup_dirs(&ctx, err, sizeof err) && !setup_scripts(&ctx, err, sizeof err)) {
+        setup_gnuplot(&ctx);
+        if (!render_charts(&ctx, err, sizeof err) && !report_write(&ctx, err, sizeof err))
+            rc = render_message(&ctx, msg, msglen);
     }
-    join_path(ctx.data_dir, sizeof ctx.data_dir, abs_dir, "plots-data");
-    join_path(ctx.charts_dir, sizeof ctx.charts_dir, abs_dir, "charts");
-    if (make_dir(ctx.data_dir, err, sizeof err) || make_dir(ctx.charts_dir, err, sizeof err)) goto out;
-    static const char *const chart_exts[] = {".png", ".svg"};
-    static const char *const data_exts[] = {".dat", ".gp", ".log", ".sh"};
-    clear_dir(ctx.charts_dir, chart_exts, 2);
-    clear_dir(ctx.data_dir, data_exts, 4);
-
-    /* the scripts: a directory given, else the built-in copies written out */
-    const char *sd = ctx.opt.scripts_dir && *ctx.opt.scripts_dir ? ctx.opt.scripts_dir : getenv("PLOTS_SCRIPTS_DIR");
-    if (sd && *sd) {
-        char abs_sd[PATH_MAX];
-        if (!realpath(sd, abs_sd)) {
-            snprintf(err, sizeof err, "scripts directory %s: %s", sd, strerror(errno));
-            goto out;
-        }
-        snprintf(ctx.gpdir, sizeof ctx.gpdir, "%s", abs_sd);
-    } else {
-        snprintf(ctx.gpdir, sizeof ctx.gpdir, ".");
-        for (size_t i = 0; i < plots_script_count; i++) {
-            char p[PATH_LEN];
-            join_path(p, sizeof p, ctx.data_dir, plots_scripts[i].name);
-            if (write_file(p, plots_scripts[i].text, err, sizeof err)) goto out;
-        }
-    }
-
-    /* gnuplot */
-    if (ctx.opt.no_charts) {
-        ctx.why_not_drawn = "charts were turned off";
-    } else if (!find_gnuplot(ctx.opt.gnuplot, ctx.gnuplot, sizeof ctx.gnuplot)) {
-        char *why = ctx.why_buf;
-        const char *asked = ctx.opt.gnuplot && *ctx.opt.gnuplot ? ctx.opt.gnuplot : getenv("GNUPLOT");
-        if (asked && *asked) textf(why, sizeof ctx.why_buf, "gnuplot (%s) was not found", asked);
-        else textf(why, sizeof ctx.why_buf, "gnuplot was not found on PATH");
-        ctx.why_not_drawn = why;
-    }
-    if (ctx.why_not_drawn) ctx.gnuplot[0] = '\0';
-
-    char cmds_path[PATH_LEN];
-    join_path(cmds_path, sizeof cmds_path, ctx.data_dir, "commands.sh");
-    ctx.cmds = fopen(cmds_path, "w");
-    if (ctx.cmds) {
-        fputs("#!/bin/sh\n# Redraws every chart of this results directory into ../charts/ (gnuplot: $GNUPLOT or\n"
-              "# gnuplot on PATH). Written by plots/render with the data beside it.\nset -e\n"
-              "cd \"$(dirname \"$0\")\"\ngnuplot=${GNUPLOT:-gnuplot}\nmkdir -p ../charts\n",
-              ctx.cmds);
-    }
-    ctx_log(&ctx, "%s: %zu rows, %zu groups%s", ctx.dir, r.nrows, r.ngroups,
-            ctx.gnuplot[0] ? "" : " (report only)");
-    int crc = charts_render(&ctx, err, sizeof err);
-    if (ctx.cmds) {
-        fclose(ctx.cmds);
-        chmod(cmds_path, 0755);
-        ctx.cmds = NULL;
-    }
-    if (crc) goto out;
-    if (report_write(&ctx, err, sizeof err)) goto out;
-
-    if (ctx.opt.no_charts) {
-        snprintf(msg, msglen, "plots: report in %s/index.html and report.md (charts turned off)", ctx.dir);
-        rc = 0;
-    } else if (ctx.why_not_drawn) {
-        snprintf(msg, msglen,
-                 "plots: %s; wrote %s/report.md and index.html without charts; draw them later with "
-                 "`bazel run //plots:render -- %s`",
-                 ctx.why_not_drawn, ctx.dir, ctx.dir);
-        rc = 1;
-    } else if (ctx.failed) {
-        snprintf(msg, msglen, "plots: %zu chart%s failed (see %s/plots-data/gnuplot.log); %zu drawn, report in %s/index.html",
-                 ctx.failed, ctx.failed > 1 ? "s" : "", ctx.dir, ctx.drawn, ctx.dir);
-        rc = 1;
-    } else {
-        snprintf(msg, msglen, "plots: %zu chart%s drawn, %zu skipped (no data); report in %s/index.html and report.md",
-                 ctx.drawn, ctx.drawn == 1 ? "" : "s", ctx.skipped, ctx.dir);
-        rc = 0;
-    }
-out:
     if (rc < 0) snprintf(msg, msglen, "plots: %s", err);
     free(ctx.charts);
     results_free(&r);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,14 +397,9 @@ static void note(results *r, const char *text)
     snprintf(r->notes + len, sizeof r->notes - len, "%s%s", len ? " " : "", text);
 }
 
-int results_load(const char *dir, results *r, char *err, size_t errlen)
+/* Every required column is there; else -1 naming the missing ones. */
+static int check_required(const char *path, const csv_table *t, char *err, size_t errlen)
 {
-    memset(r, 0, sizeof *r);
-    char path[4096];
-    snprintf(path, sizeof path, "%s/results.csv", dir);
-    if (csv_read_file(path, &r->csv, err, errlen)) return -1;
-    const csv_table *t = &r->csv;
-
     char missing[512] = "";
     size_t nmissing = 0;
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
@@ -412,12 +408,15 @@ int results_load(const char *dir, results *r, char *err, size_t errlen)
             snprintf(missing + len, sizeof missing - len, "%s%s", nmissing ? ", " : "", required[i]);
             nmissing++;
         }
-    if (nmissing) {
-        snprintf(err, errlen, "%s: missing required column%s: %s", path, nmissing > 1 ? "s" : "", missing);
-        results_free(r);
-        return -1;
-    }
+    if (!nmissing) return 0;
+    snprintf(err, errlen, "%s: missing required column%s: %s", path, nmissing > 1 ? "s" : "", missing);
+    return -1;
+}
 
+/* The m: columns, and which of them hold the metrics the charts use. */
+static void find_metric_cols(results *r)
+{
+    const csv_table *t = &r->csv;
     for (int k = 0; k < PM_COUNT; k++) r->metric_col[k] = -1;
     for (size_t c = 0; c < t->ncols; c++) {
         const char *h = t->header[c];
@@ -429,107 +428,161 @@ int results_load(const char *dir, results *r, char *err, size_t errlen)
             if ((name_is(pm_names[k], name, len) || name_is(pm_keys[k], name, len)) && r->metric_col[k] < 0)
                 r->metric_col[k] = (int)c;
     }
+}
 
-    int c_var = csv_column(t, "variant"), c_alias = csv_column(t, "alias"), c_fam = csv_column(t, "family");
-    int c_kind = csv_column(t, "kind"), c_dtype = csv_column(t, "dtype"), c_op = csv_column(t, "op");
-    int c_n = csv_column(t, "n"), c_block = csv_column(t, "block_dim"), c_coarse = csv_column(t, "coarse");
-    int c_finish = csv_column(t, "finish"), c_mode = csv_column(t, "scan_mode"), c_status = csv_column(t, "status");
-    int c_skip = csv_column(t, "skip_reason"), c_error = csv_column(t, "error");
-    int c_eabs = csv_column(t, "validation_error_abs"), c_tol = csv_column(t, "validation_tolerance_abs");
-    int c_bytes = csv_column(t, "bytes_moved"), c_tc = csv_column(t, "time_cold_median_ms");
-    int c_th = csv_column(t, "time_hot_median_ms"), c_tcmin = csv_column(t, "time_cold_min_ms");
-    int c_tciqr = csv_column(t, "time_cold_iqr_ms"), c_bwc = csv_column(t, "bw_cold_GBps");
-    int c_bwh = csv_column(t, "bw_hot_GBps");
-    r->has_hot = c_th >= 0;
-    r->has_bw = c_bwc >= 0 || c_bytes >= 0;
+/* The columns the renderer reads, by name (-1 when absent). */
+typedef struct cols {
+    int var, alias, fam, kind, dtype, op, n, block, coarse, finish, mode, status, skip, error;
+    int eabs, tol, bytes, tc, th, tcmin, tciqr, bwc, bwh;
+} cols;
 
+static void find_cols(const csv_table *t, cols *c)
+{
+    static const struct {
+        const char *name;
+        size_t off;
+    } names[] = {
+        {"variant", offsetof(cols, var)},
+        {"alias", offsetof(cols, alias)},
+        {"family", offsetof(cols, fam)},
+        {"kind", offsetof(cols, kind)},
+        {"dtype", offsetof(cols, dtype)},
+        {"op", offsetof(cols, op)},
+        {"n", offsetof(cols, n)},
+        {"block_dim", offsetof(cols, block)},
+        {"coarse", offsetof(cols, coarse)},
+        {"finish", offsetof(cols, finish)},
+        {"scan_mode", offsetof(cols, mode)},
+        {"status", offsetof(cols, status)},
+        {"skip_reason", offsetof(cols, skip)},
+        {"error", offsetof(cols, error)},
+        {"validation_error_abs", offsetof(cols, eabs)},
+        {"validation_tolerance_abs", offsetof(cols, tol)},
+        {"bytes_moved", offsetof(cols, bytes)},
+        {"time_cold_median_ms", offsetof(cols, tc)},
+        {"time_hot_median_ms", offsetof(cols, th)},
+        {"time_cold_min_ms", offsetof(cols, tcmin)},
+        {"time_cold_iqr_ms", offsetof(cols, tciqr)},
+        {"bw_cold_GBps", offsetof(cols, bwc)},
+        {"bw_hot_GBps", offsetof(cols, bwh)},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        *(int *)((char *)c + names[i].off) = csv_column(t, names[i].name);
+}
+
+/* The numbers of row w from its fields f; -1 with a message. */
+static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, const char *path, char *err,
+                         size_t errlen)
+{
+    struct {
+        int col;
+        double *dst;
+    } nums[] = {{c->bytes, &w->bytes},   {c->tc, &w->t_cold},     {c->th, &w->t_hot},    {c->tcmin, &w->t_cold_min},
+                {c->tciqr, &w->t_cold_iqr}, {c->bwc, &w->bw_cold}, {c->bwh, &w->bw_hot}, {c->eabs, &w->err_abs},
+                {c->tol, &w->tol_abs}};
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+        if (nums[k].col < 0) {
+            *nums[k].dst = NAN;
+        } else if (parse_double(f[nums[k].col], nums[k].dst)) {
+            snprintf(err, errlen, "%s:%zu: column %s: not a number: \"%s\"", path, w->line, t->header[nums[k].col],
+                     f[nums[k].col]);
+            return -1;
+        }
+    }
+    if (*f[c->n] && (parse_ull(f[c->n], &w->n) || w->n == 0)) {
+        snprintf(err, errlen, "%s:%zu: column n: not a positive integer: \"%s\"", path, w->line, f[c->n]);
+        return -1;
+    }
+    if (parse_long(f[c->block], &w->block_dim) || parse_long(f[c->coarse], &w->coarse)) {
+        snprintf(err, errlen, "%s:%zu: block_dim or coarse: not an integer: \"%s\", \"%s\"", path, w->line,
+                 f[c->block], f[c->coarse]);
+        return -1;
+    }
+    /* bandwidth from bytes and time where the column is empty */
+    if (!isfinite(w->bw_cold) && w->bytes > 0 && w->t_cold > 0) w->bw_cold = w->bytes / (w->t_cold * 1e6);
+    if (!isfinite(w->bw_hot) && w->bytes > 0 && w->t_hot > 0) w->bw_hot = w->bytes / (w->t_hot * 1e6);
+    return 0;
+}
+
+/* Count w's status and give it its variant's index. */
+static void classify(results *r, row *w)
+{
+    if (strcmp(w->status, "ok") == 0) r->n_ok++;
+    else if (strcmp(w->status, "invalid") == 0) r->n_invalid++;
+    else if (strcmp(w->status, "error") == 0) r->n_error++;
+    else if (strcmp(w->status, "skipped") == 0) r->n_skipped++;
+    else r->n_other++;
+    w->ok = strcmp(w->status, "ok") == 0 && isfinite(w->t_cold) && w->t_cold > 0 && w->n > 0;
+    size_t v = 0;
+    while (v < r->nvars && strcmp(r->vars[v].name, w->variant) != 0) v++;
+    if (v == r->nvars) {
+        r->vars[v] = (var_info){.name = w->variant, .alias = w->alias, .family = w->family, .kind = w->kind};
+        r->vars[v].is_cub = strcasecmp(w->family, "cub") == 0;
+        r->nvars++;
+    }
+    w->var = (int)v;
+}
+
+/* Row i of the CSV into r->rows[r->nrows]; -1 with a message. */
+static int load_row(results *r, const cols *c, size_t i, const char *path, char *err, size_t errlen)
+{
+    const csv_table *t = &r->csv;
+    char **f = t->rows[i];
+    row *w = &r->rows[r->nrows];
+    w->line = t->lines[i];
+#define FIELD(col) ((col) >= 0 ? f[(col)] : "")
+    w->variant = FIELD(c->var);
+    w->alias = FIELD(c->alias);
+    w->family = FIELD(c->fam);
+    w->kind = FIELD(c->kind);
+    w->dtype = FIELD(c->dtype);
+    w->op = FIELD(c->op);
+    w->finish = FIELD(c->finish);
+    w->scan_mode = FIELD(c->mode);
+    w->status = FIELD(c->status);
+    w->skip_reason = FIELD(c->skip);
+    w->error = FIELD(c->error);
+#undef FIELD
+    if (!*w->variant) {
+        snprintf(err, errlen, "%s:%zu: empty variant", path, w->line);
+        return -1;
+    }
+    if (parse_numbers(t, c, f, w, path, err, errlen)) return -1;
+    for (int k = 0; k < PM_COUNT; k++) {
+        w->m[k] = NAN;
+        if (r->metric_col[k] >= 0 && parse_double(f[r->metric_col[k]], &w->m[k])) w->m[k] = NAN; /* "n/a" */
+    }
+    classify(r, w);
+    r->nrows++;
+    return 0;
+}
+
+int results_load(const char *dir, results *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    if (csv_read_file(path, &r->csv, err, errlen)) return -1;
+    const csv_table *t = &r->csv;
+    if (check_required(path, t, err, errlen)) goto fail;
+    find_metric_cols(r);
+    cols c;
+    find_cols(t, &c);
+    r->has_hot = c.th >= 0;
+    r->has_bw = c.bwc >= 0 || c.bytes >= 0;
     r->rows = calloc(t->nrows ? t->nrows : 1, sizeof *r->rows);
     r->vars = calloc(t->nrows ? t->nrows : 1, sizeof *r->vars);
     if (!r->rows || !r->vars) {
         snprintf(err, errlen, "%s: out of memory", path);
-        results_free(r);
-        return -1;
+        goto fail;
     }
-#define FIELD(c) ((c) >= 0 ? f[(c)] : "")
-    for (size_t i = 0; i < t->nrows; i++) {
-        char **f = t->rows[i];
-        row *w = &r->rows[r->nrows];
-        w->line = t->lines[i];
-        w->variant = FIELD(c_var);
-        w->alias = FIELD(c_alias);
-        w->family = FIELD(c_fam);
-        w->kind = FIELD(c_kind);
-        w->dtype = FIELD(c_dtype);
-        w->op = FIELD(c_op);
-        w->finish = FIELD(c_finish);
-        w->scan_mode = FIELD(c_mode);
-        w->status = FIELD(c_status);
-        w->skip_reason = FIELD(c_skip);
-        w->error = FIELD(c_error);
-        if (!*w->variant) {
-            snprintf(err, errlen, "%s:%zu: empty variant", path, w->line);
-            results_free(r);
-            return -1;
-        }
-        struct {
-            int col;
-            double *dst;
-        } nums[] = {{c_bytes, &w->bytes},   {c_tc, &w->t_cold},     {c_th, &w->t_hot},    {c_tcmin, &w->t_cold_min},
-                    {c_tciqr, &w->t_cold_iqr}, {c_bwc, &w->bw_cold}, {c_bwh, &w->bw_hot}, {c_eabs, &w->err_abs},
-                    {c_tol, &w->tol_abs}};
-        for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-            if (nums[k].col < 0) {
-                *nums[k].dst = NAN;
-            } else if (parse_double(f[nums[k].col], nums[k].dst)) {
-                snprintf(err, errlen, "%s:%zu: column %s: not a number: \"%s\"", path, w->line, t->header[nums[k].col],
-                         f[nums[k].col]);
-                results_free(r);
-                return -1;
-            }
-        }
-        for (int k = 0; k < PM_COUNT; k++) {
-            w->m[k] = NAN;
-            if (r->metric_col[k] >= 0 && parse_double(f[r->metric_col[k]], &w->m[k])) w->m[k] = NAN; /* "n/a" */
-        }
-        if (*f[c_n] && (parse_ull(f[c_n], &w->n) || w->n == 0)) {
-            snprintf(err, errlen, "%s:%zu: column n: not a positive integer: \"%s\"", path, w->line, f[c_n]);
-            results_free(r);
-            return -1;
-        }
-        if (parse_long(f[c_block], &w->block_dim) || parse_long(f[c_coarse], &w->coarse)) {
-            snprintf(err, errlen, "%s:%zu: block_dim or coarse: not an integer: \"%s\", \"%s\"", path, w->line,
-                     f[c_block], f[c_coarse]);
-            results_free(r);
-            return -1;
-        }
-        /* bandwidth from bytes and time where the column is empty */
-        if (!isfinite(w->bw_cold) && w->bytes > 0 && w->t_cold > 0) w->bw_cold = w->bytes / (w->t_cold * 1e6);
-        if (!isfinite(w->bw_hot) && w->bytes > 0 && w->t_hot > 0) w->bw_hot = w->bytes / (w->t_hot * 1e6);
-
-        if (strcmp(w->status, "ok") == 0) r->n_ok++;
-        else if (strcmp(w->status, "invalid") == 0) r->n_invalid++;
-        else if (strcmp(w->status, "error") == 0) r->n_error++;
-        else if (strcmp(w->status, "skipped") == 0) r->n_skipped++;
-        else r->n_other++;
-        w->ok = strcmp(w->status, "ok") == 0 && isfinite(w->t_cold) && w->t_cold > 0 && w->n > 0;
-
-        size_t v = 0;
-        while (v < r->nvars && strcmp(r->vars[v].name, w->variant) != 0) v++;
-        if (v == r->nvars) {
-            r->vars[v] = (var_info){.name = w->variant, .alias = w->alias, .family = w->family, .kind = w->kind};
-            r->vars[v].is_cub = strcasecmp(w->family, "cub") == 0;
-            r->nvars++;
-        }
-        w->var = (int)v;
-        r->nrows++;
-    }
-#undef FIELD
+    for (size_t i = 0; i < t->nrows; i++)
+        if (load_row(r, &c, i, path, err, errlen)) goto fail;
     if (t->truncated_last) note(r, "The last line of results.csv was cut short (an interrupted run) and is left out.");
     assign_colors(r);
     if (build_groups(r)) {
         snprintf(err, errlen, "%s: out of memory", path);
-        results_free(r);
-        return -1;
+        goto fail;
     }
     load_run(dir, r);
     if (!r->run.present) {
@@ -539,6 +592,9 @@ int results_load(const char *dir, results *r, char *err, size_t errlen)
         note(r, m);
     }
     return 0;
+fail:
+    results_free(r);
+    return -1;
 }
 
 void results_free(results *r)

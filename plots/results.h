@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "plots/csv.h"
+#include "results_io/csv.h"
 
 /* The hardware metrics the charts use, matched by the column name's part
  * before '[' ("m:<name>[<unit>]"). */

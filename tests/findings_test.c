@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "plots/csv.h"
+#include "results_io/csv.h"
 #include "plots/render.h"
 #include "tests/sweep_test_util.h"
 

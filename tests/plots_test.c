@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "plots/csv.h"
+#include "results_io/csv.h"
 #include "plots/render.h"
 
 /* ---- the fixture ------------------------------------------------------------ */

@@ -1,6 +1,7 @@
-#include "plots/csv.h"
+#include "results_io/csv.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ static void fl_free(fieldlist *l)
 /* Read one record starting at *pos. Returns 1 when a record was read, 0 at end
  * of input, -1 on error. *ended tells whether it ended with a line end. */
 static int read_record(const char *text, size_t len, size_t *pos, size_t *line, fieldlist *out, int *ended,
-                       char *err, size_t errlen)
+                       int flags, char *err, size_t errlen)
 {
     size_t p = *pos;
     if (p >= len) return 0;
@@ -75,6 +76,10 @@ static int read_record(const char *text, size_t len, size_t *pos, size_t *line, 
     *ended = 0;
     for (;;) {
         if (p >= len) {
+            if (in_quotes && (flags & CSV_TORN_LAST)) {
+                if (fl_push(out, sb_take(&cur))) goto oom;
+                break; /* torn inside quotes: no line end, dropped by the caller */
+            }
             if (in_quotes) {
                 snprintf(err, errlen, "%zu: a quoted field is not closed", start_line);
                 free(cur.s);
@@ -138,18 +143,39 @@ static int blank_record(const fieldlist *l)
     return l->n == 1 && l->f[0][0] == '\0';
 }
 
-int csv_parse(const char *text, size_t len, csv_table *t, char *err, size_t errlen)
+/* Append rec as the next row of t. */
+static int push_row(csv_table *t, fieldlist *rec, size_t start, size_t *cap, char *err, size_t errlen)
 {
-    memset(t, 0, sizeof *t);
-    size_t pos = 0, line = 1;
-    if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
-        pos = 3;
+    if (t->nrows == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        char ***rows = realloc(t->rows, *cap * sizeof *rows);
+        size_t *lines = realloc(t->lines, *cap * sizeof *lines);
+        size_t *widths = realloc(t->widths, *cap * sizeof *widths);
+        if (rows) t->rows = rows;
+        if (lines) t->lines = lines;
+        if (widths) t->widths = widths;
+        if (!rows || !lines || !widths) {
+            fl_free(rec);
+            snprintf(err, errlen, "%zu: out of memory", start);
+            return -1;
+        }
+    }
+    t->rows[t->nrows] = rec->f;
+    t->widths[t->nrows] = rec->n;
+    t->lines[t->nrows] = start;
+    t->nrows++;
+    *rec = (fieldlist){0};
+    return 0;
+}
+
+/* The header: the first non-blank record. */
+static int read_header(const char *text, size_t len, size_t *pos, size_t *line, int flags, csv_table *t, char *err,
+                       size_t errlen)
+{
     fieldlist rec = {0};
     int ended;
-    int r;
-    /* The header: the first non-blank record. */
     for (;;) {
-        r = read_record(text, len, &pos, &line, &rec, &ended, err, errlen);
+        int r = read_record(text, len, pos, line, &rec, &ended, flags & ~CSV_TORN_LAST, err, errlen);
         if (r < 0) return -1;
         if (r == 0) {
             snprintf(err, errlen, "1: empty file (no header row)");
@@ -160,43 +186,40 @@ int csv_parse(const char *text, size_t len, csv_table *t, char *err, size_t errl
     }
     t->header = rec.f;
     t->ncols = rec.n;
-    rec = (fieldlist){0};
+    t->header_end = *pos;
+    return 0;
+}
+
+int csv_parse_flags(const char *text, size_t len, int flags, csv_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    size_t pos = 0, line = 1;
+    if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+        pos = 3;
+    if (read_header(text, len, &pos, &line, flags, t, err, errlen)) return -1;
+    fieldlist rec = {0};
+    int ended, r;
     size_t cap = 0;
     for (;;) {
         size_t start = line;
-        r = read_record(text, len, &pos, &line, &rec, &ended, err, errlen);
+        r = read_record(text, len, &pos, &line, &rec, &ended, flags, err, errlen);
         if (r < 0) goto fail;
         if (r == 0) break;
         if (blank_record(&rec)) {
             fl_free(&rec);
             continue;
         }
-        if (rec.n != t->ncols) {
-            if (!ended && pos >= len && rec.n < t->ncols) {
-                t->truncated_last = 1;
-                fl_free(&rec);
-                break;
-            }
+        if (!ended && pos >= len && ((flags & CSV_TORN_LAST) || rec.n < t->ncols)) {
+            t->truncated_last = 1;
+            fl_free(&rec);
+            break;
+        }
+        if (rec.n != t->ncols && !(flags & CSV_ANY_WIDTH)) {
             snprintf(err, errlen, "%zu: %zu fields, the header has %zu", start, rec.n, t->ncols);
             fl_free(&rec);
             goto fail;
         }
-        if (t->nrows == cap) {
-            cap = cap ? cap * 2 : 256;
-            char ***rows = realloc(t->rows, cap * sizeof *rows);
-            size_t *lines = realloc(t->lines, cap * sizeof *lines);
-            if (rows) t->rows = rows;
-            if (lines) t->lines = lines;
-            if (!rows || !lines) {
-                fl_free(&rec);
-                snprintf(err, errlen, "%zu: out of memory", start);
-                goto fail;
-            }
-        }
-        t->rows[t->nrows] = rec.f;
-        t->lines[t->nrows] = start;
-        t->nrows++;
-        rec = (fieldlist){0};
+        if (push_row(t, &rec, start, &cap, err, errlen)) goto fail;
     }
     return 0;
 fail:
@@ -204,23 +227,28 @@ fail:
     return -1;
 }
 
-int csv_read_file(const char *path, csv_table *t, char *err, size_t errlen)
+int csv_parse(const char *text, size_t len, csv_table *t, char *err, size_t errlen)
 {
-    memset(t, 0, sizeof *t);
+    return csv_parse_flags(text, len, 0, t, err, errlen);
+}
+
+char *csv_slurp(const char *path, size_t *len_out, char *err, size_t errlen)
+{
+    *len_out = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
+        return NULL;
     }
     size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
+    char *buf = malloc(cap + 1);
     for (;;) {
         if (!buf) break;
         size_t got = fread(buf + len, 1, cap - len, f);
         len += got;
         if (len < cap) break;
         cap *= 2;
-        char *nb = realloc(buf, cap);
+        char *nb = realloc(buf, cap + 1);
         if (!nb) {
             free(buf);
             buf = NULL;
@@ -233,8 +261,19 @@ int csv_read_file(const char *path, csv_table *t, char *err, size_t errlen)
     if (!buf || rerr) {
         free(buf);
         snprintf(err, errlen, "%s: %s", path, rerr ? "read error" : "out of memory");
-        return -1;
+        return NULL;
     }
+    buf[len] = '\0';
+    *len_out = len;
+    return buf;
+}
+
+int csv_read_file(const char *path, csv_table *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    size_t len;
+    char *buf = csv_slurp(path, &len, err, errlen);
+    if (!buf) return -1;
     char e[512];
     int r = csv_parse(buf, len, t, e, sizeof e);
     free(buf);
@@ -256,10 +295,36 @@ void csv_free(csv_table *t)
         free(t->header);
     }
     for (size_t r = 0; r < t->nrows; r++) {
-        for (size_t i = 0; i < t->ncols; i++) free(t->rows[r][i]);
+        for (size_t i = 0; i < t->widths[r]; i++) free(t->rows[r][i]);
         free(t->rows[r]);
     }
     free(t->rows);
     free(t->lines);
+    free(t->widths);
     memset(t, 0, sizeof *t);
+}
+
+/* ---- writing ------------------------------------------------------------------ */
+
+void csv_put_text(FILE *f, const char *s)
+{
+    if (!s) return;
+    int quote = s[0] == ' ' || (s[0] && s[strlen(s) - 1] == ' ');
+    for (const char *c = s; *c && !quote; c++)
+        if (*c == ',' || *c == '"' || *c == '\n' || *c == '\r') quote = 1;
+    if (!quote) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (const char *c = s; *c; c++) {
+        if (*c == '"') fputc('"', f);
+        fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+void csv_put_num(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, "%.10g", x);
 }

@@ -1,0 +1,360 @@
+/* The columns table of results.csv (results_columns.h): one entry a column. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness/results_columns.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness/axes.h"
+#include "harness/cpu_baseline.h"
+#include "kernels/registry.h"
+#include "results_io/csv.h"
+
+#define FIELD(r, c, type) ((type *)((char *)(r) + (c)->off))
+#define CFIELD(r, c, type) ((const type *)((const char *)(r) + (c)->off))
+#define STATS(r, c) ((const timing_stats *)((const char *)(r) + (c)->soff))
+
+static int is_scan(const sweep_row *r) { return r->cfg.v->kind == KIND_SCAN; }
+
+/* ---- writers ------------------------------------------------------------------------ */
+
+static void w_variant(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    csv_put_text(f, r->cfg.v->name);
+}
+
+static void w_alias(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    csv_put_text(f, r->cfg.v->alias);
+}
+
+static void w_family(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    csv_put_text(f, r->cfg.v->family);
+}
+
+static void w_kind(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fputs(kind_name(r->cfg.v->kind), f);
+}
+
+static void w_dtype(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fputs(dtype_name(r->cfg.a.dtype), f);
+}
+
+static void w_op(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fputs(op_name(r->cfg.a.op), f);
+}
+
+static void w_n(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fprintf(f, "%zu", r->cfg.a.n);
+}
+
+static void w_uint(FILE *f, const sweep_row *r, const results_column *c) { fprintf(f, "%u", *CFIELD(r, c, unsigned)); }
+
+static void w_finish(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    if (!is_scan(r)) fputs(finish_name(r->cfg.a.finish), f);
+}
+
+static void w_mode(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    if (is_scan(r)) fputs(scan_mode_name(r->cfg.a.scan_mode), f);
+}
+
+static void w_status(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fputs(row_status_name(r->status), f);
+}
+
+static void w_text(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, *CFIELD(r, c, char *const)); }
+
+static void w_num(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, *CFIELD(r, c, double)); }
+
+/* A figure of a timing measurement: empty when it has no samples. */
+static void w_stat(FILE *f, const sweep_row *r, const results_column *c)
+{
+    if (STATS(r, c)->samples) csv_put_num(f, *CFIELD(r, c, double) * c->scale);
+}
+
+static void w_samples(FILE *f, const sweep_row *r, const results_column *c)
+{
+    if (STATS(r, c)->samples) fprintf(f, "%zu", STATS(r, c)->samples);
+}
+
+static void w_stop(FILE *f, const sweep_row *r, const results_column *c)
+{
+    if (STATS(r, c)->samples) fputs(timing_stop_name(STATS(r, c)->stop), f);
+}
+
+static void w_batch(FILE *f, const sweep_row *r, const results_column *c)
+{
+    if (STATS(r, c)->samples && *CFIELD(r, c, unsigned)) fprintf(f, "%u", *CFIELD(r, c, unsigned));
+}
+
+static void w_validated(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fputs(r->validated == 1 ? "yes" : r->validated == 0 ? "no" : "", f);
+}
+
+/* ---- readers ------------------------------------------------------------------------ */
+
+/* NaN for an empty field; -1 when s is not all a number. */
+static int parse_num(const char *s, double *x)
+{
+    *x = NAN;
+    if (!*s) return 0;
+    char *end;
+    *x = strtod(s, &end);
+    return *end ? -1 : 0;
+}
+
+static int bad_value(char *msg, size_t len, const results_column *c, const char *s)
+{
+    snprintf(msg, len, "bad %s '%s'", c->name, s);
+    return -1;
+}
+
+const variant *results_variant_named(const char *s)
+{
+    const variant *v = !strcmp(s, cpu_serial_variant.name) ? &cpu_serial_variant : registry_find(s);
+    return v && !strcmp(v->name, s) ? v : NULL;
+}
+
+static int r_variant(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)c;
+    const variant *v = results_variant_named(s);
+    if (!v) {
+        snprintf(msg, len, "unknown variant '%s' (not in this build)", s);
+        return -1;
+    }
+    r->cfg.v = v;
+    return 0;
+}
+
+static int r_dtype(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    int d = dtype_from_name(s);
+    if (d < 0) return bad_value(msg, len, c, s);
+    r->cfg.a.dtype = (dtype_t)d;
+    return 0;
+}
+
+static int r_op(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    int o = op_from_name(s);
+    if (o < 0) return bad_value(msg, len, c, s);
+    r->cfg.a.op = (op_t)o;
+    return 0;
+}
+
+static int r_n(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    r->cfg.a.n = strtoull(s, NULL, 10);
+    return 0;
+}
+
+static int r_uint(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)msg, (void)len;
+    *FIELD(r, c, unsigned) = (unsigned)strtoul(s, NULL, 10);
+    return 0;
+}
+
+static int r_finish(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    int fi = is_scan(r) ? FINISH_NONE : finish_from_name(s);
+    if (fi < 0) return bad_value(msg, len, c, s);
+    r->cfg.a.finish = (finish_t)fi;
+    return 0;
+}
+
+static int r_mode(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    int m = is_scan(r) ? scan_mode_from_name(s) : SCAN_INCLUSIVE;
+    if (m < 0) return bad_value(msg, len, c, s);
+    r->cfg.a.scan_mode = (scan_mode_t)m;
+    return 0;
+}
+
+static int r_status(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    for (int i = ROW_OK; i <= ROW_SKIPPED; i++)
+        if (!strcmp(s, row_status_name((row_status)i))) {
+            r->status = (row_status)i;
+            return 0;
+        }
+    return bad_value(msg, len, c, s);
+}
+
+static int r_text(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    char **dst = FIELD(r, c, char *);
+    if (!*s) return 0;
+    *dst = strdup(s);
+    if (*dst) return 0;
+    snprintf(msg, len, "out of memory");
+    return -1;
+}
+
+static int r_num(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    double x;
+    if (parse_num(s, &x)) return bad_value(msg, len, c, s);
+    *FIELD(r, c, double) = x / c->scale;
+    return 0;
+}
+
+static int r_samples(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    double x;
+    if (parse_num(s, &x)) return bad_value(msg, len, c, s);
+    *FIELD(r, c, size_t) = isfinite(x) && x > 0 ? (size_t)x : 0;
+    return 0;
+}
+
+static int r_stop(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)msg, (void)len;
+    timing_stop *stop = FIELD(r, c, timing_stop);
+    *stop = STOP_NONE;
+    for (int t = STOP_NOISE; t <= STOP_ERROR; t++)
+        if (!strcmp(s, timing_stop_name((timing_stop)t))) *stop = (timing_stop)t;
+    return 0;
+}
+
+static int r_batch(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    double x;
+    if (parse_num(s, &x)) return bad_value(msg, len, c, s);
+    *FIELD(r, c, unsigned) = isfinite(x) ? (unsigned)x : 0;
+    return 0;
+}
+
+static int r_validated(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    r->validated = !strcmp(s, "yes") ? 1 : !strcmp(s, "no") ? 0 : -1;
+    return 0;
+}
+
+/* ---- summary cells ---------------------------------------------------------------------- */
+
+static void md_n(char *buf, size_t len, const sweep_row *r) { format_size(r->cfg.a.n, buf, len); }
+static void md_variant(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%s", r->cfg.v->name); }
+static void md_block(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.block_dim); }
+static void md_coarse(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.coarse); }
+
+static void md_finish(char *buf, size_t len, const sweep_row *r)
+{
+    snprintf(buf, len, "%s", is_scan(r) ? scan_mode_name(r->cfg.a.scan_mode) : finish_name(r->cfg.a.finish));
+}
+
+static void md_time(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.4g", r->cold.median); }
+static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->bw_cold_GBps); }
+static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->bw_cold_pct_peak); }
+
+static void md_ratio(char *buf, size_t len, double x)
+{
+    if (isfinite(x)) snprintf(buf, len, "%.2fx", x);
+    else buf[0] = '\0';
+}
+
+static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->speedup_vs_baseline); }
+static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->speedup_vs_cub); }
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+#define OFF(field) offsetof(sweep_row, field)
+/* name, unit, write, read, config, offset */
+#define CONFIG(name, w, r, off) {name, "", w, r, 1, off, 0, 1, 0, NULL, NULL, NULL, NULL}
+#define PLAIN(name, unit, w, r, off) {name, unit, w, r, 0, off, 0, 1, 0, NULL, NULL, NULL, NULL}
+#define NUM(name, unit, field) PLAIN(name, unit, w_num, r_num, OFF(field))
+/* a figure of the cold or hot measurement */
+#define STAT(name, unit, st, field, w, r, scale) {name, unit, w, r, 0, OFF(st.field), OFF(st), scale, 0, NULL, NULL, NULL, NULL}
+
+const results_column results_columns[] = {
+    {"variant", "", w_variant, r_variant, 1, 0, 0, 1, 2, "best variant", NULL, "---", md_variant},
+    CONFIG("alias", w_alias, NULL, 0),
+    CONFIG("family", w_family, NULL, 0),
+    CONFIG("kind", w_kind, NULL, 0),
+    CONFIG("dtype", w_dtype, r_dtype, 0),
+    CONFIG("op", w_op, r_op, 0),
+    {"n", "elements", w_n, r_n, 1, 0, 0, 1, 1, "n", NULL, "---:", md_n},
+    {"block_dim", "threads", w_uint, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, 3, "block", NULL, "---:", md_block},
+    {"coarse", "elements per thread", w_uint, r_uint, 1, OFF(cfg.a.coarse), 0, 1, 4, "coarse", NULL, "---:",
+     md_coarse},
+    {"finish", "", w_finish, r_finish, 1, 0, 0, 1, 5, "finish", "mode", "---", md_finish},
+    CONFIG("scan_mode", w_mode, r_mode, 0),
+    PLAIN("status", "", w_status, r_status, 0),
+    PLAIN("skip_reason", "", w_text, r_text, OFF(skip_reason)),
+    PLAIN("error", "", w_text, r_text, OFF(error)),
+    NUM("validation_error_abs", "", validation_error_abs),
+    NUM("validation_tolerance_abs", "", validation_tolerance_abs),
+    NUM("bytes_moved", "bytes", bytes_moved),
+    {"time_cold_median_ms", "ms", w_stat, r_num, 0, OFF(cold.median), OFF(cold), 1, 6, "cold median (ms)", NULL,
+     "---:", md_time},
+    STAT("time_cold_min_ms", "ms", cold, min, w_stat, r_num, 1),
+    STAT("time_cold_mean_ms", "ms", cold, mean, w_stat, r_num, 1),
+    STAT("time_cold_stdev_ms", "ms", cold, stdev, w_stat, r_num, 1),
+    STAT("time_cold_iqr_ms", "ms", cold, iqr, w_stat, r_num, 1),
+    STAT("samples_cold", "", cold, samples, w_samples, r_samples, 1),
+    STAT("time_hot_median_ms", "ms", hot, median, w_stat, r_num, 1),
+    STAT("time_hot_min_ms", "ms", hot, min, w_stat, r_num, 1),
+    STAT("time_hot_mean_ms", "ms", hot, mean, w_stat, r_num, 1),
+    STAT("time_hot_stdev_ms", "ms", hot, stdev, w_stat, r_num, 1),
+    STAT("time_hot_iqr_ms", "ms", hot, iqr, w_stat, r_num, 1),
+    STAT("samples_hot", "", hot, samples, w_samples, r_samples, 1),
+    {"bw_cold_GBps", "GB/s", w_num, r_num, 0, OFF(bw_cold_GBps), 0, 1, 7, "GB/s", NULL, "---:", md_bw},
+    NUM("bw_hot_GBps", "GB/s", bw_hot_GBps),
+    {"bw_cold_pct_peak", "%", w_num, r_num, 0, OFF(bw_cold_pct_peak), 0, 1, 8, "% peak", NULL, "---:", md_peak},
+    NUM("bw_cold_pct_copy", "%", bw_cold_pct_copy),
+    {"speedup_vs_baseline", "x", w_num, r_num, 0, OFF(speedup_vs_baseline), 0, 1, 9, "vs baseline", NULL, "---:",
+     md_vs_base},
+    {"speedup_vs_cub", "x", w_num, r_num, 0, OFF(speedup_vs_cub), 0, 1, 10, "vs CUB", NULL, "---:", md_vs_cub},
+    STAT("noise_cold_pct", "%", cold, noise, w_stat, r_num, 100.0),
+    STAT("noise_hot_pct", "%", hot, noise, w_stat, r_num, 100.0),
+    STAT("stop_cold", "", cold, stop, w_stop, r_stop, 1),
+    STAT("stop_hot", "", hot, stop, w_stop, r_stop, 1),
+    {"cold_batch", "launches", w_batch, r_batch, 0, OFF(cold_batch), OFF(cold), 1, 0, NULL, NULL, NULL, NULL},
+    {"hot_batch", "launches", w_batch, r_batch, 0, OFF(hot_batch), OFF(hot), 1, 0, NULL, NULL, NULL, NULL},
+    PLAIN("validated", "", w_validated, r_validated, 0),
+};
+
+const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];
+
+/* ---- metric columns -------------------------------------------------------------------------- */
+
+void results_metric_header(char *buf, size_t len, const sweep_metric *m)
+{
+    snprintf(buf, len, "m:%s[%s]", m->name, m->unit);
+}
+
+int results_metric_parse(const char *h, sweep_metric *m)
+{
+    const char *lb = strrchr(h, '['), *end = h + strlen(h);
+    if (strncmp(h, "m:", 2) || !lb || lb == h + 2 || end[-1] != ']' ||
+        (size_t)(lb - h - 2) >= SWEEP_METRIC_NAME_LEN || (size_t)(end - lb - 2) >= SWEEP_METRIC_UNIT_LEN)
+        return -1;
+    memset(m, 0, sizeof *m);
+    memcpy(m->name, h + 2, (size_t)(lb - h - 2));
+    memcpy(m->unit, lb + 1, (size_t)(end - lb - 2));
+    return 0;
+}

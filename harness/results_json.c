@@ -1,0 +1,155 @@
+/* run.json: the run's identity, device, timing rule and totals. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "harness/files.h"
+#include "harness/results.h"
+
+/* ---- run.json ---------------------------------------------------------------------------------- */
+
+static json_t *num_or_null(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+/* "device", "driver_version", "runtime_version" (null without a device). */
+static void run_json_device(json_t *o, const run_info *ri)
+{
+    if (ri->have_device) {
+        const device_info *d = &ri->device;
+        json_t *dev = json_object();
+        char sm[16];
+        snprintf(sm, sizeof sm, "%d.%d", d->sm_major, d->sm_minor);
+        json_object_set_new(dev, "name", json_string(d->name));
+        json_object_set_new(dev, "sm", json_string(sm));
+        json_object_set_new(dev, "sm_count", json_integer(d->sm_count));
+        json_object_set_new(dev, "l2_bytes", json_integer((json_int_t)d->l2_bytes));
+        json_object_set_new(dev, "global_mem_bytes", json_integer((json_int_t)d->global_mem_bytes));
+        json_object_set_new(dev, "sm_clock_khz", json_integer(d->sm_clock_khz));
+        json_object_set_new(dev, "mem_clock_khz", json_integer(d->mem_clock_khz));
+        json_object_set_new(dev, "mem_bus_bits", json_integer(d->mem_bus_bits));
+        json_object_set_new(dev, "ordinal", json_integer(d->ordinal));
+        json_object_set_new(o, "device", dev);
+        json_object_set_new(o, "driver_version", json_integer(d->driver_version));
+        json_object_set_new(o, "runtime_version", json_integer(d->runtime_version));
+    } else {
+        json_object_set_new(o, "device", json_null());
+        json_object_set_new(o, "driver_version", json_null());
+        json_object_set_new(o, "runtime_version", json_null());
+    }
+}
+
+/* "timing" (the rule) and "seed" of the experiment e. */
+static void run_json_timing(json_t *o, const experiment *e)
+{
+    json_t *t = json_object();
+    json_object_set_new(t, "min_samples", json_integer(e->timing.min_samples));
+    json_object_set_new(t, "max_samples", json_integer(e->timing.max_samples));
+    json_object_set_new(t, "max_noise_pct", json_real(e->timing.max_noise * 100));
+    json_object_set_new(t, "timeout_s", json_real(e->timing.timeout_s));
+    json_object_set_new(t, "noise",
+                        json_string("relative standard error of the median: 1.2533 * 1.4826 * MAD / "
+                                    "(median * sqrt(samples))"));
+    json_object_set_new(t, "cold", json_string("before each sample, 2x L2 bytes of clean scratch read (the L2 "
+                                               "flush, outside the events); then cold_batch launches, each on its "
+                                               "own copy of the input (copies reused only after 2x L2 bytes of "
+                                               "other inputs were read)"));
+    json_object_set_new(t, "hot", json_string("untimed launches for WARM_TARGET_MS first; then hot_batch "
+                                              "back-to-back launches per sample, same buffers"));
+    json_object_set_new(t, "batches", json_string("every timed batch queued behind a spinning kernel and released "
+                                                  "once queued: the events time the GPU, not the launch rate"));
+    char spread[200];
+    snprintf(spread, sizeof spread,
+             "a measurement whose stdev/median exceeds %.1f %% is taken again with twice the batch, up to %d "
+             "times; the row has the last",
+             SAMPLE_MAX_SPREAD * 100, SAMPLE_SPREAD_RETRIES);
+    json_object_set_new(t, "spread", json_string(spread));
+    json_object_set_new(t, "warm_ms", json_real(WARM_TARGET_MS));
+    json_object_set_new(t, "sample_target_ms", json_real(SAMPLE_TARGET_MS));
+    json_object_set_new(o, "timing", t);
+    json_object_set_new(o, "seed", json_integer((json_int_t)e->seed));
+}
+
+static json_t *run_json(const run_info *ri)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "schema_version", json_integer(SWEEP_SCHEMA_VERSION));
+    json_t *argv = json_array();
+    for (int i = 0; i < ri->argc; i++) json_array_append_new(argv, json_string(ri->argv[i]));
+    json_object_set_new(o, "argv", argv);
+    json_object_set_new(o, "git_sha", json_string(ri->git_sha[0] ? ri->git_sha : "unknown"));
+    json_object_set_new(o, "git_dirty", ri->git_dirty < 0 ? json_null() : json_boolean(ri->git_dirty));
+    json_object_set_new(o, "date", json_string(ri->date));
+    json_object_set_new(o, "host", json_string(ri->host));
+    json_object_set_new(o, "experiment", json_string(ri->experiment));
+    json_object_set_new(o, "experiment_source", json_string(ri->experiment_source));
+    run_json_device(o, ri);
+    json_object_set_new(o, "fake_device", json_boolean(ri->fake_device));
+    json_object_set_new(o, "peak_bandwidth_GBps", num_or_null(ri->peak_bandwidth_GBps));
+    json_object_set_new(o, "copy_bandwidth_GBps", num_or_null(ri->copy_bandwidth_GBps));
+    json_t *metrics = json_array(), *units = json_array();
+    for (size_t i = 0; i < ri->metrics.count; i++) {
+        json_array_append_new(metrics, json_string(ri->metrics.m[i].name));
+        json_array_append_new(units, json_string(ri->metrics.m[i].unit));
+    }
+    json_object_set_new(o, "metrics", metrics);
+    json_object_set_new(o, "metric_units", units);
+    json_object_set_new(o, "profiler_passes", json_integer(ri->profiler_passes));
+    json_object_set_new(o, "profiler_status", json_string(ri->profiler_status));
+    if (ri->exp) run_json_timing(o, ri->exp);
+    json_t *plan = json_object();
+    json_object_set_new(plan, "configurations", json_integer((json_int_t)ri->plan_configs));
+    json_object_set_new(plan, "skipped", json_integer((json_int_t)ri->plan_skipped));
+    json_object_set_new(o, "plan", plan);
+    json_object_set_new(o, "interrupted", json_boolean(ri->interrupted));
+    json_object_set_new(o, "complete", json_boolean(ri->complete));
+    json_object_set_new(o, "stop_reason", ri->stop_reason[0] ? json_string(ri->stop_reason) : json_null());
+    json_object_set_new(o, "rows", json_integer((json_int_t)ri->rows));
+    json_object_set_new(o, "failures", json_integer((json_int_t)ri->failures));
+    json_object_set_new(o, "skipped", json_integer((json_int_t)ri->skipped));
+    json_object_set_new(o, "wall_time_s", json_real(ri->wall_time_s));
+    return o;
+}
+
+static int render_json(FILE *f, void *ctx)
+{
+    json_t *o = ctx;
+    if (json_dumpf(o, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0) return -1;
+    fputc('\n', f);
+    return 0;
+}
+
+int run_json_write(const char *path, const run_info *ri, char *err, size_t errlen)
+{
+    json_t *o = run_json(ri);
+    if (!o) {
+        snprintf(err, errlen, "out of memory building run.json");
+        return -1;
+    }
+    int r = write_file_atomic(path, render_json, o, err, errlen);
+    json_decref(o);
+    return r;
+}
+
+int run_json_read_identity(const char *path, char *experiment, size_t len, int *schema_version, char *err,
+                           size_t errlen)
+{
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    if (!o) {
+        snprintf(err, errlen, "%s:%d: %s", path, je.line, je.text);
+        return -1;
+    }
+    json_t *v = json_object_get(o, "schema_version");
+    json_t *e = json_object_get(o, "experiment");
+    if (!json_is_integer(v) || !json_is_string(e)) {
+        snprintf(err, errlen, "%s: no schema_version or experiment", path);
+        json_decref(o);
+        return -1;
+    }
+    *schema_version = (int)json_integer_value(v);
+    snprintf(experiment, len, "%s", json_string_value(e));
+    json_decref(o);
+    return 0;
+}
+
