@@ -59,72 +59,52 @@ static void budget_text(const fit_budget *b, size_t usable, char *buf, size_t le
     snprintf(buf, len, "device %d has %s usable (%s free of %s; %s kept for the runtime)", b->ordinal, u, f, t, m);
 }
 
-long plan_fit_memory(sweep_plan *p, const fit_budget *b, const char *sizes_origin, fit_reasons *r, char *err,
-                     size_t errlen)
-{
-    size_t usable = b->free_bytes + b->held_bytes;
-    usable = usable > FIT_MARGIN_BYTES ? usable - FIT_MARGIN_BYTES : 0;
-    char held[32], have[256], label[256], need_s[32];
-    format_bytes((double)b->held_bytes, held, sizeof held);
-    budget_text(b, usable, have, sizeof have);
+/* The smallest need of each size in the plan and whether anything of it fits. */
+typedef struct size_need {
+    size_t n, min_need, min_index;
+    int fits;
+} size_need;
 
-    /* Per size: does anything fit, and the smallest need (for the message). */
-    struct {
-        size_t n, min_need, min_index;
-        int fits;
-    } sizes[AXES_MAX_VALUES];
-    size_t n_sizes = 0, runnable = 0, fitting = 0, min_need = (size_t)-1, min_index = 0;
+typedef struct plan_needs {
+    size_need sizes[AXES_MAX_VALUES];
+    size_t n_sizes, runnable, fitting, min_need, min_index;
+} plan_needs;
+
+static void plan_needs_of(const sweep_plan *p, const fit_budget *b, size_t usable, plan_needs *pn)
+{
+    memset(pn, 0, sizeof *pn);
+    pn->min_need = (size_t)-1;
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *c = &p->configs[i];
         if (c->skip_reason) continue;
         size_t need = config_device_bytes(c) + b->held_bytes;
         int fits = need <= usable;
-        runnable++;
-        fitting += fits;
-        if (need < min_need) {
-            min_need = need;
-            min_index = i;
+        pn->runnable++;
+        pn->fitting += fits;
+        if (need < pn->min_need) {
+            pn->min_need = need;
+            pn->min_index = i;
         }
         size_t k = 0;
-        while (k < n_sizes && sizes[k].n != c->a.n) k++;
-        if (k == n_sizes) {
-            if (n_sizes == AXES_MAX_VALUES) continue;
-            sizes[k].n = c->a.n;
-            sizes[k].min_need = need;
-            sizes[k].min_index = i;
-            sizes[k].fits = 0;
-            n_sizes++;
+        while (k < pn->n_sizes && pn->sizes[k].n != c->a.n) k++;
+        if (k == pn->n_sizes) {
+            if (pn->n_sizes == AXES_MAX_VALUES) continue;
+            pn->sizes[k] = (size_need){c->a.n, need, i, 0};
+            pn->n_sizes++;
         }
-        if (need < sizes[k].min_need) {
-            sizes[k].min_need = need;
-            sizes[k].min_index = i;
+        if (need < pn->sizes[k].min_need) {
+            pn->sizes[k].min_need = need;
+            pn->sizes[k].min_index = i;
         }
-        sizes[k].fits |= fits;
+        pn->sizes[k].fits |= fits;
     }
-    if (sizes_origin)
-        for (size_t k = 0; k < n_sizes; k++) {
-            if (sizes[k].fits) continue;
-            char n_s[32];
-            format_size(sizes[k].n, n_s, sizeof n_s);
-            format_bytes((double)sizes[k].min_need, need_s, sizeof need_s);
-            config_label(&p->configs[sizes[k].min_index], label, sizeof label);
-            snprintf(err, errlen,
-                     "%s: n=%s does not fit in device memory: its smallest configuration (%s) needs %s (input, "
-                     "output, workspace and the %s L2 flush buffer); %s",
-                     sizes_origin, n_s, label, need_s, held, have);
-            return -1;
-        }
-    if (runnable && !fitting) {
-        format_bytes((double)min_need, need_s, sizeof need_s);
-        config_label(&p->configs[min_index], label, sizeof label);
-        snprintf(err, errlen,
-                 "no configuration of the plan fits in device memory: the smallest (%s) needs %s (input, output, "
-                 "workspace and the %s L2 flush buffer); %s",
-                 label, need_s, held, have);
-        return -1;
-    }
+}
+
+/* Every runnable configuration that does not fit becomes a skipped row. */
+static long mark_unfit(sweep_plan *p, const fit_budget *b, size_t usable, fit_reasons *r)
+{
     long marked = 0;
-    char u[32];
+    char u[32], need_s[32];
     format_bytes((double)usable, u, sizeof u);
     for (size_t i = 0; i < p->count; i++) {
         sweep_config *c = &p->configs[i];
@@ -142,4 +122,39 @@ long plan_fit_memory(sweep_plan *p, const fit_budget *b, const char *sizes_origi
         marked++;
     }
     return marked;
+}
+
+long plan_fit_memory(sweep_plan *p, const fit_budget *b, const char *sizes_origin, fit_reasons *r, char *err,
+                     size_t errlen)
+{
+    size_t usable = b->free_bytes + b->held_bytes;
+    usable = usable > FIT_MARGIN_BYTES ? usable - FIT_MARGIN_BYTES : 0;
+    char held[32], have[256], label[256], need_s[32];
+    format_bytes((double)b->held_bytes, held, sizeof held);
+    budget_text(b, usable, have, sizeof have);
+    plan_needs pn;
+    plan_needs_of(p, b, usable, &pn);
+    if (sizes_origin)
+        for (size_t k = 0; k < pn.n_sizes; k++) {
+            if (pn.sizes[k].fits) continue;
+            char n_s[32];
+            format_size(pn.sizes[k].n, n_s, sizeof n_s);
+            format_bytes((double)pn.sizes[k].min_need, need_s, sizeof need_s);
+            config_label(&p->configs[pn.sizes[k].min_index], label, sizeof label);
+            snprintf(err, errlen,
+                     "%s: n=%s does not fit in device memory: its smallest configuration (%s) needs %s (input, "
+                     "output, workspace and the %s L2 flush buffer); %s",
+                     sizes_origin, n_s, label, need_s, held, have);
+            return -1;
+        }
+    if (pn.runnable && !pn.fitting) {
+        format_bytes((double)pn.min_need, need_s, sizeof need_s);
+        config_label(&p->configs[pn.min_index], label, sizeof label);
+        snprintf(err, errlen,
+                 "no configuration of the plan fits in device memory: the smallest (%s) needs %s (input, output, "
+                 "workspace and the %s L2 flush buffer); %s",
+                 label, need_s, held, have);
+        return -1;
+    }
+    return mark_unfit(p, b, usable, r);
 }
