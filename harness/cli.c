@@ -7,6 +7,7 @@
 
 #include "harness/files.h"
 #include "harness/settings.h"
+#include "harness/shard.h"
 
 #define WORKSPACE_NAME "gpu_reduce_scan"
 
@@ -14,6 +15,7 @@ static const char usage_head[] =
     "usage: bazel run //harness:sweep -- [options]\n"
     "       sweep [options]                        (bundle: bin/sweep)\n"
     "       sweep compare BASE NEW [options]       two runs against each other (compare --help)\n"
+    "       sweep merge OUT SHARD_DIR...           the shards of one plan into one run (merge --help)\n"
     "\n"
     "Runs an experiment: each configuration is validated against the CPU reference\n"
     "(fresh random input, poisoned output; see --validate), then timed with CUDA\n"
@@ -35,7 +37,7 @@ static const char usage_tail[] =
 /* The options that are not settings of the experiment (those are in
  * harness/settings.c), in --help order; an entry without a name stands for
  * the settings of its section. */
-typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SETTINGS } opt_kind;
+typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SHARD, OPT_SETTINGS } opt_kind;
 enum { HELP_PLAN = SETTING_HELP_PLAN, HELP_MEASURE = SETTING_HELP_MEASURE, HELP_OUTPUT, HELP_NONE };
 
 typedef struct cli_option {
@@ -54,10 +56,16 @@ static const cli_option options[] = {
     {"--list", OPT_SWITCH, AT(list), HELP_PLAN, NULL,
      "print every variant (name, seed alias, description) and exit"},
     {"--dry-run", OPT_SWITCH, AT(dry_run), HELP_PLAN, NULL, "print the plan, its size and an estimated time; run nothing"},
+    {"--shard", OPT_SHARD, AT(shard), HELP_PLAN, "I/N|auto",
+     "run part I of N of the plan (0-based; parts balanced by the\n"
+     "time model), or auto: I and N from Slurm, Open MPI, MPICH or\n"
+     "PMIx (the local rank picks --device). `sweep merge` joins them"},
     {"--device", OPT_DEVICE, AT(device), HELP_MEASURE, "N", "CUDA device ordinal (default 0)"},
     {NULL, OPT_SETTINGS, 0, HELP_MEASURE, NULL, NULL},
     {"--no-cupti", OPT_SWITCH, AT(no_cupti), HELP_MEASURE, NULL, "no profiling: no metric columns, no profile phase"},
-    {"--out", OPT_TEXT, AT(out), HELP_OUTPUT, "DIR", "output directory (default results/<timestamp>-<experiment>)"},
+    {"--out", OPT_TEXT, AT(out), HELP_OUTPUT, "DIR",
+     "output directory (default results/<timestamp>-<experiment>);\n"
+     "with --shard, %r in DIR is the shard's index (results/full-%r)"},
     {"--resume", OPT_SWITCH, AT(resume), HELP_OUTPUT, NULL,
      "finish an interrupted run in --out DIR (default: the newest\n"
      "results/*-<experiment>), skipping the rows already there"},
@@ -123,7 +131,16 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
             return -1;
         }
         *(int *)at = (int)d;
+        o->device_given = 1;
         return 0;
+    }
+    if (op->kind == OPT_SHARD) {
+        shard_spec spec;
+        char msg[256];
+        if (shard_parse(value, &spec, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", op->name, msg);
+            return -1;
+        }
     }
     if (!value[0]) {
         snprintf(err, errlen, "%s: empty value", op->name);

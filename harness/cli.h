@@ -17,7 +17,9 @@ typedef struct sweep_options {
      * cli_parse), by their index in harness/settings.c; NULL: not given. */
     const char *values[SETTINGS_MAX];
     const char *out;
+    const char *shard; /* --shard I/N or auto, checked (harness/shard.h); NULL: the whole plan */
     int device;
+    int device_given; /* --device was typed: --shard auto leaves it alone */
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device, samples;
 } sweep_options;
 

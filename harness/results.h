@@ -168,6 +168,12 @@ typedef struct run_info {
     char stop_reason[600]; /* why the run stopped early ("" when it did not) */
     size_t rows, failures, skipped;
     double wall_time_s;
+    /* --shard (harness/shard.h): shard_count 0 = the whole plan ("shard": null) */
+    unsigned shard_index, shard_count;
+    char shard_source[16];
+    size_t plan_total;           /* the whole plan's configurations (plan_configs: this shard's) */
+    const size_t *row_positions; /* per row, its index in the whole plan (run.json plan_positions); NULL: none */
+    char plan_fingerprint[17];   /* "" unknown */
 } run_info;
 
 int run_json_write(const char *path, const run_info *ri, char *err, size_t errlen);

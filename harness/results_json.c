@@ -70,6 +70,29 @@ static void run_json_timing(json_t *o, const experiment *e)
     json_object_set_new(o, "seed", json_integer((json_int_t)e->seed));
 }
 
+/* "shard" (null for the whole plan), "plan_fingerprint" and, for a shard,
+ * "plan_positions": each results.csv row's index in the whole plan, in row
+ * order, so `sweep merge` puts the rows back in plan order. */
+static void run_json_shard(json_t *o, const run_info *ri)
+{
+    json_object_set_new(o, "plan_fingerprint",
+                        ri->plan_fingerprint[0] ? json_string(ri->plan_fingerprint) : json_null());
+    if (!ri->shard_count) {
+        json_object_set_new(o, "shard", json_null());
+        return;
+    }
+    json_t *s = json_object();
+    json_object_set_new(s, "index", json_integer(ri->shard_index));
+    json_object_set_new(s, "count", json_integer(ri->shard_count));
+    json_object_set_new(s, "source", json_string(ri->shard_source));
+    json_object_set_new(s, "plan_configurations", json_integer((json_int_t)ri->plan_total));
+    json_object_set_new(o, "shard", s);
+    json_t *pos = json_array();
+    for (size_t i = 0; ri->row_positions && i < ri->rows; i++)
+        json_array_append_new(pos, json_integer((json_int_t)ri->row_positions[i]));
+    json_object_set_new(o, "plan_positions", pos);
+}
+
 static json_t *run_json(const run_info *ri)
 {
     json_t *o = json_object();
@@ -101,6 +124,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(plan, "configurations", json_integer((json_int_t)ri->plan_configs));
     json_object_set_new(plan, "skipped", json_integer((json_int_t)ri->plan_skipped));
     json_object_set_new(o, "plan", plan);
+    run_json_shard(o, ri);
     json_object_set_new(o, "interrupted", json_boolean(ri->interrupted));
     json_object_set_new(o, "complete", json_boolean(ri->complete));
     json_object_set_new(o, "stop_reason", ri->stop_reason[0] ? json_string(ri->stop_reason) : json_null());

@@ -14,6 +14,7 @@
 
 #include "harness/cli.h"
 #include "harness/compare.h"
+#include "harness/merge.h"
 #include "harness/cpu_baseline.h"
 #include "harness/files.h"
 #include "harness/fit.h"
@@ -21,6 +22,7 @@
 #include "harness/plan.h"
 #include "harness/progress.h"
 #include "harness/results.h"
+#include "harness/shard.h"
 #include "harness/sweep_device.h"
 #include "kernels/registry.h"
 
@@ -601,6 +603,12 @@ typedef struct sweep_run {
     int builtin;
     sweep_plan plan;
     estimate_model model;
+    /* --shard: the part, its configurations' indices in the whole plan */
+    shard_spec shard;
+    size_t *positions, *row_positions;
+    size_t plan_total;
+    uint64_t plan_hash;  /* over the whole plan, before the part is taken */
+    int device_from_rank; /* --device came from the launcher's local rank */
     /* the output */
     char out_dir[SWEEP_PATH_MAX], csv_path[SWEEP_PATH_MAX], json_path[SWEEP_PATH_MAX], md_path[SWEEP_PATH_MAX];
     char date[32], stamp[32];
@@ -626,6 +634,50 @@ typedef struct sweep_run {
     char err[8192];
 } sweep_run;
 
+/* --shard auto: which launcher said what, in one line. */
+static void say_shard_source(const sweep_run *r)
+{
+    static const struct { const char *source, *name, *vars; } launchers[] = {
+        {"slurm", "Slurm", "SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID"},
+        {"ompi", "Open MPI", "OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE, OMPI_COMM_WORLD_LOCAL_RANK"},
+        {"pmi", "MPICH/PMI", "PMI_RANK, PMI_SIZE, MPI_LOCALRANKID"},
+        {"pmix", "PMIx", "PMIX_RANK, PMIX_SIZE, PMIX_LOCAL_RANK"},
+    };
+    const shard_spec *s = &r->shard;
+    for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++) {
+        if (strcmp(launchers[i].source, s->source)) continue;
+        char dev[96] = "";
+        if (r->device_from_rank) snprintf(dev, sizeof dev, "; device %d from its local rank", r->o.device);
+        fprintf(stderr, "sweep: --shard auto: shard %u of %u from %s (%s)%s\n", s->index, s->count,
+                launchers[i].name, launchers[i].vars, dev);
+    }
+}
+
+/* --shard: the whole plan's hash first (the fingerprint merge checks), then
+ * this process's part of it; --shard auto asks the launcher, whose local
+ * rank picks the device unless --device was given. */
+static int run_shard_plan(sweep_run *r)
+{
+    r->plan_total = r->plan.count;
+    r->plan_hash = plan_hash(&r->plan, &r->e);
+    if (!r->o.shard) return RUN_GO;
+    if (shard_parse(r->o.shard, &r->shard, r->err, sizeof r->err)) return usage_error(r->err); /* checked by cli */
+    if (r->shard.is_auto) {
+        char msg[1024];
+        if (shard_from_env(&r->shard, msg, sizeof msg)) {
+            snprintf(r->err, sizeof r->err, "--shard %s", msg);
+            return usage_error(r->err);
+        }
+        if (!r->o.device_given && r->shard.local_rank >= 0) {
+            r->o.device = r->shard.local_rank;
+            r->device_from_rank = 1;
+        }
+        say_shard_source(r);
+    }
+    if (shard_select(&r->plan, &r->e.timing, &r->shard, &r->positions)) return run_failed("out of memory");
+    return RUN_GO;
+}
+
 /* The command line, the experiment and its plan: every usage error is found
  * here, before anything is written. --help, --list and --dry-run end here. */
 static int run_read_plan(sweep_run *r)
@@ -648,11 +700,34 @@ static int run_read_plan(sweep_run *r)
     if (cli_apply(o, &r->e, r->err, sizeof r->err)) return usage_error(r->err);
     if (plan_build(&r->e, &r->plan, r->err, sizeof r->err)) return usage_error(r->err);
     r->model = estimate_model_default();
+    int rc = run_shard_plan(r);
+    if (rc != RUN_GO) return rc;
     if (o->dry_run) {
+        if (r->shard.active)
+            printf("shard %u of %u (0-based, from %s): %zu of the plan's %zu configurations\n\n", r->shard.index,
+                   r->shard.count, r->shard.source, r->plan.count, r->plan_total);
         plan_print(stdout, &r->e, &r->plan, &r->model);
         return SWEEP_EXIT_OK;
     }
     return RUN_GO;
+}
+
+/* --out with --shard: each %r is the shard's index, so one command line
+ * (srun, mpirun) gives every rank its own directory. */
+static int shard_out_path(const sweep_run *r, const char *in, char *out, size_t len)
+{
+    size_t k = 0;
+    for (const char *p = in; *p; p++) {
+        int n = 1;
+        if (r->shard.active && p[0] == '%' && p[1] == 'r') {
+            n = snprintf(out + k, len - k, "%u", r->shard.index);
+            p++;
+        } else if (k + 1 < len) out[k] = *p;
+        if (n < 0 || k + (size_t)n >= len) return -1;
+        k += (size_t)n;
+    }
+    out[k] = '\0';
+    return 0;
 }
 
 /* Where the output goes: --out, the newest run of the experiment (--resume),
@@ -661,7 +736,9 @@ static int run_name_output(sweep_run *r)
 {
     now_strings(r->date, sizeof r->date, r->stamp, sizeof r->stamp);
     if (r->o.out) {
-        if (resolve_user_path(r->o.out, r->out_dir, sizeof r->out_dir)) return usage_error("--out: path too long");
+        char out[SWEEP_PATH_MAX];
+        if (shard_out_path(r, r->o.out, out, sizeof out) || resolve_user_path(out, r->out_dir, sizeof r->out_dir))
+            return usage_error("--out: path too long");
     } else if (r->o.resume) {
         if (newest_run_dir(r->e.name, r->out_dir, sizeof r->out_dir)) {
             char base[SWEEP_PATH_MAX];
@@ -673,6 +750,8 @@ static int run_name_output(sweep_run *r)
     } else {
         char rel[512];
         snprintf(rel, sizeof rel, "results/%s-%.63s", r->stamp, r->e.name);
+        if (r->shard.active) /* every shard of a job starts in the same second */
+            snprintf(rel + strlen(rel), sizeof rel - strlen(rel), "-shard%u", r->shard.index);
         if (resolve_user_path(rel, r->out_dir, sizeof r->out_dir)) return usage_error("output path too long");
     }
     if (path_join(r->csv_path, sizeof r->csv_path, r->out_dir, "results.csv") ||
@@ -767,6 +846,12 @@ static void run_describe(sweep_run *r)
     ri->copy_bandwidth_GBps = NAN;
     ri->plan_configs = r->plan.count;
     ri->plan_skipped = r->plan.skipped;
+    ri->plan_total = r->plan_total;
+    if (r->shard.active) {
+        ri->shard_index = r->shard.index;
+        ri->shard_count = r->shard.count;
+        snprintf(ri->shard_source, sizeof ri->shard_source, "%s", r->shard.source);
+    }
     estimate_model *m = &r->model;
     m->peak_GBps = ri->device.peak_bandwidth_GBps > 0 ? ri->device.peak_bandwidth_GBps : m->peak_GBps;
     m->l2_bytes = ri->device.l2_bytes ? ri->device.l2_bytes : m->l2_bytes;
@@ -781,7 +866,15 @@ static int run_open_device(sweep_run *r)
     char msg[1024];
     /* git runs in a child process: before the device holds memory. */
     git_info(r->ri.git_sha, sizeof r->ri.git_sha, &r->ri.git_dirty);
+    plan_fingerprint(r->plan_hash, r->ri.git_sha, r->ri.plan_fingerprint);
     int opened = dev->ops->open(dev, r->o.device, &r->ri.device, msg, sizeof msg);
+    if (opened == -2 && r->device_from_rank && r->o.device != 0) {
+        /* one GPU per task (srun --gpus-per-task=1 sets CUDA_VISIBLE_DEVICES):
+         * the task sees its GPU as device 0, whatever its local rank */
+        fprintf(stderr, "sweep: --shard auto: local rank %d is not a device here; device 0\n", r->o.device);
+        r->o.device = 0;
+        opened = dev->ops->open(dev, 0, &r->ri.device, msg, sizeof msg);
+    }
     if (opened == -2) return usage_error(msg); /* --device out of range */
     if (opened) return run_failed(msg);
     r->dev = dev;
@@ -1030,6 +1123,26 @@ static void run_release_device(sweep_run *r)
     r->signals = 0;
 }
 
+/* A shard's rows: each one's index in the whole plan (run.json
+ * plan_positions), for merge. Rows come in plan order (also after --resume,
+ * mostly), so the search starts after the last one found. NULL: no memory. */
+static size_t *run_row_positions(const sweep_run *r)
+{
+    size_t *pos = malloc((r->n_rows ? r->n_rows : 1) * sizeof *pos);
+    size_t hint = 0, n = r->plan.count;
+    for (size_t i = 0; pos && i < r->n_rows; i++) {
+        pos[i] = SIZE_MAX; /* not in this shard's plan: merge names it */
+        for (size_t t = 0; t < n; t++) {
+            size_t k = (hint + t) % n;
+            if (!config_same_axes(&r->rows[i].cfg, &r->plan.configs[k])) continue;
+            pos[i] = r->positions[k];
+            hint = k + 1;
+            break;
+        }
+    }
+    return pos;
+}
+
 /* Derived figures over every row; results.csv, run.json and summary.md
  * replaced whole. 0, or -1 when one could not be written. */
 static int run_write_outputs(sweep_run *r)
@@ -1047,6 +1160,7 @@ static int run_write_outputs(sweep_run *r)
     for (size_t i = 0; i < r->n_rows; i++)
         if (r->rows[i].status == ROW_SKIPPED) ri->skipped++;
     ri->wall_time_s = timing_now() - r->t0;
+    if (r->shard.active) ri->row_positions = r->row_positions = run_row_positions(r);
     int failed = 0;
     if (results_write_csv(r->csv_path, r->rows, r->n_rows, r->mc, r->err, sizeof r->err))
         failed = run_failed(r->err);
@@ -1092,6 +1206,8 @@ static void run_close(sweep_run *r)
     free(r->rows);
     free(r->ix.slots);
     plan_free(&r->plan);
+    free(r->positions);
+    free(r->row_positions);
     fit_reasons_free(&r->fit_skips);
     free(r->ctx.oom);
     free(r);
@@ -1101,6 +1217,8 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
 {
     /* `sweep compare BASE NEW`: two results directories, no device (harness/compare.h) */
     if (argc > 1 && !strcmp(argv[1], "compare")) return compare_main(argc - 1, argv + 1);
+    /* `sweep merge OUT DIR...`: the shards of one plan into one run (harness/merge.h) */
+    if (argc > 1 && !strcmp(argv[1], "merge")) return merge_main(argc - 1, argv + 1);
     sweep_run *r = calloc(1, sizeof *r);
     if (!r) return run_failed("out of memory");
     r->argc = argc;
