@@ -1,0 +1,294 @@
+/* --shard and `sweep merge` on the fake device layer: the dealing (disjoint,
+ * covering, balanced) for N = 1..7, a sharded-then-merged run against an
+ * unsharded one, --shard auto's launchers, and every case merge refuses
+ * (exit 2, one line, nothing written). */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "harness/plan.h"
+#include "harness/shard.h"
+#include "tests/sweep_test_util.h"
+
+#define FAKE "SWEEP_FAKE_DEVICE=1"
+/* No launcher's variables leak in from the machine that runs the tests. */
+#define NO_LAUNCHER "SLURM_PROCID=", "SLURM_NTASKS=", "SLURM_NPROCS=", "SLURM_LOCALID=", "OMPI_COMM_WORLD_RANK=", \
+                    "OMPI_COMM_WORLD_SIZE=", "OMPI_COMM_WORLD_LOCAL_RANK=", "PMI_RANK=", "PMI_SIZE=", "PMIX_RANK=", \
+                    "PMIX_SIZE="
+
+static void load_plan(const char *name, experiment *e, sweep_plan *p)
+{
+    char err[1024], rel[64];
+    snprintf(rel, sizeof rel, "experiments/%s.ini", name);
+    const char *path = tu_runfile(rel, rel + strlen("experiments/"));
+    assert_non_null(path);
+    if (experiment_load(path, e, err, sizeof err)) fail_msg("%s", err);
+    if (plan_build(e, p, err, sizeof err)) fail_msg("%s", err);
+}
+
+/* Every configuration in exactly one shard, the shards' parts in plan order,
+ * and the loads within one configuration's cost of each other (LPT dealing). */
+static void check_dealing(const char *name)
+{
+    experiment e;
+    sweep_plan whole;
+    load_plan(name, &e, &whole);
+    estimate_model m = estimate_model_default();
+    for (unsigned n = 1; n <= 7; n++) {
+        unsigned *seen = calloc(whole.count, sizeof *seen);
+        double lo = 1e300, hi = 0, heaviest = 0;
+        for (unsigned i = 0; i < n; i++) {
+            sweep_plan part = whole;
+            part.configs = malloc(whole.count * sizeof *part.configs);
+            memcpy(part.configs, whole.configs, whole.count * sizeof *part.configs);
+            shard_spec s = {.active = 1, .index = i, .count = n};
+            size_t *pos = NULL;
+            assert_int_equal(shard_select(&part, &e.timing, &s, &pos), 0);
+            double load = 0;
+            for (size_t k = 0; k < part.count; k++) {
+                assert_true(k == 0 || pos[k] > pos[k - 1]); /* plan order */
+                assert_true(config_same_axes(&part.configs[k], &whole.configs[pos[k]]));
+                seen[pos[k]]++;
+                double c = estimate_config_s(&part.configs[k], &e.timing, &m);
+                load += c;
+                heaviest = c > heaviest ? c : heaviest;
+            }
+            lo = load < lo ? load : lo;
+            hi = load > hi ? load : hi;
+            free(part.configs);
+            free(pos);
+        }
+        for (size_t k = 0; k < whole.count; k++)
+            if (seen[k] != 1) fail_msg("%s, N=%u: configuration %zu is in %u shards", name, n, k, seen[k]);
+        assert_true(hi - lo <= heaviest + 1e-12);
+        free(seen);
+    }
+    plan_free(&whole);
+}
+
+static void test_dealing_smoke(void **state)
+{
+    (void)state;
+    check_dealing("smoke");
+}
+
+static void test_dealing_default(void **state)
+{
+    (void)state;
+    check_dealing("default");
+}
+
+static void test_parse(void **state)
+{
+    (void)state;
+    shard_spec s;
+    char err[256];
+    assert_int_equal(shard_parse("2/5", &s, err, sizeof err), 0);
+    assert_int_equal(s.index, 2);
+    assert_int_equal(s.count, 5);
+    assert_int_equal(shard_parse("auto", &s, err, sizeof err), 0);
+    assert_true(s.is_auto);
+    const char *bad[] = {"5/5", "1/0", "-1/3", "1/", "/3", "a/b", "1", "1/3x", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (shard_parse(bad[i], &s, err, sizeof err) == 0) fail_msg("'%s' was accepted", bad[i]);
+}
+
+/* ---- the binary ---------------------------------------------------------------------------- */
+
+static void run_ok(const char *const *args)
+{
+    const char *env[] = {FAKE, NO_LAUNCHER, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+}
+
+static void run_shard(const char *dir, const char *spec, const char *extra)
+{
+    const char *args[] = {"--experiment", "smoke", "--quiet", "--shard", spec, "--out", dir,
+                          extra ? extra : "--no-cupti", extra ? "7" : NULL, NULL};
+    run_ok(args);
+}
+
+/* results.csv's lines, each cut to its first `fields` columns (the fake
+ * device's times depend on what ran before them in the process). */
+static char *identity_columns(const char *path, int fields)
+{
+    char *t = tu_read_file(path), *out = calloc(strlen(t) + 1, 1), *o = out;
+    assert_non_null(t);
+    int field = 0, quoted = 0;
+    for (const char *c = t; *c; c++) {
+        if (*c == '"') quoted = !quoted;
+        if (*c == '\n' && !quoted) {
+            *o++ = '\n';
+            field = 0;
+            continue;
+        }
+        if (*c == ',' && !quoted) field++;
+        if (field < fields) *o++ = *c;
+    }
+    free(t);
+    return out;
+}
+
+static void test_merge_equals_unsharded(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("shard-merge");
+    const char *whole = tu_path(base, "whole"), *merged = tu_path(base, "merged");
+    const char *args[] = {"--experiment", "smoke", "--quiet", "--out", whole, NULL};
+    run_ok(args);
+    char spec[16], name[32];
+    for (int i = 0; i < 3; i++) {
+        snprintf(spec, sizeof spec, "%d/3", i);
+        snprintf(name, sizeof name, "s%d", i);
+        run_shard(tu_path(base, name), spec, NULL);
+    }
+    const char *margs[] = {"merge", merged, tu_path(base, "s2"), tu_path(base, "s0"), tu_path(base, "s1"), NULL};
+    run_ok(margs);
+    /* variant .. bytes_moved: the configuration, its status and reasons */
+    char *a = identity_columns(tu_path(whole, "results.csv"), 17);
+    char *b = identity_columns(tu_path(merged, "results.csv"), 17);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    json_t *w = tu_load_json(tu_path(whole, "run.json")), *m = tu_load_json(tu_path(merged, "run.json"));
+    assert_string_equal(json_string_value(json_object_get(w, "plan_fingerprint")),
+                        json_string_value(json_object_get(m, "plan_fingerprint")));
+    assert_int_equal(json_array_size(json_object_get(m, "shards")), 3);
+    assert_int_equal(json_integer_value(json_object_get(m, "rows")), json_integer_value(json_object_get(w, "rows")));
+    assert_true(tu_exists(tu_path(merged, "summary.md")));
+    json_decref(w);
+    json_decref(m);
+}
+
+/* --shard auto: each launcher's variables, and none. */
+static void test_auto(void **state)
+{
+    (void)state;
+    struct { const char *a, *b, *c, *said; } cases[] = {
+        {"SLURM_PROCID=1", "SLURM_NTASKS=3", "SLURM_LOCALID=0", "shard 1 of 3 from Slurm"},
+        {"OMPI_COMM_WORLD_RANK=2", "OMPI_COMM_WORLD_SIZE=3", "OMPI_COMM_WORLD_LOCAL_RANK=0", "shard 2 of 3 from Open MPI"},
+        {"PMI_RANK=0", "PMI_SIZE=2", "X=", "shard 0 of 2 from MPICH/PMI"},
+        {"PMIX_RANK=1", "PMIX_SIZE=4", "X=", "shard 1 of 4 from PMIx"},
+    };
+    const char *args[] = {"--experiment", "smoke", "--shard", "auto", "--dry-run", NULL};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *env[] = {FAKE, NO_LAUNCHER, cases[i].a, cases[i].b, cases[i].c, NULL};
+        tu_result r = tu_run(NULL, env, args);
+        if (r.status != 0 || !strstr(r.err, cases[i].said)) fail_msg("%s: exit %d: %s", cases[i].said, r.status, r.err);
+        tu_result_free(&r);
+    }
+    const char *env[] = {FAKE, NO_LAUNCHER, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 2);
+    assert_int_equal(tu_count_lines(r.err), 1);
+    assert_non_null(strstr(r.err, "no launcher found"));
+    tu_result_free(&r);
+}
+
+/* ---- what merge refuses ----------------------------------------------------------------------- */
+
+static void copy_dir(const char *from, const char *to)
+{
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", from, to);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void edit_json(const char *dir, const char *key, json_t *value)
+{
+    const char *path = tu_path(dir, "run.json");
+    json_t *o = tu_load_json(path);
+    json_object_set_new(o, key, value);
+    assert_int_equal(json_dump_file(o, path, JSON_INDENT(2)), 0);
+    json_decref(o);
+}
+
+/* dir gets the first row of `from` once more: in results.csv, plan_positions and rows. */
+static void add_duplicate_row(const char *dir, const char *from)
+{
+    char *csv = tu_read_file(tu_path(from, "results.csv"));
+    char *line = strchr(csv, '\n') + 1, *end = strchr(line, '\n');
+    end[1] = '\0';
+    FILE *f = fopen(tu_path(dir, "results.csv"), "a");
+    fputs(line, f);
+    fclose(f);
+    free(csv);
+    json_t *src = tu_load_json(tu_path(from, "run.json")), *o = tu_load_json(tu_path(dir, "run.json"));
+    json_array_append(json_object_get(o, "plan_positions"), json_array_get(json_object_get(src, "plan_positions"), 0));
+    json_object_set_new(o, "rows", json_integer(json_integer_value(json_object_get(o, "rows")) + 1));
+    assert_int_equal(json_dump_file(o, tu_path(dir, "run.json"), JSON_INDENT(2)), 0);
+    json_decref(o);
+    json_decref(src);
+}
+
+static void expect_refused(const char *out, const char *const *dirs, const char *says)
+{
+    const char *args[16] = {"merge", out};
+    size_t n = 2;
+    for (size_t i = 0; dirs[i]; i++) args[n++] = dirs[i];
+    args[n] = NULL;
+    const char *env[] = {FAKE, NULL};
+    int existed = tu_exists(out);
+    char *before = existed ? tu_read_file(tu_path(out, "results.csv")) : NULL;
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 2 || tu_count_lines(r.err) != 1 || !strstr(r.err, says))
+        fail_msg("expected exit 2 and one line saying '%s'; got exit %d: %s", says, r.status, r.err);
+    if (!existed) assert_false(tu_exists(out));
+    char *after = existed ? tu_read_file(tu_path(out, "results.csv")) : NULL;
+    if (existed) assert_string_equal(before, after); /* left as it was */
+    free(before);
+    free(after);
+    tu_result_free(&r);
+}
+
+static void test_merge_refuses(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("shard-bad");
+    char *s[3], spec[16], name[32];
+    for (int i = 0; i < 3; i++) {
+        snprintf(spec, sizeof spec, "%d/3", i);
+        snprintf(name, sizeof name, "s%d", i);
+        s[i] = tu_path(base, name);
+        run_shard(s[i], spec, NULL);
+    }
+    char *other = tu_path(base, "other"), *torn = tu_path(base, "torn"), *dup = tu_path(base, "dup");
+    run_shard(other, "1/3", "--seed"); /* another plan: another seed */
+    copy_dir(s[1], torn);
+    edit_json(torn, "complete", json_false());
+    copy_dir(s[1], dup);
+    add_duplicate_row(dup, s[0]);
+    const char *out = tu_path(base, "out");
+    expect_refused(out, (const char *const[]){s[0], s[1], NULL}, "shard 2 of 3 is missing");
+    expect_refused(out, (const char *const[]){s[0], other, s[2], NULL}, "another plan");
+    expect_refused(out, (const char *const[]){s[0], torn, s[2], NULL}, "interrupted or incomplete");
+    expect_refused(out, (const char *const[]){s[0], dup, s[2], NULL}, "duplicate row");
+    expect_refused(out, (const char *const[]){s[0], s[1], s[2], dup, NULL}, "duplicate shard");
+    expect_refused(out, (const char *const[]){s[0], tu_path(base, "nowhere"), s[2], NULL}, "no such directory");
+    const char *full = tu_path(base, "full");
+    copy_dir(s[0], full); /* OUT not empty */
+    expect_refused(full, (const char *const[]){s[0], s[1], s[2], NULL}, "not empty");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_dealing_smoke),
+        cmocka_unit_test(test_dealing_default),
+        cmocka_unit_test(test_merge_equals_unsharded),
+        cmocka_unit_test(test_auto),
+        cmocka_unit_test(test_merge_refuses),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
