@@ -14,6 +14,7 @@ packages=(
     libpng-dev          # plot tests: decode the PNG charts
     libexpat1-dev       # plot tests: check the SVG charts are well-formed XML
     clang               # libFuzzer targets for the parsers
+    openmpi-bin         # mpirun: the --shard auto launcher test
 )
 
 missing=()
