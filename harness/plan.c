@@ -127,39 +127,6 @@ static int check_named_pairs(const experiment *e, char *err, size_t errlen)
     return 0;
 }
 
-/* One cpu_serial row per dtype, op and n for which the plan has a reduction. */
-static int add_cpu_baseline(const experiment *e, sweep_plan *p, size_t *cap)
-{
-    size_t planned = p->count;
-    int added = 0;
-    for (int d = 0; d < DTYPE_COUNT; d++)
-        for (int o = 0; o < OP_COUNT; o++)
-            for (size_t i = 0; i < e->sizes.count; i++) {
-                int any = 0;
-                for (size_t k = 0; k < planned && !any; k++) {
-                    const sweep_config *c = &p->configs[k];
-                    any = c->v->kind == KIND_REDUCE && !c->skip_reason && c->a.dtype == (dtype_t)d &&
-                          c->a.op == (op_t)o && c->a.n == e->sizes.v[i];
-                }
-                if (!any) continue;
-                sweep_config cfg;
-                memset(&cfg, 0, sizeof cfg);
-                cfg.v = &cpu_serial_variant;
-                cfg.a.dtype = (dtype_t)d;
-                cfg.a.op = (op_t)o;
-                cfg.a.n = e->sizes.v[i];
-                cfg.a.block_dim = 1;
-                cfg.a.coarse = 1;
-                cfg.a.finish = FINISH_NONE;
-                cfg.a.scan_mode = SCAN_INCLUSIVE;
-                cfg.validate = 1;
-                if (push_config(p, cap, &cfg)) return -1;
-                added = 1;
-            }
-    if (added) p->variants++;
-    return 0;
-}
-
 /* Every glob must match something: a typo is an error, not an empty plan. */
 static int check_globs_match(const experiment *e, char *err, size_t errlen)
 {
@@ -251,6 +218,37 @@ static int expand_variant(const experiment *e, const variant *v, sweep_plan *p, 
         if (push_config(p, cap, &cfg)) return -1;
     } while (walk_next(&w, &new_group));
     return 0;
+}
+
+/* Does the plan's first `planned` configurations run a reduction at c's dtype, op and n? */
+static int plan_reduces_at(const sweep_plan *p, size_t planned, const sweep_config *c)
+{
+    for (size_t k = 0; k < planned; k++) {
+        const sweep_config *x = &p->configs[k];
+        if (x->v->kind == KIND_REDUCE && !x->skip_reason && x->a.dtype == c->a.dtype && x->a.op == c->a.op &&
+            x->a.n == c->a.n)
+            return 1;
+    }
+    return 0;
+}
+
+/* One cpu_serial row per dtype, op and n for which the plan has a reduction:
+ * the CPU variant expanded over the same axes (it has one block dim, coarse
+ * factor and finish), kept where a reduction runs. */
+static int add_cpu_baseline(const experiment *e, sweep_plan *p, size_t *cap)
+{
+    sweep_plan cpu;
+    size_t cpu_cap = 0, planned = p->count;
+    memset(&cpu, 0, sizeof cpu);
+    int rc = expand_variant(e, &cpu_serial_variant, &cpu, &cpu_cap), added = 0;
+    for (size_t i = 0; i < cpu.count && !rc; i++) {
+        if (!plan_reduces_at(p, planned, &cpu.configs[i])) continue;
+        rc = push_config(p, cap, &cpu.configs[i]);
+        added = 1;
+    }
+    if (added) p->variants++;
+    plan_free(&cpu);
+    return rc;
 }
 
 static int plan_error(sweep_plan *p, const char *msg, char *err, size_t errlen)
