@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/cpu_variant.h"
+#include "harness/plan_axes.h"
 #include "kernels/registry.h"
 
 /* ---- selection -------------------------------------------------------------------------- */
@@ -87,9 +88,6 @@ static int push_config(sweep_plan *p, size_t *cap, const sweep_config *c)
     return 0;
 }
 
-/* A set of AXIS_BIT values with one member is not an axis of the variant. */
-static int single_bit(unsigned mask) { return mask && !(mask & (mask - 1)); }
-
 /* A variant named exactly (not through a wildcard) with a dtype and op that
  * were both narrowed (neither axis is every value) is asked for that pair on
  * purpose: if it cannot do it, that is a usage error naming the pair and the
@@ -129,39 +127,6 @@ static int check_named_pairs(const experiment *e, char *err, size_t errlen)
     return 0;
 }
 
-/* One cpu_serial row per dtype, op and n for which the plan has a reduction. */
-static int add_cpu_baseline(const experiment *e, sweep_plan *p, size_t *cap)
-{
-    size_t planned = p->count;
-    int added = 0;
-    for (int d = 0; d < DTYPE_COUNT; d++)
-        for (int o = 0; o < OP_COUNT; o++)
-            for (size_t i = 0; i < e->sizes.count; i++) {
-                int any = 0;
-                for (size_t k = 0; k < planned && !any; k++) {
-                    const sweep_config *c = &p->configs[k];
-                    any = c->v->kind == KIND_REDUCE && !c->skip_reason && c->a.dtype == (dtype_t)d &&
-                          c->a.op == (op_t)o && c->a.n == e->sizes.v[i];
-                }
-                if (!any) continue;
-                sweep_config cfg;
-                memset(&cfg, 0, sizeof cfg);
-                cfg.v = &cpu_serial_variant;
-                cfg.a.dtype = (dtype_t)d;
-                cfg.a.op = (op_t)o;
-                cfg.a.n = e->sizes.v[i];
-                cfg.a.block_dim = 1;
-                cfg.a.coarse = 1;
-                cfg.a.finish = FINISH_NONE;
-                cfg.a.scan_mode = SCAN_INCLUSIVE;
-                cfg.validate = 1;
-                if (push_config(p, cap, &cfg)) return -1;
-                added = 1;
-            }
-    if (added) p->variants++;
-    return 0;
-}
-
 /* Every glob must match something: a typo is an error, not an empty plan. */
 static int check_globs_match(const experiment *e, char *err, size_t errlen)
 {
@@ -192,93 +157,98 @@ static int check_globs_match(const experiment *e, char *err, size_t errlen)
     return 0;
 }
 
-/* The values of one variant's axes: an axis it does not have collapses to
- * its one value; the fourth axis is finishes for reductions, scan modes for
- * scans. */
-typedef struct variant_axes {
-    size_list bd, cf;
-    int modes[8];
-    size_t n_modes;
-} variant_axes;
+/* ---- expansion: the settings table's axes (harness/plan_axes.h) --------------------------- */
 
-static void axis_or_own(const size_list *asked, unsigned own, size_list *out)
-{
-    if (single_bit(own)) {
-        out->count = 1;
-        out->v[0] = own;
-    } else {
-        *out = *asked;
-    }
-}
+/* One variant's values of every axis, in the plan's order, and the position
+ * of the configuration being built: an odometer over them. */
+typedef struct axis_walk {
+    const plan_axis *axis[PLAN_AXES_MAX];
+    size_t n;
+    size_t values[PLAN_AXES_MAX][AXES_MAX_VALUES];
+    size_t count[PLAN_AXES_MAX], at[PLAN_AXES_MAX];
+} axis_walk;
 
-static void variant_axes_of(const experiment *e, const variant *v, variant_axes *x)
-{
-    axis_or_own(&e->block_dims, v->block_dims, &x->bd);
-    axis_or_own(&e->coarse, v->coarse_factors, &x->cf);
-    x->n_modes = 0;
-    if (v->kind == KIND_SCAN) {
-        for (int m = 0; m < SCAN_MODE_COUNT; m++)
-            if (e->scan_modes & (1u << m)) x->modes[x->n_modes++] = m;
-    } else if (single_bit(v->finishes) || e->finish_policy == FINISHES_FIRST) {
-        x->modes[x->n_modes++] = __builtin_ctz(v->finishes);
-    } else {
-        unsigned want = e->finish_policy == FINISHES_ALL ? v->finishes : e->finishes;
-        for (int f = 0; f < FINISH_COUNT; f++)
-            if (want & (1u << f)) x->modes[x->n_modes++] = f;
-    }
-}
-
-/* One configuration; skipped with the variant's reason if it rejects it. */
-static sweep_config config_at(const variant *v, int d, int o, int mode, size_t n, size_t block_dim, size_t coarse)
+/* The configuration at the walk's position; skipped with the variant's reason if it rejects it. */
+static sweep_config config_at(const variant *v, const axis_walk *w)
 {
     sweep_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.v = v;
-    cfg.a.dtype = (dtype_t)d;
-    cfg.a.op = (op_t)o;
-    cfg.a.n = n;
-    cfg.a.block_dim = (unsigned)block_dim;
-    cfg.a.coarse = (unsigned)coarse;
-    cfg.a.scan_mode = v->kind == KIND_SCAN ? (scan_mode_t)mode : SCAN_INCLUSIVE;
-    cfg.a.finish = v->kind == KIND_SCAN ? FINISH_NONE : (finish_t)mode;
+    for (size_t k = 0; k < w->n; k++) w->axis[k]->land(&cfg.a, w->values[k][w->at[k]]);
     const char *why = NULL;
     if (variant_accepts(v, &cfg.a, &why) != 0) cfg.skip_reason = why ? why : "not accepted by this variant";
     return cfg;
 }
 
-/* A (variant, dtype, op, mode, n) group, over block dims and coarse factors;
- * above validate_all_to only its first runnable configuration validates. */
-static int expand_group(const experiment *e, const variant *v, const variant_axes *x, int d, int o, int mode,
-                        size_t n, sweep_plan *p, size_t *cap)
+/* Step to the next position (0: there is none); *new_group when an axis of
+ * the validation group took another value. */
+static int walk_next(axis_walk *w, int *new_group)
 {
-    int group_has_validator = 0;
-    for (size_t b = 0; b < x->bd.count; b++)
-        for (size_t c = 0; c < x->cf.count; c++) {
-            sweep_config cfg = config_at(v, d, o, mode, n, x->bd.v[b], x->cf.v[c]);
-            if (!cfg.skip_reason) {
-                cfg.validate = !e->validate_all_to || n <= e->validate_all_to || !group_has_validator;
-                group_has_validator = 1;
-            }
-            if (push_config(p, cap, &cfg)) return -1;
+    for (size_t k = w->n; k-- > 0;) {
+        if (++w->at[k] < w->count[k]) {
+            *new_group = 0;
+            for (size_t j = k; j < w->n; j++) *new_group |= w->axis[j]->groups && (j == k || w->count[j] > 1);
+            return 1;
         }
+        w->at[k] = 0;
+    }
     return 0;
 }
 
-/* Every configuration of one variant, in plan order. */
+/* Every configuration of one variant, in plan order. Above validate_all_to
+ * only the first runnable configuration of a validation group (the same
+ * values of every axis but block dims and coarse factors) validates. */
 static int expand_variant(const experiment *e, const variant *v, sweep_plan *p, size_t *cap)
 {
-    variant_axes x;
-    variant_axes_of(e, v, &x);
-    for (int d = 0; d < DTYPE_COUNT; d++) {
-        if (!(e->dtypes & (1u << d))) continue;
-        for (int o = 0; o < OP_COUNT; o++) {
-            if (!(e->ops & (1u << o))) continue;
-            for (size_t m = 0; m < x.n_modes; m++)
-                for (size_t i = 0; i < e->sizes.count; i++)
-                    if (expand_group(e, v, &x, d, o, x.modes[m], e->sizes.v[i], p, cap)) return -1;
+    axis_walk w;
+    w.n = plan_axes(w.axis);
+    for (size_t k = 0; k < w.n; k++) {
+        w.count[k] = plan_axis_values(w.axis[k], e, v, w.values[k]);
+        w.at[k] = 0;
+        if (!w.count[k]) return 0;
+    }
+    int group_has_validator = 0, new_group = 0;
+    do {
+        if (new_group) group_has_validator = 0;
+        sweep_config cfg = config_at(v, &w);
+        if (!cfg.skip_reason) {
+            cfg.validate = !e->validate_all_to || cfg.a.n <= e->validate_all_to || !group_has_validator;
+            group_has_validator = 1;
         }
+        if (push_config(p, cap, &cfg)) return -1;
+    } while (walk_next(&w, &new_group));
+    return 0;
+}
+
+/* Does the plan's first `planned` configurations run a reduction at c's dtype, op and n? */
+static int plan_reduces_at(const sweep_plan *p, size_t planned, const sweep_config *c)
+{
+    for (size_t k = 0; k < planned; k++) {
+        const sweep_config *x = &p->configs[k];
+        if (x->v->kind == KIND_REDUCE && !x->skip_reason && x->a.dtype == c->a.dtype && x->a.op == c->a.op &&
+            x->a.n == c->a.n)
+            return 1;
     }
     return 0;
+}
+
+/* One cpu_serial row per dtype, op and n for which the plan has a reduction:
+ * the CPU variant expanded over the same axes (it has one block dim, coarse
+ * factor and finish), kept where a reduction runs. */
+static int add_cpu_baseline(const experiment *e, sweep_plan *p, size_t *cap)
+{
+    sweep_plan cpu;
+    size_t cpu_cap = 0, planned = p->count;
+    memset(&cpu, 0, sizeof cpu);
+    int rc = expand_variant(e, &cpu_serial_variant, &cpu, &cpu_cap), added = 0;
+    for (size_t i = 0; i < cpu.count && !rc; i++) {
+        if (!plan_reduces_at(p, planned, &cpu.configs[i])) continue;
+        rc = push_config(p, cap, &cpu.configs[i]);
+        added = 1;
+    }
+    if (added) p->variants++;
+    plan_free(&cpu);
+    return rc;
 }
 
 static int plan_error(sweep_plan *p, const char *msg, char *err, size_t errlen)
@@ -292,10 +262,12 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
     if (check_globs_match(e, err, errlen)) return -1;
-    if (!e->sizes.count || !e->block_dims.count || !e->coarse.count || !e->dtypes || !e->ops || !e->scan_modes) {
-        snprintf(err, errlen, "an axis has no values");
-        return -1;
-    }
+    const plan_axis *axes[PLAN_AXES_MAX];
+    for (size_t k = 0, n = plan_axes(axes); k < n; k++)
+        if (plan_axis_empty(axes[k], e)) {
+            snprintf(err, errlen, "an axis has no values");
+            return -1;
+        }
     if (check_named_pairs(e, err, errlen)) return -1;
     size_t cap = 0;
     for (size_t r = 0; r < registry_count(); r++) {

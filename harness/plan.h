@@ -2,8 +2,10 @@
  *
  * Where each part lives: the settings of an experiment and the built-in
  * default, harness/settings.c (one table entry per setting); experiment
- * files, experiment_file.c; plan expansion and selection, plan.c; the time
- * model, plan_estimate.c; the dry-run printer, plan_print.c.
+ * files, experiment_file.c; the plan's axes (how each axis setting expands,
+ * lands in a configuration and prints), plan_axes.c, reached through the
+ * settings table; plan expansion and selection, plan.c; the time model,
+ * plan_estimate.c; the dry-run printer, plan_print.c.
  *
  * An experiment is a value: which variants, which axis values, how to time,
  * which metrics. It comes from the built-in default or an .ini file

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness/plan.h"
+#include "harness/plan_axes.h"
 
 static void glob_text(const glob_list *g, char *buf, size_t len)
 {
@@ -18,39 +19,16 @@ static void glob_text(const glob_list *g, char *buf, size_t len)
     }
 }
 
-/* "64,128,256": block dims and coarse factors read best as plain numbers. */
-static void plain_list(const size_list *l, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < l->count && used + 1 < len; i++) {
-        int w = snprintf(buf + used, len - used, "%s%zu", i ? "," : "", l->v[i]);
-        if (w < 0 || (size_t)w >= len - used) break;
-        used += (size_t)w;
-    }
-}
-
 /* The experiment: its source, axes, validation, timing rule and metrics. */
 static void print_experiment(FILE *f, const experiment *e)
 {
-    char a[1024], b[256], c[256], d[256];
+    char a[1024], b[256];
     fprintf(f, "experiment %s (%s)\n", e->name, e->source[0] ? e->source : "built in");
     if (e->description[0]) fprintf(f, "  %s\n", e->description);
     glob_text(&e->variants, a, sizeof a);
     glob_text(&e->families, b, sizeof b);
     fprintf(f, "variants:  %s   families: %s\n", a, b);
-    format_size_list(&e->sizes, a, sizeof a);
-    fprintf(f, "sizes:     %s\n", a);
-    plain_list(&e->block_dims, a, sizeof a);
-    plain_list(&e->coarse, b, sizeof b);
-    fprintf(f, "block dims: %s   coarse: %s (where a variant has these axes)\n", a, b);
-    format_mask(e->dtypes, DTYPE_COUNT, dtype_name_i, a, sizeof a);
-    format_mask(e->ops, OP_COUNT, op_name_i, b, sizeof b);
-    format_mask(e->scan_modes, SCAN_MODE_COUNT, scan_mode_name_i, c, sizeof c);
-    if (e->finish_policy == FINISHES_FIRST) snprintf(d, sizeof d, "first (each variant's first)");
-    else if (e->finish_policy == FINISHES_ALL) snprintf(d, sizeof d, "all");
-    else format_mask(e->finishes, FINISH_COUNT, finish_name_i, d, sizeof d);
-    fprintf(f, "dtypes: %s   ops: %s   scan modes: %s   finishes: %s\n", a, b, c, d);
+    plan_axes_print(f, e);
     if (e->validate_all_to) {
         format_size(e->validate_all_to, a, sizeof a);
         fprintf(f, "validate: every configuration up to n = %s; above, the first of each variant, dtype, op, "

@@ -1,4 +1,5 @@
-/* The columns table of results.csv (results_columns.h): one entry a column. */
+/* The columns table of results.csv (results_columns.h): one entry a column,
+ * built from the shared list of columns (results_io/columns.def). */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/results_columns.h"
 
@@ -9,6 +10,7 @@
 #include "harness/axes.h"
 #include "harness/cpu_baseline.h"
 #include "kernels/registry.h"
+#include "results_io/columns.h"
 #include "results_io/csv.h"
 
 #define FIELD(r, c, type) ((type *)((char *)(r) + (c)->off))
@@ -282,61 +284,72 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
+/* One COLUMN_<ID> per line of results_io/columns.def: what follows the name
+ * and unit in the column's entry (write, read, config, offset, timing stats,
+ * scale, then the summary's position, headings, alignment and cell). */
 #define OFF(field) offsetof(sweep_row, field)
-/* name, unit, write, read, config, offset */
-#define CONFIG(name, w, r, off) {name, "", w, r, 1, off, 0, 1, 0, NULL, NULL, NULL, NULL}
-#define PLAIN(name, unit, w, r, off) {name, unit, w, r, 0, off, 0, 1, 0, NULL, NULL, NULL, NULL}
-#define NUM(name, unit, field) PLAIN(name, unit, w_num, r_num, OFF(field))
+/* part of the configuration / a plain field; write, read, offset */
+#define CONFIG(w, r, off) w, r, 1, off, 0, 1, 0, NULL, NULL, NULL, NULL
+#define PLAIN(w, r, off) w, r, 0, off, 0, 1, 0, NULL, NULL, NULL, NULL
+#define NUM(field) PLAIN(w_num, r_num, OFF(field))
 /* a figure of the cold or hot measurement */
-#define STAT(name, unit, st, field, w, r, scale) {name, unit, w, r, 0, OFF(st.field), OFF(st), scale, 0, NULL, NULL, NULL, NULL}
+#define STAT(st, field, w, r, scale) w, r, 0, OFF(st.field), OFF(st), scale, 0, NULL, NULL, NULL, NULL
+/* shown in the summary: position, heading (in scan tables), alignment, cell */
+#define MD(pos, head, head_scan, align, cell) pos, head, head_scan, align, cell
 
+#define COLUMN_VARIANT w_variant, r_variant, 1, 0, 0, 1, MD(2, "best variant", NULL, "---", md_variant)
+#define COLUMN_ALIAS CONFIG(w_alias, NULL, 0)
+#define COLUMN_FAMILY CONFIG(w_family, NULL, 0)
+#define COLUMN_KIND CONFIG(w_kind, NULL, 0)
+#define COLUMN_DTYPE CONFIG(w_dtype, r_dtype, 0)
+#define COLUMN_OP CONFIG(w_op, r_op, 0)
+#define COLUMN_N w_n, r_n, 1, 0, 0, 1, MD(1, "n", NULL, "---:", md_n)
+#define COLUMN_BLOCK_DIM w_uint, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, MD(3, "block", NULL, "---:", md_block)
+#define COLUMN_COARSE w_uint, r_uint, 1, OFF(cfg.a.coarse), 0, 1, MD(4, "coarse", NULL, "---:", md_coarse)
+#define COLUMN_FINISH w_finish, r_finish, 1, 0, 0, 1, MD(5, "finish", "mode", "---", md_finish)
+#define COLUMN_SCAN_MODE CONFIG(w_mode, r_mode, 0)
+#define COLUMN_STATUS PLAIN(w_status, r_status, 0)
+#define COLUMN_SKIP_REASON PLAIN(w_text, r_text, OFF(skip_reason))
+#define COLUMN_ERROR PLAIN(w_text, r_text, OFF(error))
+#define COLUMN_VALIDATION_ERROR_ABS NUM(validation_error_abs)
+#define COLUMN_VALIDATION_TOLERANCE_ABS NUM(validation_tolerance_abs)
+#define COLUMN_BYTES_MOVED NUM(bytes_moved)
+#define COLUMN_TIME_COLD_MEDIAN_MS                                                                      \
+    w_stat, r_num, 0, OFF(cold.median), OFF(cold), 1, MD(6, "cold median (ms)", NULL, "---:", md_time)
+#define COLUMN_TIME_COLD_MIN_MS STAT(cold, min, w_stat, r_num, 1)
+#define COLUMN_TIME_COLD_MEAN_MS STAT(cold, mean, w_stat, r_num, 1)
+#define COLUMN_TIME_COLD_STDEV_MS STAT(cold, stdev, w_stat, r_num, 1)
+#define COLUMN_TIME_COLD_IQR_MS STAT(cold, iqr, w_stat, r_num, 1)
+#define COLUMN_SAMPLES_COLD STAT(cold, samples, w_samples, r_samples, 1)
+#define COLUMN_TIME_HOT_MEDIAN_MS STAT(hot, median, w_stat, r_num, 1)
+#define COLUMN_TIME_HOT_MIN_MS STAT(hot, min, w_stat, r_num, 1)
+#define COLUMN_TIME_HOT_MEAN_MS STAT(hot, mean, w_stat, r_num, 1)
+#define COLUMN_TIME_HOT_STDEV_MS STAT(hot, stdev, w_stat, r_num, 1)
+#define COLUMN_TIME_HOT_IQR_MS STAT(hot, iqr, w_stat, r_num, 1)
+#define COLUMN_SAMPLES_HOT STAT(hot, samples, w_samples, r_samples, 1)
+#define COLUMN_BW_COLD_GBPS w_num, r_num, 0, OFF(bw_cold_GBps), 0, 1, MD(7, "GB/s", NULL, "---:", md_bw)
+#define COLUMN_BW_HOT_GBPS NUM(bw_hot_GBps)
+#define COLUMN_BW_COLD_PCT_PEAK w_num, r_num, 0, OFF(bw_cold_pct_peak), 0, 1, MD(8, "% peak", NULL, "---:", md_peak)
+#define COLUMN_BW_COLD_PCT_COPY NUM(bw_cold_pct_copy)
+#define COLUMN_SPEEDUP_VS_BASELINE                                                                     \
+    w_num, r_num, 0, OFF(speedup_vs_baseline), 0, 1, MD(9, "vs baseline", NULL, "---:", md_vs_base)
+#define COLUMN_SPEEDUP_VS_CUB w_num, r_num, 0, OFF(speedup_vs_cub), 0, 1, MD(10, "vs CUB", NULL, "---:", md_vs_cub)
+#define COLUMN_NOISE_COLD_PCT STAT(cold, noise, w_stat, r_num, 100.0)
+#define COLUMN_NOISE_HOT_PCT STAT(hot, noise, w_stat, r_num, 100.0)
+#define COLUMN_STOP_COLD STAT(cold, stop, w_stop, r_stop, 1)
+#define COLUMN_STOP_HOT STAT(hot, stop, w_stop, r_stop, 1)
+#define COLUMN_COLD_BATCH w_batch, r_batch, 0, OFF(cold_batch), OFF(cold), 1, 0, NULL, NULL, NULL, NULL
+#define COLUMN_HOT_BATCH w_batch, r_batch, 0, OFF(hot_batch), OFF(hot), 1, 0, NULL, NULL, NULL, NULL
+#define COLUMN_VALIDATED PLAIN(w_validated, r_validated, 0)
+
+/* The table: the list's columns in its order, each its name and unit and
+ * its COLUMN_<ID> (a list line without one does not compile). */
 const results_column results_columns[] = {
-    {"variant", "", w_variant, r_variant, 1, 0, 0, 1, 2, "best variant", NULL, "---", md_variant},
-    CONFIG("alias", w_alias, NULL, 0),
-    CONFIG("family", w_family, NULL, 0),
-    CONFIG("kind", w_kind, NULL, 0),
-    CONFIG("dtype", w_dtype, r_dtype, 0),
-    CONFIG("op", w_op, r_op, 0),
-    {"n", "elements", w_n, r_n, 1, 0, 0, 1, 1, "n", NULL, "---:", md_n},
-    {"block_dim", "threads", w_uint, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, 3, "block", NULL, "---:", md_block},
-    {"coarse", "elements per thread", w_uint, r_uint, 1, OFF(cfg.a.coarse), 0, 1, 4, "coarse", NULL, "---:",
-     md_coarse},
-    {"finish", "", w_finish, r_finish, 1, 0, 0, 1, 5, "finish", "mode", "---", md_finish},
-    CONFIG("scan_mode", w_mode, r_mode, 0),
-    PLAIN("status", "", w_status, r_status, 0),
-    PLAIN("skip_reason", "", w_text, r_text, OFF(skip_reason)),
-    PLAIN("error", "", w_text, r_text, OFF(error)),
-    NUM("validation_error_abs", "", validation_error_abs),
-    NUM("validation_tolerance_abs", "", validation_tolerance_abs),
-    NUM("bytes_moved", "bytes", bytes_moved),
-    {"time_cold_median_ms", "ms", w_stat, r_num, 0, OFF(cold.median), OFF(cold), 1, 6, "cold median (ms)", NULL,
-     "---:", md_time},
-    STAT("time_cold_min_ms", "ms", cold, min, w_stat, r_num, 1),
-    STAT("time_cold_mean_ms", "ms", cold, mean, w_stat, r_num, 1),
-    STAT("time_cold_stdev_ms", "ms", cold, stdev, w_stat, r_num, 1),
-    STAT("time_cold_iqr_ms", "ms", cold, iqr, w_stat, r_num, 1),
-    STAT("samples_cold", "", cold, samples, w_samples, r_samples, 1),
-    STAT("time_hot_median_ms", "ms", hot, median, w_stat, r_num, 1),
-    STAT("time_hot_min_ms", "ms", hot, min, w_stat, r_num, 1),
-    STAT("time_hot_mean_ms", "ms", hot, mean, w_stat, r_num, 1),
-    STAT("time_hot_stdev_ms", "ms", hot, stdev, w_stat, r_num, 1),
-    STAT("time_hot_iqr_ms", "ms", hot, iqr, w_stat, r_num, 1),
-    STAT("samples_hot", "", hot, samples, w_samples, r_samples, 1),
-    {"bw_cold_GBps", "GB/s", w_num, r_num, 0, OFF(bw_cold_GBps), 0, 1, 7, "GB/s", NULL, "---:", md_bw},
-    NUM("bw_hot_GBps", "GB/s", bw_hot_GBps),
-    {"bw_cold_pct_peak", "%", w_num, r_num, 0, OFF(bw_cold_pct_peak), 0, 1, 8, "% peak", NULL, "---:", md_peak},
-    NUM("bw_cold_pct_copy", "%", bw_cold_pct_copy),
-    {"speedup_vs_baseline", "x", w_num, r_num, 0, OFF(speedup_vs_baseline), 0, 1, 9, "vs baseline", NULL, "---:",
-     md_vs_base},
-    {"speedup_vs_cub", "x", w_num, r_num, 0, OFF(speedup_vs_cub), 0, 1, 10, "vs CUB", NULL, "---:", md_vs_cub},
-    STAT("noise_cold_pct", "%", cold, noise, w_stat, r_num, 100.0),
-    STAT("noise_hot_pct", "%", hot, noise, w_stat, r_num, 100.0),
-    STAT("stop_cold", "", cold, stop, w_stop, r_stop, 1),
-    STAT("stop_hot", "", hot, stop, w_stop, r_stop, 1),
-    {"cold_batch", "launches", w_batch, r_batch, 0, OFF(cold_batch), OFF(cold), 1, 0, NULL, NULL, NULL, NULL},
-    {"hot_batch", "launches", w_batch, r_batch, 0, OFF(hot_batch), OFF(hot), 1, 0, NULL, NULL, NULL, NULL},
-    PLAIN("validated", "", w_validated, r_validated, 0),
+#define RESULTS_COLUMN(id, name, unit) {name, unit, COLUMN_##id},
+#include "results_io/columns.def"
+#undef RESULTS_COLUMN
 };
+_Static_assert(sizeof results_columns / sizeof results_columns[0] == RC_COUNT, "one entry per results_io/columns.def line");
 
 const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];
 

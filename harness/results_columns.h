@@ -2,9 +2,13 @@
  * entry says the header name, the unit, how to write the row's value, how to
  * read it back into a sweep_row, and whether and how the markdown summary
  * shows it. The CSV writer, the CSV reader (--resume, compare) and the
- * summary iterate this table; adding a column is one entry in
- * results_columns.c (and SWEEP_SCHEMA_VERSION + 1). The metric columns,
- * m:<name>[<unit>], follow the fixed ones and are dynamic (metric_columns). */
+ * summary iterate this table. Its names, units and order are the shared list
+ * results_io/columns.def (which the renderer, plots/, reads columns by): the
+ * table is built from that list, one COLUMN_<ID> per line, in
+ * results_columns.c. Adding a column is one line in the list, its COLUMN_<ID>
+ * (an offset with the generic accessors, or functions of its own) and
+ * SWEEP_SCHEMA_VERSION + 1. The metric columns, m:<name>[<unit>], follow the
+ * fixed ones and are dynamic (metric_columns). */
 #ifndef HARNESS_RESULTS_COLUMNS_H
 #define HARNESS_RESULTS_COLUMNS_H
 
@@ -15,7 +19,7 @@
 
 typedef struct results_column results_column;
 struct results_column {
-    const char *name; /* the header */
+    const char *name; /* the header: results_io/columns.def's */
     const char *unit; /* "" for none */
     /* Write the row's field (without the comma); nothing for an empty one. */
     void (*write)(FILE *f, const sweep_row *r, const results_column *c);

@@ -9,6 +9,7 @@
 
 #include "cupti/metrics.h"
 #include "harness/axes.h"
+#include "harness/plan_axes.h"
 
 #define FIELD(type) ((type *)((char *)e + s->field))
 
@@ -103,19 +104,21 @@ static const setting table[] = {
      NULL, NULL},
     {"axes", "sizes", "--sizes", set_sizes, 0, 0, AT(sizes), 0, "2^10..2^30:x4", SETTING_HELP_PLAN, "LIST",
      "element counts: 1048576, 2^20, 1M, 2^10..2^30:x4,\n"
-     "1000..8000:+1000 (ranges step x2 by default)"},
+     "1000..8000:+1000 (ranges step x2 by default)", &plan_axis_sizes},
     {"axes", "block_dims", "--block-dims", set_block_dims, 0, 0, AT(block_dims), 0, "64, 128, 256, 512, 1024",
-     SETTING_HELP_PLAN, "LIST", "threads per block, powers of two: 128,256 or 64..1024 or all"},
+     SETTING_HELP_PLAN, "LIST", "threads per block, powers of two: 128,256 or 64..1024 or all",
+     &plan_axis_block_dims},
     {"axes", "coarse", "--coarse", set_coarse, 0, 0, AT(coarse), 0, "1, 2, 4, 8, 16, 32", SETTING_HELP_PLAN, "LIST",
-     "coarse factors (elements per thread): 1..32"},
+     "coarse factors (elements per thread): 1..32", &plan_axis_coarse},
     {"axes", "dtypes", "--dtype", set_dtypes, 0, 0, AT(dtypes), 0, "f32", SETTING_HELP_PLAN, "LIST",
-     "f32, f64, i32 or all"},
-    {"axes", "ops", "--op", set_ops, 0, 0, AT(ops), 0, "sum", SETTING_HELP_PLAN, "LIST", "sum, max, min or all"},
+     "f32, f64, i32 or all", &plan_axis_dtypes},
+    {"axes", "ops", "--op", set_ops, 0, 0, AT(ops), 0, "sum", SETTING_HELP_PLAN, "LIST", "sum, max, min or all",
+     &plan_axis_ops},
     {"axes", "scan_modes", "--scan-mode", set_scan_modes, 0, 0, AT(scan_modes), 0, "inclusive", SETTING_HELP_PLAN,
-     "LIST", "scans: inclusive, exclusive or all"},
+     "LIST", "scans: inclusive, exclusive or all", &plan_axis_scan_modes},
     {"axes", "finishes", "--finish", set_finishes, 0, 0, AT(finish_policy), 0, "first", SETTING_HELP_PLAN, "LIST",
      "reductions: first (each variant's first), all, or\n"
-     "recursive, two_step, atomic, none"},
+     "recursive, two_step, atomic, none", &plan_axis_finishes},
     {"timing", "min_samples", "--min-samples", set_count, 1, 1000000, AT(timing.min_samples), 0, "10",
      SETTING_HELP_MEASURE, "N", "at least N samples per measurement (default 10)"},
     {"timing", "max_samples", "--max-samples", set_count, 1, 100000000, AT(timing.max_samples), 0, "1000",

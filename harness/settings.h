@@ -5,8 +5,9 @@
  *
  * The experiment-file reader (experiment_file.c), the command line
  * (cli.c: parsing, overrides, --help) and the built-in default
- * (experiment_defaults) all walk this one table: adding a setting is adding
- * one entry. */
+ * (experiment_defaults) all walk this one table, and so do plan expansion
+ * and the dry run's axes lines (the entries that name a plan axis): adding a
+ * setting is adding one entry. */
 #ifndef HARNESS_SETTINGS_H
 #define HARNESS_SETTINGS_H
 
@@ -23,6 +24,7 @@ typedef enum {
 } setting_group;
 
 typedef struct setting setting;
+struct plan_axis;
 
 /* Parse `text` into the setting's field of e. 0, or -1 and a message that
  * quotes the bad value (the caller prefixes "file:line: key: " or "--flag: "). */
@@ -39,6 +41,9 @@ struct setting {
     setting_group group;
     const char *metavar;       /* --help: "--flag METAVAR" */
     const char *help;          /* --help: the description; '\n' starts a continuation line */
+    /* An axis of the plan: how its values expand, land in a configuration and
+     * print in the dry run (harness/plan_axes.h); NULL for other settings. */
+    const struct plan_axis *axis;
 };
 
 /* Upper bound on the table's length (settings.c checks it at compile time). */

@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plots/results.h"
 
+#include "results_io/columns.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -44,8 +46,9 @@ static int name_is(const char *want, const char *name, size_t len)
 
 /* Columns without which nothing can be drawn. The rest are optional: a chart
  * that needs an absent one is skipped with a note. */
-static const char *const required[] = {"variant", "kind", "dtype", "op", "n", "block_dim",
-                                       "coarse", "status", "time_cold_median_ms"};
+static const results_col required[] = {RC_VARIANT, RC_KIND,      RC_DTYPE,  RC_OP,
+                                       RC_N,       RC_BLOCK_DIM, RC_COARSE, RC_STATUS,
+                                       RC_TIME_COLD_MEDIAN_MS};
 
 size_t dtype_bytes(const char *dtype)
 {
@@ -403,9 +406,10 @@ static int check_required(const char *path, const csv_table *t, char *err, size_
     char missing[512] = "";
     size_t nmissing = 0;
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
-        if (csv_column(t, required[i]) < 0) {
+        if (csv_column_of(t, required[i]) < 0) {
             size_t len = strlen(missing);
-            snprintf(missing + len, sizeof missing - len, "%s%s", nmissing ? ", " : "", required[i]);
+            snprintf(missing + len, sizeof missing - len, "%s%s", nmissing ? ", " : "",
+                     results_cols[required[i]].name);
             nmissing++;
         }
     if (!nmissing) return 0;
@@ -430,44 +434,14 @@ static void find_metric_cols(results *r)
     }
 }
 
-/* The columns the renderer reads, by name (-1 when absent). */
+/* Where each fixed column is in this file (-1 when absent), by its RC_ constant. */
 typedef struct cols {
-    int var, alias, fam, kind, dtype, op, n, block, coarse, finish, mode, status, skip, error;
-    int eabs, tol, bytes, tc, th, tcmin, tciqr, bwc, bwh;
+    int at[RC_COUNT];
 } cols;
 
 static void find_cols(const csv_table *t, cols *c)
 {
-    static const struct {
-        const char *name;
-        size_t off;
-    } names[] = {
-        {"variant", offsetof(cols, var)},
-        {"alias", offsetof(cols, alias)},
-        {"family", offsetof(cols, fam)},
-        {"kind", offsetof(cols, kind)},
-        {"dtype", offsetof(cols, dtype)},
-        {"op", offsetof(cols, op)},
-        {"n", offsetof(cols, n)},
-        {"block_dim", offsetof(cols, block)},
-        {"coarse", offsetof(cols, coarse)},
-        {"finish", offsetof(cols, finish)},
-        {"scan_mode", offsetof(cols, mode)},
-        {"status", offsetof(cols, status)},
-        {"skip_reason", offsetof(cols, skip)},
-        {"error", offsetof(cols, error)},
-        {"validation_error_abs", offsetof(cols, eabs)},
-        {"validation_tolerance_abs", offsetof(cols, tol)},
-        {"bytes_moved", offsetof(cols, bytes)},
-        {"time_cold_median_ms", offsetof(cols, tc)},
-        {"time_hot_median_ms", offsetof(cols, th)},
-        {"time_cold_min_ms", offsetof(cols, tcmin)},
-        {"time_cold_iqr_ms", offsetof(cols, tciqr)},
-        {"bw_cold_GBps", offsetof(cols, bwc)},
-        {"bw_hot_GBps", offsetof(cols, bwh)},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        *(int *)((char *)c + names[i].off) = csv_column(t, names[i].name);
+    for (int i = 0; i < RC_COUNT; i++) c->at[i] = csv_column_of(t, (results_col)i);
 }
 
 /* The numbers of row w from its fields f; -1 with a message. */
@@ -477,9 +451,15 @@ static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, co
     struct {
         int col;
         double *dst;
-    } nums[] = {{c->bytes, &w->bytes},   {c->tc, &w->t_cold},     {c->th, &w->t_hot},    {c->tcmin, &w->t_cold_min},
-                {c->tciqr, &w->t_cold_iqr}, {c->bwc, &w->bw_cold}, {c->bwh, &w->bw_hot}, {c->eabs, &w->err_abs},
-                {c->tol, &w->tol_abs}};
+    } nums[] = {{c->at[RC_BYTES_MOVED], &w->bytes},
+                {c->at[RC_TIME_COLD_MEDIAN_MS], &w->t_cold},
+                {c->at[RC_TIME_HOT_MEDIAN_MS], &w->t_hot},
+                {c->at[RC_TIME_COLD_MIN_MS], &w->t_cold_min},
+                {c->at[RC_TIME_COLD_IQR_MS], &w->t_cold_iqr},
+                {c->at[RC_BW_COLD_GBPS], &w->bw_cold},
+                {c->at[RC_BW_HOT_GBPS], &w->bw_hot},
+                {c->at[RC_VALIDATION_ERROR_ABS], &w->err_abs},
+                {c->at[RC_VALIDATION_TOLERANCE_ABS], &w->tol_abs}};
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
         if (nums[k].col < 0) {
             *nums[k].dst = NAN;
@@ -489,13 +469,13 @@ static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, co
             return -1;
         }
     }
-    if (*f[c->n] && (parse_ull(f[c->n], &w->n) || w->n == 0)) {
-        snprintf(err, errlen, "%s:%zu: column n: not a positive integer: \"%s\"", path, w->line, f[c->n]);
+    if (*f[c->at[RC_N]] && (parse_ull(f[c->at[RC_N]], &w->n) || w->n == 0)) {
+        snprintf(err, errlen, "%s:%zu: column n: not a positive integer: \"%s\"", path, w->line, f[c->at[RC_N]]);
         return -1;
     }
-    if (parse_long(f[c->block], &w->block_dim) || parse_long(f[c->coarse], &w->coarse)) {
+    if (parse_long(f[c->at[RC_BLOCK_DIM]], &w->block_dim) || parse_long(f[c->at[RC_COARSE]], &w->coarse)) {
         snprintf(err, errlen, "%s:%zu: block_dim or coarse: not an integer: \"%s\", \"%s\"", path, w->line,
-                 f[c->block], f[c->coarse]);
+                 f[c->at[RC_BLOCK_DIM]], f[c->at[RC_COARSE]]);
         return -1;
     }
     /* bandwidth from bytes and time where the column is empty */
@@ -531,17 +511,17 @@ static int load_row(results *r, const cols *c, size_t i, const char *path, char 
     row *w = &r->rows[r->nrows];
     w->line = t->lines[i];
 #define FIELD(col) ((col) >= 0 ? f[(col)] : "")
-    w->variant = FIELD(c->var);
-    w->alias = FIELD(c->alias);
-    w->family = FIELD(c->fam);
-    w->kind = FIELD(c->kind);
-    w->dtype = FIELD(c->dtype);
-    w->op = FIELD(c->op);
-    w->finish = FIELD(c->finish);
-    w->scan_mode = FIELD(c->mode);
-    w->status = FIELD(c->status);
-    w->skip_reason = FIELD(c->skip);
-    w->error = FIELD(c->error);
+    w->variant = FIELD(c->at[RC_VARIANT]);
+    w->alias = FIELD(c->at[RC_ALIAS]);
+    w->family = FIELD(c->at[RC_FAMILY]);
+    w->kind = FIELD(c->at[RC_KIND]);
+    w->dtype = FIELD(c->at[RC_DTYPE]);
+    w->op = FIELD(c->at[RC_OP]);
+    w->finish = FIELD(c->at[RC_FINISH]);
+    w->scan_mode = FIELD(c->at[RC_SCAN_MODE]);
+    w->status = FIELD(c->at[RC_STATUS]);
+    w->skip_reason = FIELD(c->at[RC_SKIP_REASON]);
+    w->error = FIELD(c->at[RC_ERROR]);
 #undef FIELD
     if (!*w->variant) {
         snprintf(err, errlen, "%s:%zu: empty variant", path, w->line);
@@ -568,8 +548,8 @@ int results_load(const char *dir, results *r, char *err, size_t errlen)
     find_metric_cols(r);
     cols c;
     find_cols(t, &c);
-    r->has_hot = c.th >= 0;
-    r->has_bw = c.bwc >= 0 || c.bytes >= 0;
+    r->has_hot = c.at[RC_TIME_HOT_MEDIAN_MS] >= 0;
+    r->has_bw = c.at[RC_BW_COLD_GBPS] >= 0 || c.at[RC_BYTES_MOVED] >= 0;
     r->rows = calloc(t->nrows ? t->nrows : 1, sizeof *r->rows);
     r->vars = calloc(t->nrows ? t->nrows : 1, sizeof *r->vars);
     if (!r->rows || !r->vars) {

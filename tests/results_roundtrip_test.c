@@ -18,6 +18,8 @@
 #include <jansson.h>
 
 #include "harness/results.h"
+#include "harness/results_columns.h"
+#include "results_io/columns.h"
 #include "tests/sweep_test_util.h"
 
 #define RESULTS "experiments/results/h200/"
@@ -108,11 +110,25 @@ static void test_scan_ladder(void **state)
     roundtrip("scan-ladder");
 }
 
+/* The sweep's columns table is the shared list's (results_io/columns.def),
+ * name for name and unit for unit, in its order: the list the renderer reads by. */
+static void test_columns_are_the_shared_list(void **state)
+{
+    (void)state;
+    assert_int_equal(results_column_count, RC_COUNT);
+    for (size_t i = 0; i < RC_COUNT; i++) {
+        assert_string_equal(results_columns[i].name, results_cols[i].name);
+        assert_string_equal(results_columns[i].unit, results_cols[i].unit);
+        assert_non_null(results_columns[i].write);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_harris_ladder),
         cmocka_unit_test(test_scan_ladder),
+        cmocka_unit_test(test_columns_are_the_shared_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
