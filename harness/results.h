@@ -64,6 +64,7 @@ typedef struct sweep_row {
     double bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy;
     double speedup_vs_baseline, speedup_vs_cub;
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */
+    char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
 } sweep_row;
 
 /* A row for configuration c with every figure unset; metric_count columns. */
@@ -71,6 +72,8 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count);
 void row_free(sweep_row *r);
 void row_set_error(sweep_row *r, const char *msg);
 void row_set_skip(sweep_row *r, const char *reason);
+/* r->device from d: "1:NVIDIA H200:0000:1b:00.0" (the bus id empty when unknown). */
+void row_set_device(sweep_row *r, const device_info *d);
 
 /* Bandwidths, % of peak and % of the measured copy bandwidth from the medians. */
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps);
@@ -144,6 +147,14 @@ void samples_file_free(samples_file *f);
 
 /* ---- run.json ------------------------------------------------------------------------------ */
 
+/* One device of the run (run.json "devices"): a --devices worker's, or the one device. */
+typedef struct run_device {
+    device_info info;
+    double copy_bandwidth_GBps; /* NaN: not measured */
+    size_t configs;             /* configurations whose rows it ran */
+    char fault[512];            /* why its worker ended early; "" none */
+} run_device;
+
 typedef struct run_info {
     int argc;
     char **argv;
@@ -174,6 +185,9 @@ typedef struct run_info {
     size_t plan_total;           /* the whole plan's configurations (plan_configs: this shard's) */
     const size_t *row_positions; /* per row, its index in the whole plan (run.json plan_positions); NULL: none */
     char plan_fingerprint[17];   /* "" unknown */
+    const run_device *devices;   /* every device that ran rows (run.json "devices"); NULL: none said */
+    size_t device_count;
+    size_t worker_faults, left_for_resume; /* --devices: workers lost; configurations not run */
 } run_info;
 
 int run_json_write(const char *path, const run_info *ri, char *err, size_t errlen);

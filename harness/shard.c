@@ -133,6 +133,18 @@ int shard_deal(const sweep_plan *p, const timing_params *t, unsigned count, unsi
     return 0;
 }
 
+int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order)
+{
+    estimate_model m = estimate_model_default();
+    weighted *w = malloc((p->count ? p->count : 1) * sizeof *w);
+    if (!w) return -1;
+    for (size_t i = 0; i < p->count; i++) w[i] = (weighted){estimate_config_s(&p->configs[i], t, &m), i};
+    qsort(w, p->count, sizeof *w, heavier_first);
+    for (size_t k = 0; k < p->count; k++) order[k] = w[k].at;
+    free(w);
+    return 0;
+}
+
 int shard_select(sweep_plan *p, const timing_params *t, const shard_spec *s, size_t **positions)
 {
     unsigned *owner = malloc((p->count ? p->count : 1) * sizeof *owner);

@@ -37,6 +37,10 @@ int shard_from_env(shard_spec *s, char *err, size_t errlen);
 /* Deal the plan into `count` shards: owner[i] is configuration i's shard. */
 int shard_deal(const sweep_plan *p, const timing_params *t, unsigned count, unsigned *owner);
 
+/* The plan's indices, heaviest first by the same model and rule (--devices
+ * deals them in this order). order: room for p->count. 0, or -1: no memory. */
+int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order);
+
 /* Keep shard s's configurations of p (plan order). positions (malloc'd, one
  * per kept configuration) get their indices in the whole plan. */
 int shard_select(sweep_plan *p, const timing_params *t, const shard_spec *s, size_t **positions);
