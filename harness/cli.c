@@ -8,7 +8,6 @@
 #include "harness/files.h"
 #include "harness/settings.h"
 #include "harness/shard.h"
-#include "harness/workers.h"
 
 #define WORKSPACE_NAME "gpu_reduce_scan"
 
@@ -139,10 +138,10 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
         return 0;
     }
     if (op->kind == OPT_DEVICES) {
-        int ords[WORKERS_MAX], all;
+        int ords[DEVICES_MAX], all;
         size_t n;
         char msg[256];
-        if (workers_parse_list(value, ords, WORKERS_MAX, &n, &all, msg, sizeof msg)) {
+        if (devices_parse_list(value, ords, DEVICES_MAX, &n, &all, msg, sizeof msg)) {
             snprintf(err, errlen, "%s: %s", op->name, msg);
             return -1;
         }

@@ -106,6 +106,9 @@ static void w_batch(FILE *f, const sweep_row *r, const results_column *c)
     if (STATS(r, c)->samples && *CFIELD(r, c, unsigned)) fprintf(f, "%u", *CFIELD(r, c, unsigned));
 }
 
+/* A text held in the row itself (char[]): "" is empty. */
+static void w_chars(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, CFIELD(r, c, char)); }
+
 static void w_validated(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
@@ -248,6 +251,13 @@ static int r_batch(sweep_row *r, const char *s, const results_column *c, char *m
     return 0;
 }
 
+static int r_chars(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    snprintf(FIELD(r, c, char), sizeof r->device, "%s", s); /* the one char[] column: device */
+    return 0;
+}
+
 static int r_validated(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     (void)c, (void)msg, (void)len;
@@ -336,6 +346,7 @@ const results_column results_columns[] = {
     {"cold_batch", "launches", w_batch, r_batch, 0, OFF(cold_batch), OFF(cold), 1, 0, NULL, NULL, NULL, NULL},
     {"hot_batch", "launches", w_batch, r_batch, 0, OFF(hot_batch), OFF(hot), 1, 0, NULL, NULL, NULL, NULL},
     PLAIN("validated", "", w_validated, r_validated, 0),
+    PLAIN("device", "", w_chars, r_chars, OFF(device)), /* schema 3 */
 };
 
 const size_t results_column_count = sizeof results_columns / sizeof results_columns[0];

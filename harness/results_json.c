@@ -206,3 +206,18 @@ int run_json_read_identity(const char *path, char *experiment, size_t len, int *
     return 0;
 }
 
+
+void run_json_device_id(const char *path, char *out, size_t len)
+{
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    json_t *d = o ? json_object_get(o, "device") : NULL;
+    out[0] = '\0';
+    if (json_is_object(d)) {
+        const char *name = json_string_value(json_object_get(d, "name"));
+        const char *bus = json_string_value(json_object_get(d, "pci_bus_id"));
+        snprintf(out, len, "%lld:%s:%s", (long long)json_integer_value(json_object_get(d, "ordinal")),
+                 name ? name : "unknown", bus ? bus : "");
+    }
+    json_decref(o);
+}

@@ -779,9 +779,9 @@ static int run_check_resume(sweep_run *r)
         snprintf(r->err, sizeof r->err, "--resume: %s has no run.json and results.csv: not a sweep's output", dir);
     else if (run_json_read_identity(r->json_path, name, sizeof name, &schema, why, sizeof why))
         snprintf(r->err, sizeof r->err, "--resume: %s", why);
-    else if (schema != SWEEP_SCHEMA_VERSION)
-        snprintf(r->err, sizeof r->err, "--resume: %s has schema version %d; this build writes %d", dir, schema,
-                 SWEEP_SCHEMA_VERSION);
+    else if (schema < SWEEP_SCHEMA_OLDEST || schema > SWEEP_SCHEMA_VERSION)
+        snprintf(r->err, sizeof r->err, "--resume: %s has schema version %d; this build writes %d (and reads %d..%d)",
+                 dir, schema, SWEEP_SCHEMA_VERSION, SWEEP_SCHEMA_OLDEST, SWEEP_SCHEMA_VERSION);
     else if (strcmp(name, r->e.name))
         snprintf(r->err, sizeof r->err, "--resume: %s holds experiment '%.63s', not '%.63s'", dir, name, r->e.name);
     else return RUN_GO;
@@ -941,10 +941,17 @@ static int run_load_resume(sweep_run *r)
     r->mc = (metric_columns){r->setup.metrics, r->prof || r->pool ? r->setup.metric_count : 0};
     r->ri.metrics = r->mc;
     sweep_row *loaded = NULL;
-    if (r->o.resume && results_read_csv(r->csv_path, r->mc, &loaded, &r->n_loaded, r->err, sizeof r->err)) {
+    int schema = SWEEP_SCHEMA_VERSION;
+    if (r->o.resume &&
+        results_read_csv_schema(r->csv_path, r->mc, &loaded, &r->n_loaded, &schema, r->err, sizeof r->err)) {
         char full[sizeof r->err + 16];
         snprintf(full, sizeof full, "--resume: %s", r->err);
         return usage_error(full);
+    }
+    if (schema < SWEEP_SCHEMA_VERSION) { /* rows of an older schema: the run's one device ran them */
+        char id[sizeof loaded->device];
+        run_json_device_id(r->json_path, id, sizeof id);
+        rows_fill_device(loaded, r->n_loaded, id);
     }
     size_t cap = r->n_loaded + r->plan.count;
     r->rows = calloc(cap ? cap : 1, sizeof *r->rows);
@@ -1218,7 +1225,7 @@ static int run_start_workers(sweep_run *r, const sweep_profiler *built_in)
 {
     int all;
     char msg[1024];
-    if (workers_parse_list(r->o.devices, r->ordinals, WORKERS_MAX, &r->n_ordinals, &all, msg, sizeof msg))
+    if (devices_parse_list(r->o.devices, r->ordinals, WORKERS_MAX, &r->n_ordinals, &all, msg, sizeof msg))
         return usage_error(msg); /* checked by cli */
     if (all) {
         int c = workers_count_devices(r->fake ? sweep_device_fake() : sweep_device_cuda(), msg, sizeof msg);

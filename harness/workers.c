@@ -183,39 +183,6 @@ static void worker_main(int fd, int ordinal, const worker_hooks *h, volatile sig
 
 /* ---- the parent: starting ----------------------------------------------------------------------- */
 
-int workers_parse_list(const char *text, int *ordinals, size_t max, size_t *n, int *all, char *err, size_t len)
-{
-    *n = 0;
-    *all = !strcmp(text, "all");
-    if (*all) return 0;
-    const char *p = text;
-    while (*p) {
-        char *end;
-        long d = strtol(p, &end, 10);
-        if (end == p || d < 0 || d > 1023 || (*end && *end != ',')) {
-            snprintf(err, len, "'%s': expected all or device ordinals 0..1023, comma-separated (0,1,3)", text);
-            return -1;
-        }
-        for (size_t i = 0; i < *n; i++)
-            if (ordinals[i] == (int)d) {
-                snprintf(err, len, "'%s': device %ld is listed twice", text, d);
-                return -1;
-            }
-        if (*n == max) {
-            snprintf(err, len, "'%s': at most %zu devices", text, max);
-            return -1;
-        }
-        ordinals[(*n)++] = (int)d;
-        p = *end ? end + 1 : end;
-        if (*end && !*p) {
-            snprintf(err, len, "'%s': a trailing comma", text);
-            return -1;
-        }
-    }
-    if (!*n) snprintf(err, len, "'%s': no device", text);
-    return *n ? 0 : -1;
-}
-
 int workers_count_devices(sweep_device *dev, char *msg, size_t len)
 {
     int fds[2];

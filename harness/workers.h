@@ -46,9 +46,10 @@
 #include "harness/device.h"
 #include "harness/profiler.h"
 #include "harness/results.h"
+#include "harness/shard.h"
 #include "harness/sweep_device.h"
 
-#define WORKERS_MAX 64
+#define WORKERS_MAX DEVICES_MAX
 
 /* What a worker says once its device is open. */
 typedef struct worker_hello {
@@ -102,10 +103,6 @@ typedef struct worker_pool {
     size_t plan_count;
     size_t faults, left; /* workers lost; configurations left for --resume */
 } worker_pool;
-
-/* "all" (*all = 1, nothing in ordinals) or "0,2,3": distinct ordinals 0..1023.
- * 0, or -1 and "'x': why". */
-int workers_parse_list(const char *text, int *ordinals, size_t max, size_t *n, int *all, char *err, size_t len);
 
 /* How many devices the layer reports, asked in a child process so that the
  * parent never initialises CUDA before it forks. -1 and msg on failure. */
