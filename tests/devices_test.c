@@ -298,6 +298,57 @@ static void test_three_devices_cover_one(void **state)
     free_rows(rows, n);
 }
 
+/* dir's run as an older build wrote it: schema 2, no device column, first `keep` rows. */
+static void make_schema2(const char *dir, size_t keep)
+{
+    char *csv = tu_path(dir, "results.csv"), *text = tu_read_file(csv);
+    assert_non_null(text);
+    size_t len = strlen(text), k = 0, line = 0;
+    char *out = calloc(1, len + 1);
+    for (char *p = text; *p && line <= keep; line++) {
+        char *eol = strchr(p, '\n'), *comma = eol;
+        while (comma > p && *comma != ',') comma--; /* the device field: last, no comma in it */
+        memcpy(out + k, p, (size_t)(comma - p));
+        k += (size_t)(comma - p);
+        out[k++] = '\n';
+        p = eol + 1;
+    }
+    assert_int_equal(tu_write_file(csv, out), 0);
+    free(out);
+    free(text);
+    char *jp = tu_path(dir, "run.json");
+    json_t *j = tu_load_json(jp);
+    json_object_set_new(j, "schema_version", json_integer(2));
+    assert_int_equal(json_dump_file(j, jp, JSON_INDENT(2)), 0);
+    json_decref(j);
+}
+
+static void test_resume_schema2_run(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("dev-schema2");
+    const char *env[] = {FAKE, "SWEEP_FAKE_DEVICES=2", NULL};
+    const char *args[] = {SMALL, "--no-cupti", "--out", dir, "--force", "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    make_schema2(dir, 4);
+    const char *resume[] = {SMALL, "--devices", "all", "--no-cupti", "--out", dir, "--resume", "--quiet", NULL};
+    r = tu_run(NULL, env, resume);
+    if (r.status != 0) fail_msg("resume: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n);
+    assert_int_equal(n, SMALL_ROWS);
+    assert_no_duplicates(rows, n);
+    for (size_t i = 0; i < n; i++) assert_true(rows[i].device[0]); /* the old rows: run.json's device */
+    assert_true(rows_of_device(rows, n, 0) >= 4);
+    free_rows(rows, n);
+    json_t *j = load_run_json(dir);
+    assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), SWEEP_SCHEMA_VERSION);
+    json_decref(j);
+}
+
 static void test_bad_usage(void **state)
 {
     (void)state;
@@ -322,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_last_worker_killed_then_resume),
         cmocka_unit_test(test_sigint_then_resume_all),
         cmocka_unit_test(test_three_devices_cover_one),
+        cmocka_unit_test(test_resume_schema2_run),
         cmocka_unit_test(test_bad_usage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
