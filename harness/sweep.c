@@ -639,6 +639,7 @@ typedef struct sweep_run {
     size_t n_ordinals;
     run_device *devices;
     const sweep_profiler *built_in;
+    size_t *row_plan; /* per row the parent received, its plan index (rows come in finishing order) */
 } sweep_run;
 
 /* --shard auto: which launcher said what, in one line. */
@@ -1200,6 +1201,7 @@ static void parent_row(void *p, worker_state *w, size_t idx, sweep_row *row)
         row_free(row);
         return;
     }
+    if (r->row_plan) r->row_plan[r->n_rows - r->n_loaded] = idx;
     r->rows[r->n_rows++] = *row;
     csv_write_row(r->csv, row, r->mc);
     fflush(r->csv);
@@ -1291,6 +1293,31 @@ static void run_note_devices(sweep_run *r)
     r->ri.left_for_resume = p->left;
 }
 
+typedef struct placed_row {
+    size_t plan;
+    sweep_row row;
+} placed_row;
+
+static int by_plan(const void *a, const void *b)
+{
+    const placed_row *x = a, *y = b;
+    return x->plan < y->plan ? -1 : x->plan > y->plan;
+}
+
+/* The rows this run received back in plan order, as a one-device run writes
+ * them (the final results.csv, and so merges and diffs, do not depend on
+ * which worker finished first). */
+static void run_rows_in_plan_order(sweep_run *r)
+{
+    size_t n = r->n_rows - r->n_loaded;
+    placed_row *p = r->row_plan && n ? malloc(n * sizeof *p) : NULL;
+    if (!p) return;
+    for (size_t i = 0; i < n; i++) p[i] = (placed_row){r->row_plan[i], r->rows[r->n_loaded + i]};
+    qsort(p, n, sizeof *p, by_plan);
+    for (size_t i = 0; i < n; i++) r->rows[r->n_loaded + i] = p[i].row;
+    free(p);
+}
+
 /* --devices: run_loop's counterpart in the parent -- it deals, the workers
  * measure, every row is appended to results.csv as it comes. */
 static void run_dispatch(sweep_run *r)
@@ -1308,9 +1335,11 @@ static void run_dispatch(sweep_run *r)
     progress_begin(&r->pr, stderr, r->o.quiet, r->todo, r->est_total);
     worker_hooks h = run_hooks;
     h.ctx = r;
+    r->row_plan = malloc((r->plan.count ? r->plan.count : 1) * sizeof *r->row_plan);
     if (!order || workers_dispatch(r->pool, order, n, &h, &stop_signal))
         snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
     free(order);
+    run_rows_in_plan_order(r);
     progress_update(&r->pr, r->done, r->est_done, r->failures, NULL);
     progress_end(&r->pr);
     if (stop_signal) r->interrupted = 1;
@@ -1423,6 +1452,7 @@ static void run_close(sweep_run *r)
     if (r->pool) workers_free(r->pool);
     free(r->pool);
     free(r->devices);
+    free(r->row_plan);
     free(r);
 }
 
