@@ -209,6 +209,10 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
         }
         if (op ? take_option(op, value, o, err, errlen) : take_setting(s, value, o, err, errlen)) return -1;
     }
+    if (o->devices && o->samples) { /* the workers would each need a samples.csv of their own: not built */
+        snprintf(err, errlen, "--samples and --devices: not together yet (run --samples on one --device)");
+        return -1;
+    }
     if (o->devices && o->device_given) {
         snprintf(err, errlen, "--device and --devices: give one (--devices %s lists the devices)", o->devices);
         return -1;

@@ -355,7 +355,8 @@ static void test_bad_usage(void **state)
     const char *env[] = {FAKE, NULL};
     const char *bad[][4] = {{"--devices", "0,0", NULL, NULL},
                             {"--devices", "x", NULL, NULL},
-                            {"--devices", "all", "--device", "1"}};
+                            {"--devices", "all", "--device", "1"},
+                            {"--devices", "all", "--samples", NULL}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *args[] = {SMALL, bad[i][0], bad[i][1], bad[i][2], bad[i][3], NULL};
         tu_result r = tu_run(NULL, env, args);
