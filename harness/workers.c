@@ -319,7 +319,11 @@ static void worker_gone(worker_pool *p, worker_state *w, const worker_hooks *h, 
     size_t idx = w->current;
     w->current = NO_CONFIG;
     int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0 && w->stopped && idx == NO_CONFIG;
-    if (stopping || (clean && !w->fault[0])) return; /* interrupted, or done */
+    if (stopping) { /* interrupted: what it was running is left for --resume */
+        p->left += idx != NO_CONFIG;
+        return;
+    }
+    if (clean && !w->fault[0]) return; /* done */
     char how[128];
     if (WIFSIGNALED(st)) snprintf(how, sizeof how, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
     else snprintf(how, sizeof how, "exited with status %d", WEXITSTATUS(st));
@@ -351,7 +355,9 @@ static void on_message(worker_pool *p, worker_state *w, const worker_hooks *h, i
         worker_gone(p, w, h, stopping);
         return;
     }
-    if (type == MSG_ROW && !decode_row(buf, len, p->metric_count, &idx, &row) && idx == w->current) {
+    int decoded = type == MSG_ROW && !decode_row(buf, len, p->metric_count, &idx, &row);
+    if (decoded && idx != w->current) row_free(&row); /* not what it was dealt: a bad message, below */
+    if (decoded && idx == w->current) {
         w->current = NO_CONFIG;
         w->ran++;
         h->row(h->ctx, w, idx, &row);
