@@ -37,7 +37,7 @@ static const char usage_tail[] =
 /* The options that are not settings of the experiment (those are in
  * harness/settings.c), in --help order; an entry without a name stands for
  * the settings of its section. */
-typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SHARD, OPT_SETTINGS } opt_kind;
+typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SHARD, OPT_SETTINGS, OPT_DEVICES } opt_kind;
 enum { HELP_PLAN = SETTING_HELP_PLAN, HELP_MEASURE = SETTING_HELP_MEASURE, HELP_OUTPUT, HELP_NONE };
 
 typedef struct cli_option {
@@ -61,6 +61,9 @@ static const cli_option options[] = {
      "time model), or auto: I and N from Slurm, Open MPI, MPICH or\n"
      "PMIx (the local rank picks --device). `sweep merge` joins them"},
     {"--device", OPT_DEVICE, AT(device), HELP_MEASURE, "N", "CUDA device ordinal (default 0)"},
+    {"--devices", OPT_DEVICES, AT(devices), HELP_MEASURE, "all|LIST",
+     "one worker process per device (all, or ordinals 0,1,3), the\n"
+     "configurations dealt heaviest first to whichever is free"},
     {NULL, OPT_SETTINGS, 0, HELP_MEASURE, NULL, NULL},
     {"--no-cupti", OPT_SWITCH, AT(no_cupti), HELP_MEASURE, NULL, "no profiling: no metric columns, no profile phase"},
     {"--out", OPT_TEXT, AT(out), HELP_OUTPUT, "DIR",
@@ -134,6 +137,15 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
         o->device_given = 1;
         return 0;
     }
+    if (op->kind == OPT_DEVICES) {
+        int ords[DEVICES_MAX], all;
+        size_t n;
+        char msg[256];
+        if (devices_parse_list(value, ords, DEVICES_MAX, &n, &all, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", op->name, msg);
+            return -1;
+        }
+    }
     if (op->kind == OPT_SHARD) {
         shard_spec spec;
         char msg[256];
@@ -196,6 +208,14 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
             return -1;
         }
         if (op ? take_option(op, value, o, err, errlen) : take_setting(s, value, o, err, errlen)) return -1;
+    }
+    if (o->devices && o->samples) { /* the workers would each need a samples.csv of their own: not built */
+        snprintf(err, errlen, "--samples and --devices: not together yet (run --samples on one --device)");
+        return -1;
+    }
+    if (o->devices && o->device_given) {
+        snprintf(err, errlen, "--device and --devices: give one (--devices %s lists the devices)", o->devices);
+        return -1;
     }
     if (o->resume && o->force) {
         snprintf(err, errlen, "--resume and --force contradict each other: --resume keeps the rows there, --force "

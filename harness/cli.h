@@ -18,6 +18,7 @@ typedef struct sweep_options {
     const char *values[SETTINGS_MAX];
     const char *out;
     const char *shard; /* --shard I/N or auto, checked (harness/shard.h); NULL: the whole plan */
+    const char *devices; /* --devices all|LIST, checked (harness/workers.h); NULL: one device, in this process */
     int device;
     int device_given; /* --device was typed: --shard auto leaves it alone */
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device, samples;

@@ -27,9 +27,9 @@ static int load_run_json(const char *path, compare_run *run, char *err, size_t e
         snprintf(err, errlen, "%s: no schema_version", path);
         return -1;
     }
-    if (json_integer_value(v) != SWEEP_SCHEMA_VERSION) {
-        snprintf(err, errlen, "%s: schema version %lld; this build reads %d", path, (long long)json_integer_value(v),
-                 SWEEP_SCHEMA_VERSION);
+    if (json_integer_value(v) < SWEEP_SCHEMA_OLDEST || json_integer_value(v) > SWEEP_SCHEMA_VERSION) {
+        snprintf(err, errlen, "%s: schema version %lld; this build reads %d..%d", path,
+                 (long long)json_integer_value(v), SWEEP_SCHEMA_OLDEST, SWEEP_SCHEMA_VERSION);
         return -1;
     }
     const char *name = json_string_value(json_object_get(json_object_get(run->run, "device"), "name"));

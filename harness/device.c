@@ -57,6 +57,8 @@ int device_open(int ordinal, device_info *info, char *msg, size_t msglen)
     info->sm_clock_khz = attr(cudaDevAttrClockRate, ordinal);
     /* Double data rate: two transfers per memory clock over the whole bus. */
     info->peak_bandwidth_GBps = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
+    if (cudaDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, ordinal) != cudaSuccess)
+        info->pci_bus_id[0] = '\0';
     cudaDriverGetVersion(&info->driver_version);
     cudaRuntimeGetVersion(&info->runtime_version);
     return 0;

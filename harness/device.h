@@ -18,6 +18,7 @@ typedef struct device_info {
     int mem_clock_khz, mem_bus_bits, sm_clock_khz;
     double peak_bandwidth_GBps; /* 2 x memory clock x bus width (DDR) */
     int driver_version, runtime_version;
+    char pci_bus_id[32]; /* "0000:1b:00.0" (cudaDeviceGetPCIBusId); "" unknown */
 } device_info;
 
 /* 0 when device `ordinal` is usable, filling *info. Otherwise -1 and a message

@@ -107,9 +107,9 @@ static int load_shard_json(merge_shard *s, const char *path, char *err, size_t e
     }
     json_t *schema = json_object_get(s->run, "schema_version"), *sh = json_object_get(s->run, "shard");
     json_t *fp = json_object_get(s->run, "plan_fingerprint");
-    if (json_integer_value(schema) != SWEEP_SCHEMA_VERSION) {
-        snprintf(err, errlen, "%s: run.json has schema version %lld; this build reads %d", s->dir,
-                 (long long)json_integer_value(schema), SWEEP_SCHEMA_VERSION);
+    if (json_integer_value(schema) < SWEEP_SCHEMA_OLDEST || json_integer_value(schema) > SWEEP_SCHEMA_VERSION) {
+        snprintf(err, errlen, "%s: run.json has schema version %lld; this build reads %d..%d", s->dir,
+                 (long long)json_integer_value(schema), SWEEP_SCHEMA_OLDEST, SWEEP_SCHEMA_VERSION);
         return -1;
     }
     if (!json_is_true(json_object_get(s->run, "complete"))) {
@@ -176,7 +176,13 @@ static int load_shard(merge_shard *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: no run.json and results.csv: not a results directory", s->dir);
         return -1;
     }
-    return load_shard_json(s, json, err, errlen) || load_shard_rows(s, csv, err, errlen) ? -1 : 0;
+    if (load_shard_json(s, json, err, errlen) || load_shard_rows(s, csv, err, errlen)) return -1;
+    if (s->rf.schema < SWEEP_SCHEMA_VERSION) { /* rows without a device column: the shard's one device */
+        char id[sizeof s->rf.rows[0].device];
+        run_json_device_id(json, id, sizeof id);
+        rows_fill_device(s->rf.rows, s->rf.count, id);
+    }
+    return 0;
 }
 
 /* ---- the shards together ------------------------------------------------------------------- */

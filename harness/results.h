@@ -43,7 +43,11 @@
 #include "harness/profiler.h"
 #include "harness/timing.h"
 
-#define SWEEP_SCHEMA_VERSION 2 /* 2: cold_batch column */
+#define SWEEP_SCHEMA_VERSION 3 /* 3: device column; 2: cold_batch column */
+/* The oldest schema still read (results.csv without the device column: the
+ * device is run.json's). It is written back in its own schema on request
+ * (csv_write_header_schema), else in this one. */
+#define SWEEP_SCHEMA_OLDEST 2
 #define SWEEP_BASELINE_REDUCE "reduce_interleaved_divergent"
 #define SWEEP_BASELINE_SCAN "scan_naive"
 #define SWEEP_CUB_REDUCE "reduce_cub"
@@ -65,6 +69,7 @@ typedef struct sweep_row {
     double bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy;
     double speedup_vs_baseline, speedup_vs_cub;
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */
+    char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
 } sweep_row;
 
 /* A row for configuration c with every figure unset; metric_count columns. */
@@ -72,6 +77,8 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count);
 void row_free(sweep_row *r);
 void row_set_error(sweep_row *r, const char *msg);
 void row_set_skip(sweep_row *r, const char *reason);
+/* r->device from d: "1:NVIDIA H200:0000:1b:00.0" (the bus id empty when unknown). */
+void row_set_device(sweep_row *r, const device_info *d);
 
 /* Bandwidths, % of peak and % of the measured copy bandwidth from the medians. */
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps);
@@ -89,15 +96,25 @@ typedef struct metric_columns {
 
 void csv_write_header(FILE *f, metric_columns mc);
 void csv_write_row(FILE *f, const sweep_row *r, metric_columns mc);
+/* The same in an older schema's columns (SWEEP_SCHEMA_OLDEST..SWEEP_SCHEMA_VERSION). */
+void csv_write_header_schema(FILE *f, metric_columns mc, int schema);
+void csv_write_row_schema(FILE *f, const sweep_row *r, metric_columns mc, int schema);
+/* Is fixed column i (results_columns[]) in schema's files? */
+int results_column_in_schema(size_t i, int schema);
+/* Rows without a device (read from an older schema) get id. */
+void rows_fill_device(sweep_row *rows, size_t n, const char *id);
 /* The whole file, through write_file_atomic. */
 int results_write_csv(const char *path, const sweep_row *rows, size_t n, metric_columns mc, char *err,
                       size_t errlen);
 
 /* Read rows back (--resume). The header must be the one csv_write_header
- * writes for mc; a torn last line (no newline: the run died mid-write) is
+ * writes for mc (or the one an older schema's did: *schema, when not NULL,
+ * says which); a torn last line (no newline: the run died mid-write) is
  * dropped. Returns 0 and a malloc'd array, or -1 with a message. */
 int results_read_csv(const char *path, metric_columns mc, sweep_row **rows, size_t *count, char *err,
                      size_t errlen);
+int results_read_csv_schema(const char *path, metric_columns mc, sweep_row **rows, size_t *count, int *schema,
+                            char *err, size_t errlen);
 
 /* The same for a results.csv whose metric columns are not known in advance
  * (compare): the fixed columns must be this build's (the schema), each
@@ -111,6 +128,7 @@ typedef struct results_file {
     sweep_metric *metrics; /* the m: columns, in order */
     size_t metric_count;
     int torn;
+    int schema;                  /* the file's: SWEEP_SCHEMA_OLDEST..SWEEP_SCHEMA_VERSION */
     size_t unknown_rows;         /* rows skipped: their variant is not in this build */
     char unknown_variants[512];  /* those variants' names, comma-separated (cut at the size) */
 } results_file;
@@ -145,6 +163,14 @@ void samples_file_free(samples_file *f);
 
 /* ---- run.json ------------------------------------------------------------------------------ */
 
+/* One device of the run (run.json "devices"): a --devices worker's, or the one device. */
+typedef struct run_device {
+    device_info info;
+    double copy_bandwidth_GBps; /* NaN: not measured */
+    size_t configs;             /* configurations whose rows it ran */
+    char fault[512];            /* why its worker ended early; "" none */
+} run_device;
+
 typedef struct run_info {
     int argc;
     char **argv;
@@ -175,9 +201,16 @@ typedef struct run_info {
     size_t plan_total;           /* the whole plan's configurations (plan_configs: this shard's) */
     const size_t *row_positions; /* per row, its index in the whole plan (run.json plan_positions); NULL: none */
     char plan_fingerprint[17];   /* "" unknown */
+    const run_device *devices;   /* every device that ran rows (run.json "devices"); NULL: none said */
+    size_t device_count;
+    size_t worker_faults, left_for_resume; /* --devices: workers lost; configurations not run */
 } run_info;
 
 int run_json_write(const char *path, const run_info *ri, char *err, size_t errlen);
+
+/* The run's device as rows name it ("ordinal:name:bus id"), from run.json's
+ * "device" (for rows of an older schema); "" when it has none. */
+void run_json_device_id(const char *path, char *out, size_t len);
 
 /* What --resume needs from an existing run.json: its experiment and schema. */
 int run_json_read_identity(const char *path, char *experiment, size_t len, int *schema_version, char *err,

@@ -108,6 +108,9 @@ static void w_batch(FILE *f, const sweep_row *r, const results_column *c)
     if (STATS(r, c)->samples && *CFIELD(r, c, unsigned)) fprintf(f, "%u", *CFIELD(r, c, unsigned));
 }
 
+/* A text held in the row itself (char[]): "" is empty. */
+static void w_chars(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, CFIELD(r, c, char)); }
+
 static void w_validated(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
@@ -250,6 +253,13 @@ static int r_batch(sweep_row *r, const char *s, const results_column *c, char *m
     return 0;
 }
 
+static int r_chars(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    snprintf(FIELD(r, c, char), sizeof r->device, "%s", s); /* the one char[] column: device */
+    return 0;
+}
+
 static int r_validated(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     (void)c, (void)msg, (void)len;
@@ -341,6 +351,7 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_COLD_BATCH w_batch, r_batch, 0, OFF(cold_batch), OFF(cold), 1, 0, NULL, NULL, NULL, NULL
 #define COLUMN_HOT_BATCH w_batch, r_batch, 0, OFF(hot_batch), OFF(hot), 1, 0, NULL, NULL, NULL, NULL
 #define COLUMN_VALIDATED PLAIN(w_validated, r_validated, 0)
+#define COLUMN_DEVICE PLAIN(w_chars, r_chars, OFF(device)) /* schema 3 */
 
 /* The table: the list's columns in its order, each its name and unit and
  * its COLUMN_<ID> (a list line without one does not compile). */

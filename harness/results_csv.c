@@ -9,13 +9,57 @@
 #include "harness/files.h"
 #include "harness/results.h"
 #include "harness/results_columns.h"
+#include "results_io/columns.h"
 #include "results_io/csv.h"
+
+/* ---- schemas ------------------------------------------------------------------------------ */
+
+/* The columns added since SWEEP_SCHEMA_OLDEST (their RC_<ID> in
+ * results_io/columns.def), with the schema that added each: files of an older
+ * schema lack them (and are read and written back without them). */
+static const struct {
+    size_t column;
+    int since;
+} added_columns[] = {{RC_DEVICE, 3}};
+
+int results_column_in_schema(size_t i, int schema)
+{
+    for (size_t k = 0; k < sizeof added_columns / sizeof added_columns[0]; k++)
+        if (i == added_columns[k].column) return schema >= added_columns[k].since;
+    return 1;
+}
+
+/* How many fixed columns schema's files have. */
+static size_t columns_in_schema(int schema)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < results_column_count; i++) n += (size_t)results_column_in_schema(i, schema);
+    return n;
+}
+
+void rows_fill_device(sweep_row *rows, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].device[0]) snprintf(rows[i].device, sizeof rows[i].device, "%s", id);
+}
 
 /* ---- writing ---------------------------------------------------------------------------- */
 
-void csv_write_header(FILE *f, metric_columns mc)
+void csv_write_header(FILE *f, metric_columns mc) { csv_write_header_schema(f, mc, SWEEP_SCHEMA_VERSION); }
+
+void csv_write_row(FILE *f, const sweep_row *r, metric_columns mc)
 {
-    for (size_t i = 0; i < results_column_count; i++) fprintf(f, "%s%s", i ? "," : "", results_columns[i].name);
+    csv_write_row_schema(f, r, mc, SWEEP_SCHEMA_VERSION);
+}
+
+void csv_write_header_schema(FILE *f, metric_columns mc, int schema)
+{
+    int first = 1;
+    for (size_t i = 0; i < results_column_count; i++)
+        if (results_column_in_schema(i, schema)) {
+            fprintf(f, "%s%s", first ? "" : ",", results_columns[i].name);
+            first = 0;
+        }
     for (size_t i = 0; i < mc.count; i++) {
         char h[SWEEP_METRIC_NAME_LEN + SWEEP_METRIC_UNIT_LEN + 8];
         results_metric_header(h, sizeof h, &mc.m[i]);
@@ -25,11 +69,14 @@ void csv_write_header(FILE *f, metric_columns mc)
     fputc('\n', f);
 }
 
-void csv_write_row(FILE *f, const sweep_row *r, metric_columns mc)
+void csv_write_row_schema(FILE *f, const sweep_row *r, metric_columns mc, int schema)
 {
+    int first = 1;
     for (size_t i = 0; i < results_column_count; i++) {
-        if (i) fputc(',', f);
+        if (!results_column_in_schema(i, schema)) continue;
+        if (!first) fputc(',', f);
         results_columns[i].write(f, r, &results_columns[i]);
+        first = 0;
     }
     for (size_t i = 0; i < mc.count; i++) {
         fputc(',', f);
@@ -62,14 +109,18 @@ int results_write_csv(const char *path, const sweep_row *rows, size_t n, metric_
 
 /* One row from its fields: the configuration's columns first (row_init needs
  * them), then the rest, then the metric columns. */
-static int parse_row(char **f, metric_columns mc, sweep_row *r, char *err, size_t errlen)
+static int parse_row(char **f, metric_columns mc, int schema, sweep_row *r, char *err, size_t errlen)
 {
     sweep_row cfg;
     memset(&cfg, 0, sizeof cfg);
     char msg[256] = "";
+    char *fields[256]; /* by column: the file's field, or NULL where the schema has none */
+    size_t k = 0;
+    for (size_t i = 0; i < results_column_count && i < 256; i++)
+        fields[i] = results_column_in_schema(i, schema) ? f[k++] : NULL;
     for (size_t i = 0; i < results_column_count; i++) {
         const results_column *c = &results_columns[i];
-        if (c->config && c->read && c->read(&cfg, f[i], c, msg, sizeof msg)) {
+        if (c->config && c->read && fields[i] && c->read(&cfg, fields[i], c, msg, sizeof msg)) {
             snprintf(err, errlen, "%s", msg);
             return -1;
         }
@@ -80,11 +131,11 @@ static int parse_row(char **f, metric_columns mc, sweep_row *r, char *err, size_
     }
     for (size_t i = 0; i < results_column_count && !msg[0]; i++) {
         const results_column *c = &results_columns[i];
-        if (!c->config && c->read) c->read(r, f[i], c, msg, sizeof msg);
+        if (!c->config && c->read && fields[i]) c->read(r, fields[i], c, msg, sizeof msg);
     }
     for (size_t i = 0; i < mc.count && !msg[0]; i++) {
         char *end;
-        const char *s = f[results_column_count + i];
+        const char *s = f[k + i];
         r->metrics[i] = *s ? strtod(s, &end) : NAN;
         if (*s && *end) snprintf(msg, sizeof msg, "bad %s '%s'", "metric", s);
     }
@@ -109,44 +160,49 @@ static void header_mismatch(const char *path, const char *buf, size_t len, char 
 }
 
 /* The header csv_write_header writes for mc, without its newline (malloc'd). */
-static char *expected_header(metric_columns mc, size_t *len)
+static char *expected_header(metric_columns mc, int schema, size_t *len)
 {
     char *s = NULL;
     *len = 0;
     FILE *m = open_memstream(&s, len);
     if (!m) return NULL;
-    csv_write_header(m, mc);
+    csv_write_header_schema(m, mc, schema);
     fclose(m);
     if (s && *len) s[--*len] = '\0';
     return s;
 }
 
-/* Do buf's first line's fixed columns equal this build's (all of the line
- * when exact)? */
+/* Do buf's first line's fixed columns equal those of a schema this build
+ * reads (all of the line when exact)? That schema, or 0. The newest first:
+ * an older header is a prefix of a newer one only where columns were added
+ * at the end, and then the exact match decides. */
 static int header_matches(const char *buf, size_t len, metric_columns mc, int exact)
 {
-    size_t hl;
-    char *h = expected_header(mc, &hl);
-    int ok = h && len > hl && !memcmp(buf, h, hl) && (buf[hl] == '\n' || (!exact && buf[hl] == ','));
-    free(h);
-    return ok;
+    for (int schema = SWEEP_SCHEMA_VERSION; schema >= SWEEP_SCHEMA_OLDEST; schema--) {
+        size_t hl;
+        char *h = expected_header(mc, schema, &hl);
+        int ok = h && len > hl && !memcmp(buf, h, hl) && (buf[hl] == '\n' || (!exact && buf[hl] == ','));
+        free(h);
+        if (ok) return schema;
+    }
+    return 0;
 }
 
 /* The metric columns of t's header after the fixed ones; -1 with a message. */
-static int header_metrics(const char *path, const csv_table *t, sweep_metric **out, size_t *count, char *err,
-                          size_t errlen)
+static int header_metrics(const char *path, const csv_table *t, int schema, sweep_metric **out, size_t *count,
+                          char *err, size_t errlen)
 {
-    size_t nm = t->ncols - results_column_count;
+    size_t fixed = columns_in_schema(schema), nm = t->ncols - fixed;
     *out = calloc(nm ? nm : 1, sizeof **out);
     if (!*out) {
         snprintf(err, errlen, "%s: out of memory", path);
         return -1;
     }
     for (size_t i = 0; i < nm; i++) {
-        const char *h = t->header[results_column_count + i];
+        const char *h = t->header[fixed + i];
         if (results_metric_parse(h, &(*out)[i])) {
             snprintf(err, errlen, "%s: column %zu '%.100s' is not a metric column m:<name>[<unit>]", path,
-                     results_column_count + i + 1, h);
+                     fixed + i + 1, h);
             free(*out);
             *out = NULL;
             return -1;
@@ -169,10 +225,10 @@ static void note_unknown(results_file *skip, const char *name)
 
 /* Rows of t with mc's metric columns. With skip, rows of variants this build
  * lacks are counted and named there instead of being an error. */
-static int parse_rows(const char *path, const csv_table *t, metric_columns mc, sweep_row **rows_out,
+static int parse_rows(const char *path, const csv_table *t, metric_columns mc, int schema, sweep_row **rows_out,
                       size_t *count_out, results_file *skip, char *err, size_t errlen)
 {
-    size_t want = results_column_count + mc.count, nrows = 0;
+    size_t want = columns_in_schema(schema) + mc.count, nrows = 0;
     sweep_row *rows = calloc(t->nrows ? t->nrows : 1, sizeof *rows);
     if (!rows) {
         snprintf(err, errlen, "%s: out of memory", path);
@@ -188,7 +244,7 @@ static int parse_rows(const char *path, const csv_table *t, metric_columns mc, s
             note_unknown(skip, t->rows[i][0]);
             continue;
         }
-        if (parse_row(t->rows[i], mc, &rows[nrows], msg, sizeof msg)) {
+        if (parse_row(t->rows[i], mc, schema, &rows[nrows], msg, sizeof msg)) {
             snprintf(err, errlen, "%s: row %zu: %s", path, t->lines[i], msg);
             goto fail;
         }
@@ -205,13 +261,14 @@ fail:
 
 /* Read path: its first line checked against this build's header (exact:
  * with mc's metric columns), then parsed; a torn last line is dropped. */
-static int read_table(const char *path, metric_columns mc, int exact, csv_table *t, char *err, size_t errlen)
+static int read_table(const char *path, metric_columns mc, int exact, csv_table *t, int *schema, char *err,
+                      size_t errlen)
 {
     size_t len;
     char *buf = csv_slurp(path, &len, err, errlen);
     if (!buf) return -1;
     int rc = -1;
-    if (!header_matches(buf, len, mc, exact)) header_mismatch(path, buf, len, err, errlen);
+    if (!(*schema = header_matches(buf, len, mc, exact))) header_mismatch(path, buf, len, err, errlen);
     else {
         char e[400];
         rc = csv_parse_flags(buf, len, CSV_TORN_LAST | CSV_ANY_WIDTH, t, e, sizeof e);
@@ -224,11 +281,18 @@ static int read_table(const char *path, metric_columns mc, int exact, csv_table 
 int results_read_csv(const char *path, metric_columns mc, sweep_row **rows_out, size_t *count_out, char *err,
                      size_t errlen)
 {
+    int schema;
+    return results_read_csv_schema(path, mc, rows_out, count_out, &schema, err, errlen);
+}
+
+int results_read_csv_schema(const char *path, metric_columns mc, sweep_row **rows_out, size_t *count_out,
+                            int *schema, char *err, size_t errlen)
+{
     *rows_out = NULL;
     *count_out = 0;
     csv_table t;
-    if (read_table(path, mc, 1, &t, err, errlen)) return -1;
-    int rc = parse_rows(path, &t, mc, rows_out, count_out, NULL, err, errlen);
+    if (read_table(path, mc, 1, &t, schema, err, errlen)) return -1;
+    int rc = parse_rows(path, &t, mc, *schema, rows_out, count_out, NULL, err, errlen);
     csv_free(&t);
     return rc;
 }
@@ -239,11 +303,11 @@ int results_read_csv_any(const char *path, results_file *out, char *err, size_t 
     err[0] = '\0';
     metric_columns none = {NULL, 0};
     csv_table t;
-    if (read_table(path, none, 0, &t, err, errlen)) return -1;
-    int rc = header_metrics(path, &t, &out->metrics, &out->metric_count, err, errlen);
+    if (read_table(path, none, 0, &t, &out->schema, err, errlen)) return -1;
+    int rc = header_metrics(path, &t, out->schema, &out->metrics, &out->metric_count, err, errlen);
     if (!rc) {
         metric_columns mc = {out->metrics, out->metric_count};
-        rc = parse_rows(path, &t, mc, &out->rows, &out->count, out, err, errlen);
+        rc = parse_rows(path, &t, mc, out->schema, &out->rows, &out->count, out, err, errlen);
         out->torn = t.truncated_last;
     }
     csv_free(&t);

@@ -12,23 +12,51 @@
 
 static json_t *num_or_null(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
+/* A device's name, clocks and memory. */
+static json_t *device_object(const device_info *d)
+{
+    json_t *dev = json_object();
+    char sm[16];
+    snprintf(sm, sizeof sm, "%d.%d", d->sm_major, d->sm_minor);
+    json_object_set_new(dev, "name", json_string(d->name));
+    json_object_set_new(dev, "sm", json_string(sm));
+    json_object_set_new(dev, "sm_count", json_integer(d->sm_count));
+    json_object_set_new(dev, "l2_bytes", json_integer((json_int_t)d->l2_bytes));
+    json_object_set_new(dev, "global_mem_bytes", json_integer((json_int_t)d->global_mem_bytes));
+    json_object_set_new(dev, "sm_clock_khz", json_integer(d->sm_clock_khz));
+    json_object_set_new(dev, "mem_clock_khz", json_integer(d->mem_clock_khz));
+    json_object_set_new(dev, "mem_bus_bits", json_integer(d->mem_bus_bits));
+    json_object_set_new(dev, "ordinal", json_integer(d->ordinal));
+    json_object_set_new(dev, "pci_bus_id", d->pci_bus_id[0] ? json_string(d->pci_bus_id) : json_null());
+    return dev;
+}
+
+/* "devices": every device that ran rows, with its copy bandwidth, the
+ * configurations it ran and, for a --devices worker lost on the way, why. */
+static void run_json_devices(json_t *o, const run_info *ri)
+{
+    if (!ri->devices) return;
+    json_t *arr = json_array();
+    for (size_t i = 0; i < ri->device_count; i++) {
+        const run_device *d = &ri->devices[i];
+        json_t *dev = device_object(&d->info);
+        json_object_set_new(dev, "peak_bandwidth_GBps", num_or_null(d->info.peak_bandwidth_GBps));
+        json_object_set_new(dev, "copy_bandwidth_GBps", num_or_null(d->copy_bandwidth_GBps));
+        json_object_set_new(dev, "configurations", json_integer((json_int_t)d->configs));
+        json_object_set_new(dev, "fault", d->fault[0] ? json_string(d->fault) : json_null());
+        json_array_append_new(arr, dev);
+    }
+    json_object_set_new(o, "devices", arr);
+    json_object_set_new(o, "worker_faults", json_integer((json_int_t)ri->worker_faults));
+    json_object_set_new(o, "left_for_resume", json_integer((json_int_t)ri->left_for_resume));
+}
+
 /* "device", "driver_version", "runtime_version" (null without a device). */
 static void run_json_device(json_t *o, const run_info *ri)
 {
     if (ri->have_device) {
         const device_info *d = &ri->device;
-        json_t *dev = json_object();
-        char sm[16];
-        snprintf(sm, sizeof sm, "%d.%d", d->sm_major, d->sm_minor);
-        json_object_set_new(dev, "name", json_string(d->name));
-        json_object_set_new(dev, "sm", json_string(sm));
-        json_object_set_new(dev, "sm_count", json_integer(d->sm_count));
-        json_object_set_new(dev, "l2_bytes", json_integer((json_int_t)d->l2_bytes));
-        json_object_set_new(dev, "global_mem_bytes", json_integer((json_int_t)d->global_mem_bytes));
-        json_object_set_new(dev, "sm_clock_khz", json_integer(d->sm_clock_khz));
-        json_object_set_new(dev, "mem_clock_khz", json_integer(d->mem_clock_khz));
-        json_object_set_new(dev, "mem_bus_bits", json_integer(d->mem_bus_bits));
-        json_object_set_new(dev, "ordinal", json_integer(d->ordinal));
+        json_t *dev = device_object(d);
         json_object_set_new(o, "device", dev);
         json_object_set_new(o, "driver_version", json_integer(d->driver_version));
         json_object_set_new(o, "runtime_version", json_integer(d->runtime_version));
@@ -107,6 +135,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, "experiment", json_string(ri->experiment));
     json_object_set_new(o, "experiment_source", json_string(ri->experiment_source));
     run_json_device(o, ri);
+    run_json_devices(o, ri);
     json_object_set_new(o, "fake_device", json_boolean(ri->fake_device));
     json_object_set_new(o, "peak_bandwidth_GBps", num_or_null(ri->peak_bandwidth_GBps));
     json_object_set_new(o, "copy_bandwidth_GBps", num_or_null(ri->copy_bandwidth_GBps));
@@ -177,3 +206,18 @@ int run_json_read_identity(const char *path, char *experiment, size_t len, int *
     return 0;
 }
 
+
+void run_json_device_id(const char *path, char *out, size_t len)
+{
+    json_error_t je;
+    json_t *o = json_load_file(path, 0, &je);
+    json_t *d = o ? json_object_get(o, "device") : NULL;
+    out[0] = '\0';
+    if (json_is_object(d)) {
+        const char *name = json_string_value(json_object_get(d, "name"));
+        const char *bus = json_string_value(json_object_get(d, "pci_bus_id"));
+        snprintf(out, len, "%lld:%s:%s", (long long)json_integer_value(json_object_get(d, "ordinal")),
+                 name ? name : "unknown", bus ? bus : "");
+    }
+    json_decref(o);
+}

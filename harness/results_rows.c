@@ -3,6 +3,7 @@
 #include "harness/results.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,11 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
         for (size_t i = 0; i < metric_count; i++) r->metrics[i] = NAN;
     }
     return 0;
+}
+
+void row_set_device(sweep_row *r, const device_info *d)
+{
+    snprintf(r->device, sizeof r->device, "%d:%.200s:%.31s", d->ordinal, d->name, d->pci_bus_id);
 }
 
 void row_free(sweep_row *r)

@@ -133,6 +133,18 @@ int shard_deal(const sweep_plan *p, const timing_params *t, unsigned count, unsi
     return 0;
 }
 
+int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order)
+{
+    estimate_model m = estimate_model_default();
+    weighted *w = malloc((p->count ? p->count : 1) * sizeof *w);
+    if (!w) return -1;
+    for (size_t i = 0; i < p->count; i++) w[i] = (weighted){estimate_config_s(&p->configs[i], t, &m), i};
+    qsort(w, p->count, sizeof *w, heavier_first);
+    for (size_t k = 0; k < p->count; k++) order[k] = w[k].at;
+    free(w);
+    return 0;
+}
+
 int shard_select(sweep_plan *p, const timing_params *t, const shard_spec *s, size_t **positions)
 {
     unsigned *owner = malloc((p->count ? p->count : 1) * sizeof *owner);
@@ -190,4 +202,39 @@ uint64_t plan_hash(const sweep_plan *p, const experiment *e)
 void plan_fingerprint(uint64_t plan_hash, const char *git_sha, char out[17])
 {
     snprintf(out, 17, "%016llx", (unsigned long long)fnv(plan_hash, git_sha ? git_sha : "unknown"));
+}
+
+/* ---- --devices LIST ------------------------------------------------------------------------- */
+
+int devices_parse_list(const char *text, int *ordinals, size_t max, size_t *n, int *all, char *err, size_t len)
+{
+    *n = 0;
+    *all = !strcmp(text, "all");
+    if (*all) return 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        long d = strtol(p, &end, 10);
+        if (end == p || d < 0 || d > 1023 || (*end && *end != ',')) {
+            snprintf(err, len, "'%s': expected all or device ordinals 0..1023, comma-separated (0,1,3)", text);
+            return -1;
+        }
+        for (size_t i = 0; i < *n; i++)
+            if (ordinals[i] == (int)d) {
+                snprintf(err, len, "'%s': device %ld is listed twice", text, d);
+                return -1;
+            }
+        if (*n == max) {
+            snprintf(err, len, "'%s': at most %zu devices", text, max);
+            return -1;
+        }
+        ordinals[(*n)++] = (int)d;
+        p = *end ? end + 1 : end;
+        if (*end && !*p) {
+            snprintf(err, len, "'%s': a trailing comma", text);
+            return -1;
+        }
+    }
+    if (!*n) snprintf(err, len, "'%s': no device", text);
+    return *n ? 0 : -1;
 }

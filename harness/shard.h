@@ -18,6 +18,7 @@
 #include "harness/plan.h"
 
 #define SHARD_MAX 65536
+#define DEVICES_MAX 64 /* --devices: workers on one host */
 
 typedef struct shard_spec {
     int active;          /* --shard given */
@@ -36,6 +37,14 @@ int shard_from_env(shard_spec *s, char *err, size_t errlen);
 
 /* Deal the plan into `count` shards: owner[i] is configuration i's shard. */
 int shard_deal(const sweep_plan *p, const timing_params *t, unsigned count, unsigned *owner);
+
+/* --devices: "all" (*all = 1, nothing in ordinals) or "0,2,3": distinct
+ * ordinals 0..1023, at most max. 0, or -1 and "'x': why". */
+int devices_parse_list(const char *text, int *ordinals, size_t max, size_t *n, int *all, char *err, size_t len);
+
+/* The plan's indices, heaviest first by the same model and rule (--devices
+ * deals them in this order). order: room for p->count. 0, or -1: no memory. */
+int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order);
 
 /* Keep shard s's configurations of p (plan order). positions (malloc'd, one
  * per kept configuration) get their indices in the whole plan. */

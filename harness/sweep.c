@@ -24,6 +24,7 @@
 #include "harness/results.h"
 #include "harness/shard.h"
 #include "harness/sweep_device.h"
+#include "harness/workers.h"
 #include "kernels/registry.h"
 
 /* ---- signals ------------------------------------------------------------------------------ */
@@ -632,6 +633,13 @@ typedef struct sweep_run {
     const variant *open_variant; /* whose NVTX range is open */
     int signals, interrupted, sig;
     char err[8192];
+    /* --devices: the workers (the parent's view), and in a worker the profiler to begin */
+    worker_pool *pool;
+    int ordinals[WORKERS_MAX];
+    size_t n_ordinals;
+    run_device *devices;
+    const sweep_profiler *built_in;
+    size_t *row_plan; /* per row the parent received, its plan index (rows come in finishing order) */
 } sweep_run;
 
 /* --shard auto: which launcher said what, in one line. */
@@ -772,9 +780,9 @@ static int run_check_resume(sweep_run *r)
         snprintf(r->err, sizeof r->err, "--resume: %s has no run.json and results.csv: not a sweep's output", dir);
     else if (run_json_read_identity(r->json_path, name, sizeof name, &schema, why, sizeof why))
         snprintf(r->err, sizeof r->err, "--resume: %s", why);
-    else if (schema != SWEEP_SCHEMA_VERSION)
-        snprintf(r->err, sizeof r->err, "--resume: %s has schema version %d; this build writes %d", dir, schema,
-                 SWEEP_SCHEMA_VERSION);
+    else if (schema < SWEEP_SCHEMA_OLDEST || schema > SWEEP_SCHEMA_VERSION)
+        snprintf(r->err, sizeof r->err, "--resume: %s has schema version %d; this build writes %d (and reads %d..%d)",
+                 dir, schema, SWEEP_SCHEMA_VERSION, SWEEP_SCHEMA_OLDEST, SWEEP_SCHEMA_VERSION);
     else if (strcmp(name, r->e.name))
         snprintf(r->err, sizeof r->err, "--resume: %s holds experiment '%.63s', not '%.63s'", dir, name, r->e.name);
     else return RUN_GO;
@@ -931,13 +939,20 @@ static int run_negotiate_profiler(sweep_run *r, const sweep_profiler *built_in)
  * room for the plan's rows after them. */
 static int run_load_resume(sweep_run *r)
 {
-    r->mc = (metric_columns){r->setup.metrics, r->prof ? r->setup.metric_count : 0};
+    r->mc = (metric_columns){r->setup.metrics, r->prof || r->pool ? r->setup.metric_count : 0};
     r->ri.metrics = r->mc;
     sweep_row *loaded = NULL;
-    if (r->o.resume && results_read_csv(r->csv_path, r->mc, &loaded, &r->n_loaded, r->err, sizeof r->err)) {
+    int schema = SWEEP_SCHEMA_VERSION;
+    if (r->o.resume &&
+        results_read_csv_schema(r->csv_path, r->mc, &loaded, &r->n_loaded, &schema, r->err, sizeof r->err)) {
         char full[sizeof r->err + 16];
         snprintf(full, sizeof full, "--resume: %s", r->err);
         return usage_error(full);
+    }
+    if (schema < SWEEP_SCHEMA_VERSION) { /* rows of an older schema: the run's one device ran them */
+        char id[sizeof loaded->device];
+        run_json_device_id(r->json_path, id, sizeof id);
+        rows_fill_device(loaded, r->n_loaded, id);
     }
     size_t cap = r->n_loaded + r->plan.count;
     r->rows = calloc(cap ? cap : 1, sizeof *r->rows);
@@ -1045,6 +1060,7 @@ static int run_one(sweep_run *r, const sweep_config *cfg, sweep_row *row)
 {
     char label[256];
     config_label(cfg, label, sizeof label);
+    row_set_device(row, &r->ri.device);
     size_t oom_n = cfg->skip_reason ? 0 : oom_floor(&r->ctx, cfg);
     if (cfg->skip_reason) {
         row_set_skip(row, cfg->skip_reason);
@@ -1123,6 +1139,219 @@ static void run_release_device(sweep_run *r)
     r->signals = 0;
 }
 
+/* ---- --devices: a worker per device (harness/workers.h) -------------------------------------------- */
+
+/* In a worker (a fork of the parent, with its plan): its device open, its
+ * profiler begun, its copy bandwidth measured, as a single-device run does
+ * before its loop. Quiet: the parent speaks for the run. */
+static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t len)
+{
+    sweep_run *r = p;
+    r->o.device = ordinal;
+    r->o.quiet = 1;
+    if (run_open_device(r) != RUN_GO || run_negotiate_profiler(r, r->built_in) != RUN_GO) {
+        snprintf(msg, len, "device %d could not be opened (see above)", ordinal);
+        return -1;
+    }
+    r->mc = (metric_columns){r->setup.metrics, r->prof ? r->setup.metric_count : 0};
+    progress_begin(&r->pr, stderr, 1, 0, 0);
+    char m[1024] = "";
+    double copy = r->dev->ops->copy_bandwidth(r->dev, m, sizeof m);
+    r->ri.copy_bandwidth_GBps = copy > 0 ? copy : NAN;
+    run_ctx *ctx = &r->ctx;
+    ctx->dev = r->dev;
+    ctx->prof = r->prof;
+    ctx->e = &r->e;
+    ctx->metric_count = r->mc.count;
+    ctx->cap_oom = registry_count() * DTYPE_COUNT;
+    ctx->oom = calloc(ctx->cap_oom, sizeof *ctx->oom);
+    if (!ctx->oom) ctx->cap_oom = 0;
+    h->device = r->ri.device;
+    h->copy_GBps = r->ri.copy_bandwidth_GBps;
+    h->profiler_passes = r->ri.profiler_passes;
+    h->profiler_on = r->prof != NULL;
+    snprintf(h->profiler_status, sizeof h->profiler_status, "%s", r->ri.profiler_status);
+    h->metric_count = r->mc.count;
+    memcpy(h->metrics, r->setup.metrics, sizeof h->metrics);
+    return 0;
+}
+
+/* In a worker: one configuration, as run_loop runs it. */
+static int worker_run(void *p, size_t idx, sweep_row *row, char *fatal, size_t len)
+{
+    sweep_run *r = p;
+    const sweep_config *cfg = &r->plan.configs[idx];
+    if (row_init(row, cfg, r->mc.count)) {
+        snprintf(fatal, len, "out of memory");
+        return -1;
+    }
+    if (run_one(r, cfg, row)) return -1;
+    if (r->ctx.fatal[0]) snprintf(fatal, len, "%s", r->ctx.fatal);
+    return 0;
+}
+
+static void worker_close(void *p) { run_release_device(p); }
+
+/* In the parent: a finished row, appended to results.csv at once. */
+static void parent_row(void *p, worker_state *w, size_t idx, sweep_row *row)
+{
+    sweep_run *r = p;
+    (void)w;
+    if (r->n_rows >= r->n_loaded + r->plan.count) { /* cannot happen: every configuration is dealt once */
+        row_free(row);
+        return;
+    }
+    if (r->row_plan) r->row_plan[r->n_rows - r->n_loaded] = idx;
+    r->rows[r->n_rows++] = *row;
+    csv_write_row(r->csv, row, r->mc);
+    fflush(r->csv);
+    r->done++;
+    if (row->status == ROW_INVALID || row->status == ROW_ERROR) r->failures++;
+    r->est_done += estimate_config_s(&r->plan.configs[idx], &r->e.timing, &r->model);
+    char label[256];
+    config_label(&row->cfg, label, sizeof label);
+    progress_update(&r->pr, r->done, r->est_done, r->failures, label);
+}
+
+static void parent_label(void *p, size_t idx, char *buf, size_t len)
+{
+    config_label(&((sweep_run *)p)->plan.configs[idx], buf, len);
+}
+
+static const worker_hooks run_hooks = {NULL, worker_open, worker_run, worker_close, parent_row, parent_label};
+
+/* --devices: the ordinals (all: every device the layer counts), one worker
+ * forked for each after the plan is built; the run's identity and metric
+ * columns from the first one's HELLO. Nothing is written before they are up. */
+static int run_start_workers(sweep_run *r, const sweep_profiler *built_in)
+{
+    int all;
+    char msg[1024];
+    if (devices_parse_list(r->o.devices, r->ordinals, WORKERS_MAX, &r->n_ordinals, &all, msg, sizeof msg))
+        return usage_error(msg); /* checked by cli */
+    if (all) {
+        int c = workers_count_devices(r->fake ? sweep_device_fake() : sweep_device_cuda(), msg, sizeof msg);
+        if (c <= 0) return run_failed(c < 0 ? msg : "no CUDA device: the driver reports none");
+        for (int i = 0; i < c && i < WORKERS_MAX; i++) r->ordinals[r->n_ordinals++] = i;
+    }
+    r->built_in = built_in;
+    if (!(r->pool = calloc(1, sizeof *r->pool))) return run_failed("out of memory");
+    install_signals(); /* the workers inherit the handler: a Ctrl-C stops their configuration too */
+    r->signals = 1;
+    worker_hooks h = run_hooks;
+    h.ctx = r;
+    if (workers_start(r->pool, r->ordinals, r->n_ordinals, r->plan.count, &h, &stop_signal, msg, sizeof msg))
+        return run_failed(msg);
+    const worker_hello *first = &r->pool->w[0].info;
+    git_info(r->ri.git_sha, sizeof r->ri.git_sha, &r->ri.git_dirty);
+    plan_fingerprint(r->plan_hash, r->ri.git_sha, r->ri.plan_fingerprint);
+    r->ri.device = first->device;
+    run_describe(r);
+    r->ri.copy_bandwidth_GBps = first->copy_GBps;
+    r->ri.profiler_passes = first->profiler_passes;
+    snprintf(r->ri.profiler_status, sizeof r->ri.profiler_status, "%s", first->profiler_status);
+    memcpy(r->setup.metrics, first->metrics, sizeof r->setup.metrics);
+    r->setup.metric_count = first->metric_count;
+    if (!r->o.quiet)
+        fprintf(stderr, "sweep: %zu workers, devices %s\n", r->pool->n, r->o.devices);
+    return RUN_GO;
+}
+
+/* The configurations not in results.csv yet, heaviest first. NULL: no memory. */
+static size_t *run_deal_order(sweep_run *r, size_t *n)
+{
+    size_t *order = malloc((r->plan.count ? r->plan.count : 1) * sizeof *order);
+    *n = 0;
+    if (!order || shard_heaviest_first(&r->plan, &r->e.timing, order)) {
+        free(order);
+        return NULL;
+    }
+    for (size_t k = 0; k < r->plan.count; k++) {
+        const sweep_config *cfg = &r->plan.configs[order[k]];
+        if (index_has(&r->ix, cfg)) continue;
+        order[(*n)++] = order[k];
+        r->est_total += estimate_config_s(cfg, &r->e.timing, &r->model);
+    }
+    r->todo = *n;
+    return order;
+}
+
+/* run.json "devices": each worker's device, what it ran, how it ended. */
+static void run_note_devices(sweep_run *r)
+{
+    worker_pool *p = r->pool;
+    if (!(r->devices = calloc(p->n ? p->n : 1, sizeof *r->devices))) return;
+    for (size_t i = 0; i < p->n; i++) {
+        r->devices[i].info = p->w[i].info.device;
+        r->devices[i].copy_bandwidth_GBps = p->w[i].info.copy_GBps;
+        r->devices[i].configs = p->w[i].ran;
+        snprintf(r->devices[i].fault, sizeof r->devices[i].fault, "%s", p->w[i].fault);
+    }
+    r->ri.devices = r->devices;
+    r->ri.device_count = p->n;
+    r->ri.worker_faults = p->faults;
+    r->ri.left_for_resume = p->left;
+}
+
+typedef struct placed_row {
+    size_t plan;
+    sweep_row row;
+} placed_row;
+
+static int by_plan(const void *a, const void *b)
+{
+    const placed_row *x = a, *y = b;
+    return x->plan < y->plan ? -1 : x->plan > y->plan;
+}
+
+/* The rows this run received back in plan order, as a one-device run writes
+ * them (the final results.csv, and so merges and diffs, do not depend on
+ * which worker finished first). */
+static void run_rows_in_plan_order(sweep_run *r)
+{
+    size_t n = r->n_rows - r->n_loaded;
+    placed_row *p = r->row_plan && n ? malloc(n * sizeof *p) : NULL;
+    if (!p) return;
+    for (size_t i = 0; i < n; i++) p[i] = (placed_row){r->row_plan[i], r->rows[r->n_loaded + i]};
+    qsort(p, n, sizeof *p, by_plan);
+    for (size_t i = 0; i < n; i++) r->rows[r->n_loaded + i] = p[i].row;
+    free(p);
+}
+
+/* --devices: run_loop's counterpart in the parent -- it deals, the workers
+ * measure, every row is appended to results.csv as it comes. */
+static void run_dispatch(sweep_run *r)
+{
+    size_t n;
+    size_t *order = run_deal_order(r, &n);
+    if (!r->o.quiet) {
+        char est[32];
+        format_duration(r->est_total, est, sizeof est);
+        fprintf(stderr, "sweep: experiment %s, %zu configurations%s (%zu skipped in the plan), about %s of one "
+                        "device's time over %zu -> %s\n",
+                r->e.name, r->todo, r->n_loaded ? " left" : "", r->plan.skipped, est, r->pool->n, r->out_dir);
+    }
+    /* the ETA scales the model by the pace so far: the workers' parallelism included */
+    progress_begin(&r->pr, stderr, r->o.quiet, r->todo, r->est_total);
+    worker_hooks h = run_hooks;
+    h.ctx = r;
+    r->row_plan = malloc((r->plan.count ? r->plan.count : 1) * sizeof *r->row_plan);
+    if (!order || workers_dispatch(r->pool, order, n, &h, &stop_signal))
+        snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
+    free(order);
+    run_rows_in_plan_order(r);
+    progress_update(&r->pr, r->done, r->est_done, r->failures, NULL);
+    progress_end(&r->pr);
+    if (stop_signal) r->interrupted = 1;
+    r->sig = stop_signal;
+    run_note_devices(r);
+    if (!r->interrupted && r->pool->left && !r->ctx.fatal[0])
+        snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "%zu configuration%s not run: %zu worker%s lost", r->pool->left,
+                 r->pool->left == 1 ? "" : "s", r->pool->faults, r->pool->faults == 1 ? "" : "s");
+    fclose(r->csv);
+    r->csv = NULL;
+}
+
 /* A shard's rows: each one's index in the whole plan (run.json
  * plan_positions), for merge. Rows come in plan order (also after --resume,
  * mostly), so the search starts after the last one found. NULL: no memory. */
@@ -1161,11 +1390,17 @@ static int run_write_outputs(sweep_run *r)
         if (r->rows[i].status == ROW_SKIPPED) ri->skipped++;
     ri->wall_time_s = timing_now() - r->t0;
     if (r->shard.active) ri->row_positions = r->row_positions = run_row_positions(r);
+    run_device one = {ri->device, ri->copy_bandwidth_GBps, r->done, ""};
+    if (!ri->devices && ri->have_device) { /* one device, this process: "devices" says the same as --devices */
+        ri->devices = &one;
+        ri->device_count = 1;
+    }
     int failed = 0;
     if (results_write_csv(r->csv_path, r->rows, r->n_rows, r->mc, r->err, sizeof r->err))
         failed = run_failed(r->err);
     if (run_json_write(r->json_path, ri, r->err, sizeof r->err)) failed = run_failed(r->err);
     if (summary_write(r->md_path, r->rows, r->n_rows, ri, r->err, sizeof r->err)) failed = run_failed(r->err);
+    if (ri->devices == &one) ri->devices = NULL, ri->device_count = 0;
     return failed ? -1 : 0;
 }
 
@@ -1184,6 +1419,10 @@ static int run_finish(sweep_run *r)
         fprintf(stderr, "sweep: stopped early: %s\nsweep: the rows so far are kept; --resume --out %s continues "
                         "in a new process\n",
                 r->ctx.fatal, r->out_dir);
+    if (r->ri.worker_faults)
+        fprintf(stderr, "sweep: %zu worker%s lost (run.json devices[].fault); every row they finished is kept%s\n",
+                r->ri.worker_faults, r->ri.worker_faults == 1 ? "" : "s",
+                r->ri.left_for_resume ? "" : ", and what they were running ran on another device");
     if (r->failures)
         fprintf(stderr, "sweep: %zu configuration%s failed (see the summary and results.csv)\n", r->failures,
                 r->failures == 1 ? "" : "s");
@@ -1192,7 +1431,7 @@ static int run_finish(sweep_run *r)
         fprintf(stderr, "sweep: interrupted; --resume --out %s continues\n", r->out_dir);
         return 128 + (r->sig ? r->sig : SIGINT);
     }
-    if (r->failures || r->ctx.fatal[0] || write_failed) return SWEEP_EXIT_FAILED;
+    if (r->failures || r->ctx.fatal[0] || r->ri.worker_faults || write_failed) return SWEEP_EXIT_FAILED;
     return SWEEP_EXIT_OK;
 }
 
@@ -1210,6 +1449,10 @@ static void run_close(sweep_run *r)
     free(r->row_positions);
     fit_reasons_free(&r->fit_skips);
     free(r->ctx.oom);
+    if (r->pool) workers_free(r->pool);
+    free(r->pool);
+    free(r->devices);
+    free(r->row_plan);
     free(r);
 }
 
@@ -1226,12 +1469,13 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     r->t0 = timing_now();
     int rc = run_read_plan(r);
     if (rc == RUN_GO) rc = run_open_output(r);
-    if (rc == RUN_GO) rc = run_open_device(r);
-    if (rc == RUN_GO) rc = run_negotiate_profiler(r, profiler);
+    if (rc == RUN_GO) rc = r->o.devices ? run_start_workers(r, profiler) : run_open_device(r);
+    if (rc == RUN_GO && !r->o.devices) rc = run_negotiate_profiler(r, profiler);
     if (rc == RUN_GO) rc = run_load_resume(r);
     if (rc == RUN_GO) rc = run_create_files(r);
     if (rc == RUN_GO) {
-        run_loop(r);
+        if (r->pool) run_dispatch(r);
+        else run_loop(r);
         rc = run_finish(r);
     }
     run_close(r);

@@ -40,6 +40,9 @@ typedef struct sweep_device_ops {
     /* 0; -1 and "no CUDA device: ..." in msg; or -2 when there are devices but
      * `ordinal` is not one of them ("--device: 3 is out of range ...": bad usage). */
     int (*open)(sweep_device *d, int ordinal, device_info *info, char *msg, size_t len);
+    /* How many devices there are (--devices all); -1 and msg when none can be
+     * counted. It initialises CUDA: --devices asks it in a child process. */
+    int (*count)(sweep_device *d, char *msg, size_t len);
     /* Device memory now (cudaMemGetInfo): free and total bytes, and the bytes
      * the layer itself holds for the whole run (the L2 flush buffer). 0, or -1
      * and msg. */

@@ -156,6 +156,18 @@ static int cuda_open(sweep_device *d, int ordinal, device_info *info, char *msg,
     return 0;
 }
 
+static int cuda_count(sweep_device *d, char *msg, size_t len)
+{
+    (void)d;
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+        snprintf(msg, len, "no CUDA device: %s", cudaGetErrorString(err));
+        return -1;
+    }
+    return count;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -494,6 +506,7 @@ static void cuda_close(sweep_device *d)
 static const sweep_device_ops cuda_ops = {
     .name = "cuda",
     .open = cuda_open,
+    .count = cuda_count,
     .memory = cuda_memory,
     .copy_bandwidth = cuda_copy_bandwidth,
     .validate = cuda_validate,

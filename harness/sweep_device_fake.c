@@ -18,7 +18,11 @@
  *                              sweep's spread rule takes them again with larger batches
  *   SWEEP_FAKE_LAUNCH_ERROR=GLOBS  the warm-up launch of matching variants fails
  *                              (cudaErrorLaunchOutOfResources, not sticky)
- * Device ordinals other than 0 are out of range (open returns -2).
+ *   SWEEP_FAKE_DEVICES=N       N fake devices, ordinals 0..N-1 (default 1), each with its own
+ *                              fake PCI bus id (0000:N+1:00.0); others are out of range (-2)
+ *   SWEEP_FAKE_DIE_AFTER=K     the process running device SWEEP_FAKE_DIE_DEVICE (default 1)
+ *                              raises SIGKILL in the warm-up of its K+1st measured
+ *                              configuration (--devices worker faults)
  * A built-in profiler reports the requested metrics (or two default ones)
  * with synthetic values, so the metric columns and the profile phase can be
  * exercised too. Requested names become columns as the CUPTI profiler names
@@ -29,6 +33,7 @@
  *                      off           ... OFF (no metric columns) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +46,8 @@
 typedef struct fake_impl {
     uint64_t counter;
     int lost; /* a sticky error happened: the context is gone */
+    int ordinal;
+    unsigned long started; /* measured configurations begun (SWEEP_FAKE_DIE_AFTER) */
 } fake_impl;
 
 /* "1073741824", "1G", "512M", "64K"; 0 when unset or unreadable. */
@@ -87,6 +94,24 @@ static void delay(void)
     nanosleep(&ts, NULL);
 }
 
+/* SWEEP_FAKE_DEVICES, 1 unless set to a count >= 1. */
+static int fake_count(sweep_device *d, char *msg, size_t len)
+{
+    (void)d, (void)msg, (void)len;
+    const char *s = getenv("SWEEP_FAKE_DEVICES");
+    long n = s && *s ? atol(s) : 1;
+    return n >= 1 && n <= 1024 ? (int)n : 1;
+}
+
+/* SWEEP_FAKE_DIE_AFTER: the worker of one device dies as if the driver had
+ * taken the process down, after K measured configurations. */
+static void maybe_die(fake_impl *f)
+{
+    const char *k = getenv("SWEEP_FAKE_DIE_AFTER"), *dev = getenv("SWEEP_FAKE_DIE_DEVICE");
+    if (!k || !*k || f->ordinal != (dev && *dev ? atoi(dev) : 1)) return;
+    if (f->started++ >= (unsigned long)atol(k)) raise(SIGKILL);
+}
+
 static int fake_open(sweep_device *d, int ordinal, device_info *info, char *msg, size_t len)
 {
     (void)d;
@@ -95,14 +120,18 @@ static int fake_open(sweep_device *d, int ordinal, device_info *info, char *msg,
         snprintf(msg, len, "no CUDA device: the fake device layer was told there is none");
         return -1;
     }
-    if (ordinal != 0) {
-        snprintf(msg, len, "--device: %d is out of range (the fake device layer has 1 device: 0..0)", ordinal);
+    int count = fake_count(d, msg, len);
+    if (ordinal < 0 || ordinal >= count) {
+        snprintf(msg, len, "--device: %d is out of range (the fake device layer has %d device%s: 0..%d)", ordinal,
+                 count, count == 1 ? "" : "s", count - 1);
         return -2;
     }
     ((fake_impl *)d->impl)->lost = 0;
+    ((fake_impl *)d->impl)->ordinal = ordinal;
     memset(info, 0, sizeof *info);
-    info->ordinal = 0;
+    info->ordinal = ordinal;
     snprintf(info->name, sizeof info->name, "fake device (no GPU used)");
+    snprintf(info->pci_bus_id, sizeof info->pci_bus_id, "0000:%02x:00.0", (unsigned)(ordinal + 1) & 0xffu);
     info->sm_major = 9;
     info->sm_minor = 0;
     info->sm_count = 132;
@@ -209,7 +238,7 @@ static double fake_time_ms(const variant *v, const kernel_args *a, int cold);
 static dev_status fake_warmup(sweep_device *d, const variant *v, const kernel_args *a, double *launch_ms, char *msg,
                               size_t len)
 {
-    (void)d;
+    maybe_die(d->impl);
     *launch_ms = fake_time_ms(v, a, 1);
     if (env_matches("SWEEP_FAKE_LAUNCH_ERROR", v->name)) {
         snprintf(msg, len, "launch: too many resources requested for launch (cudaErrorLaunchOutOfResources) [fake]");
@@ -373,6 +402,7 @@ static void fake_close(sweep_device *d) { (void)d; }
 static const sweep_device_ops fake_ops = {
     .name = "fake",
     .open = fake_open,
+    .count = fake_count,
     .memory = fake_memory,
     .copy_bandwidth = fake_copy_bandwidth,
     .validate = fake_validate,
