@@ -294,14 +294,24 @@ static json_t *shard_entry(const merge_shard *s)
                                                                      "ordinal", json_object_get(dev, "ordinal"))
                                                          : json_null());
     json_object_set(e, "wall_time_s", json_object_get(s->run, "wall_time_s"));
+    json_object_set(e, "copy_bandwidth_GBps", json_object_get(s->run, "copy_bandwidth_GBps"));
     json_object_set_new(e, "rows", json_integer((json_int_t)s->rf.count));
     return e;
+}
+
+/* Every shard's "devices" (its own device, or its --devices workers) in one
+ * list, so the report shows each GPU's copy bandwidth and share of the rows. */
+static void append_devices(json_t *all, const merge_shard *s)
+{
+    json_t *devs = json_object_get(s->run, "devices"), *d;
+    size_t i;
+    json_array_foreach(devs, i, d) json_array_append_new(all, json_deep_copy(d));
 }
 
 /* The first shard's run.json with the merged totals and every shard listed. */
 static json_t *merged_run_json(const merge_job *j)
 {
-    json_t *o = json_deep_copy(j->shards[0].run), *argv = json_array(), *shards = json_array();
+    json_t *o = json_deep_copy(j->shards[0].run), *argv = json_array(), *shards = json_array(), *devices = json_array();
     size_t failures = 0, skipped = 0, plan_skipped = 0;
     double wall = 0;
     for (int i = 0; i < j->argc; i++) json_array_append_new(argv, json_string(j->argv[i]));
@@ -315,6 +325,7 @@ static json_t *merged_run_json(const merge_job *j)
         wall = w > wall ? w : wall; /* the shards ran side by side */
         plan_skipped += (size_t)json_integer_value(json_object_get(json_object_get(s->run, "plan"), "skipped"));
         json_array_append_new(shards, shard_entry(s));
+        append_devices(devices, s);
     }
     json_object_set_new(o, "argv", argv);
     json_object_set_new(o, "plan", json_pack("{s:I,s:I}", "configurations", (json_int_t)j->total, "skipped",
@@ -322,6 +333,7 @@ static json_t *merged_run_json(const merge_job *j)
     json_object_set_new(o, "shard", json_null());
     json_object_del(o, "plan_positions");
     json_object_set_new(o, "shards", shards);
+    json_object_set_new(o, "devices", devices);
     json_object_set_new(o, "rows", json_integer((json_int_t)j->total));
     json_object_set_new(o, "failures", json_integer((json_int_t)failures));
     json_object_set_new(o, "skipped", json_integer((json_int_t)skipped));

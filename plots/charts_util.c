@@ -131,12 +131,16 @@ void group_stem(const group *g, char *out, size_t len)
     snprintf(out, len, "%s-%s-%s", k, d, o);
 }
 
-/* "NVIDIA H200 · f32 sum · 2026-11-21" */
+/* "NVIDIA H200 · f32 sum · 2026-11-21"; a run of several devices (--devices,
+ * merged shards) says how many: "NVIDIA H200 ×2 · ..." (each row is the one
+ * its configuration got, whichever device ran it). */
 static void title_suffix(const render_ctx *ctx, const group *g, char *out, size_t len)
 {
     const run_info *ri = &ctx->r->run;
-    snprintf(out, len, "%s%s%s %s%s%s", ri->device[0] ? ri->device : "", ri->device[0] ? " · " : "", g->dtype, g->op,
-             ri->day[0] ? " · " : "", ri->day);
+    char many[16] = "";
+    if (ri->n_devices > 1) snprintf(many, sizeof many, " ×%d", ri->n_devices);
+    snprintf(out, len, "%s%s%s%s %s%s%s", ri->device[0] ? ri->device : "", ri->device[0] ? many : "",
+             ri->device[0] ? " · " : "", g->dtype, g->op, ri->day[0] ? " · " : "", ri->day);
 }
 
 /* "the fastest (cold median) of its block dims × finishes" */

@@ -221,6 +221,27 @@ static void kv(doc *d, const char *key, const char *value)
     doc_row(d, 2, cells, "ll");
 }
 
+/* A run of several devices: each one's measured copy bandwidth and share of
+ * the rows, so that a slow GPU shows. */
+static void device_rows(doc *d, json_t *devices)
+{
+    size_t i;
+    json_t *dev;
+    json_array_foreach(devices, i, dev)
+    {
+        char key[32], name[256], bus[64], buf[512];
+        json_text(json_object_get(dev, "name"), name, sizeof name);
+        json_text(json_object_get(dev, "pci_bus_id"), bus, sizeof bus);
+        double copy = json_number_value(json_object_get(dev, "copy_bandwidth_GBps"));
+        json_t *fault = json_object_get(dev, "fault");
+        snprintf(key, sizeof key, "device %zu", i);
+        snprintf(buf, sizeof buf, "%s (%s): measured copy %.0f GB/s, %lld configurations%s%s", name, bus, copy,
+                 (long long)json_integer_value(json_object_get(dev, "configurations")),
+                 json_is_string(fault) ? "; lost: " : "", json_is_string(fault) ? json_string_value(fault) : "");
+        kv(d, key, buf);
+    }
+}
+
 static void write_metadata(doc *d)
 {
     const results *r = d->ctx->r;
@@ -267,6 +288,7 @@ static void write_metadata(doc *d)
         snprintf(buf, sizeof buf, "theoretical peak %.0f GB/s, measured copy %.0f GB/s (read + write)",
                  r->run.peak_GBps, r->run.copy_GBps);
         kv(d, "bandwidth", buf);
+        if (r->run.n_devices > 1) device_rows(d, json_object_get(root, "devices"));
         json_text(json_object_get(root, "git_sha"), a, sizeof a);
         json_t *dirty = json_object_get(root, "git_dirty");
         snprintf(buf, sizeof buf, "%s%s", a, json_is_true(dirty) ? " (with uncommitted changes)" : "");

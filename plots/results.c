@@ -385,6 +385,8 @@ static void load_run(const char *dir, results *r)
         if (strlen(d) >= 10 && d[4] == '-' && d[7] == '-') snprintf(ri->day, sizeof ri->day, "%.10s", d);
         else snprintf(ri->day, sizeof ri->day, "%.15s", d);
     }
+    json_t *devices = json_object_get(root, "devices");
+    ri->n_devices = json_is_array(devices) ? (int)json_array_size(devices) : 0;
     ri->peak_GBps = json_num(root, "peak_bandwidth_GBps");
     ri->copy_GBps = json_num(root, "copy_bandwidth_GBps");
     if (!(ri->peak_GBps > 0)) ri->peak_GBps = NAN;

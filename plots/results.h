@@ -59,6 +59,7 @@ typedef struct run_info {
     char day[16];           /* YYYY-MM-DD when the date starts with one */
     double peak_GBps, copy_GBps; /* NaN when absent */
     double l2_bytes;        /* NaN when absent */
+    int n_devices;          /* run.json "devices" that ran rows (0 when absent: one, the "device") */
 } run_info;
 
 typedef struct point {

@@ -288,6 +288,19 @@ static void test_three_devices_cover_one(void **state)
     r = tu_run(NULL, env, a2);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
+    /* the report lists each device's copy bandwidth and rows; chart titles say how many ran */
+    char *report = tu_read_file(tu_path(multi, "report.md"));
+    assert_non_null(report);
+    for (int d = 0; d < 3; d++) {
+        char key[32];
+        snprintf(key, sizeof key, "| device %d |", d);
+        if (!strstr(report, key)) fail_msg("no '%s' row in report.md", key);
+    }
+    assert_non_null(strstr(report, "measured copy"));
+    free(report);
+    char *commands = tu_read_file(tu_path(multi, "plots-data/commands.sh"));
+    if (commands) assert_non_null(strstr(commands, "×3"));
+    free(commands);
     char *x = coverage(multi), *y = coverage(single);
     assert_string_equal(x, y);
     free(x);
