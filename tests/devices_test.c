@@ -20,6 +20,7 @@
 
 #include "harness/plan.h"
 #include "harness/results.h"
+#include "tests/sweep_rows_util.h"
 #include "tests/sweep_test_util.h"
 
 #define FAKE "SWEEP_FAKE_DEVICE=1"
@@ -187,34 +188,12 @@ static void wait_for_rows(const char *dir, size_t rows, pid_t pid)
     fail_msg("no %zu rows in %s after 15 s", rows, csv);
 }
 
-/* Axes and status of every row, sorted: what a run covered. */
+/* What a run covered (tests/sweep_rows_util.h). */
 static char *coverage(const char *dir)
 {
     size_t n;
     sweep_row *rows = load_rows(dir, &n);
-    char **lines = calloc(n ? n : 1, sizeof *lines);
-    size_t total = 1;
-    for (size_t i = 0; i < n; i++) {
-        char label[256];
-        config_label(&rows[i].cfg, label, sizeof label);
-        lines[i] = malloc(600);
-        snprintf(lines[i], 600, "%s | %s | %s\n", label, row_status_name(rows[i].status),
-                 rows[i].skip_reason ? rows[i].skip_reason : "");
-        total += strlen(lines[i]);
-    }
-    for (size_t i = 0; i < n; i++)
-        for (size_t k = i + 1; k < n; k++)
-            if (strcmp(lines[k], lines[i]) < 0) {
-                char *t = lines[i];
-                lines[i] = lines[k];
-                lines[k] = t;
-            }
-    char *text = calloc(1, total);
-    for (size_t i = 0; i < n; i++) {
-        strcat(text, lines[i]);
-        free(lines[i]);
-    }
-    free(lines);
+    char *text = tu_coverage_text(rows, n);
     free_rows(rows, n);
     return text;
 }

@@ -1,0 +1,13 @@
+/* Helpers for tests that read a sweep's rows back (harness/results.h). */
+#ifndef TESTS_SWEEP_ROWS_UTIL_H
+#define TESTS_SWEEP_ROWS_UTIL_H
+
+#include <stddef.h>
+
+#include "harness/results.h"
+
+/* What a run covered: one line per row, "label | status | skip reason",
+ * sorted, so two runs' coverage compares as one string. malloc'd. */
+char *tu_coverage_text(const sweep_row *rows, size_t n);
+
+#endif
