@@ -235,6 +235,8 @@ int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
             snprintf(err, errlen, "%s: %s", s->flag, msg);
             return -1;
         }
+        /* The command line beats the file: its [axes:GLOB] values of this axis too. */
+        if (s->axis) experiment_drop_override_key(e, i);
     }
     if (e->timing.max_samples < e->timing.min_samples) {
         snprintf(err, errlen, "%s: min samples (%u) above max samples (%u)",

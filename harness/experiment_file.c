@@ -14,14 +14,17 @@
 
 #include <ini.h>
 
+#include "harness/plan_axes.h"
 #include "harness/settings.h"
 
 #define MAX_SECTIONS 8
 #define MAX_ENTRIES 64
 #define VALUE_LEN 4096
 
+#define OVERRIDE_PREFIX "axes:"
+
 typedef struct entry {
-    char section[32], key[32];
+    char section[64], key[32];
     char value[VALUE_LEN];
     int line;
 } entry;
@@ -36,6 +39,11 @@ typedef struct ini_src {
     int eof;
     char section[32];
     int section_line[MAX_SECTIONS];
+    struct {
+        char glob[OVERRIDE_GLOB_LEN];
+        int line;
+    } overrides[EXPERIMENT_MAX_OVERRIDES]; /* [axes:GLOB] headers, in file order */
+    size_t n_overrides;
     entry entries[MAX_ENTRIES];
     size_t n_entries;
     int last_entry; /* index of the entry the previous line set, -1 none */
@@ -108,6 +116,46 @@ static void sections_text(char *buf, size_t len)
     }
 }
 
+/* "axes:GLOB" (inih's section name): GLOB without surrounding white space, or NULL. */
+static const char *override_glob(const char *section, char *buf, size_t len)
+{
+    size_t plen = strlen(OVERRIDE_PREFIX);
+    if (strncmp(section, OVERRIDE_PREFIX, plen)) return NULL;
+    const char *g = section + plen;
+    while (isspace((unsigned char)*g)) g++;
+    snprintf(buf, len, "%s", g);
+    for (size_t n = strlen(buf); n && isspace((unsigned char)buf[n - 1]);) buf[--n] = '\0';
+    return buf;
+}
+
+/* An [axes:GLOB] header: one variant glob, each section once. */
+static int override_header(ini_src *s, const char *name, size_t raw_len)
+{
+    char glob[AXES_GLOB_LEN];
+    override_glob(name, glob, sizeof glob);
+    if (raw_len >= 64 || strlen(glob) >= OVERRIDE_GLOB_LEN) {
+        src_error(s, s->line, "[axes:...]: variant glob longer than %d characters", OVERRIDE_GLOB_LEN - 1);
+        return -1;
+    }
+    if (!glob[0] || strpbrk(glob, ", \t!;")) {
+        src_error(s, s->line, "[axes:%s]: '%s' is not a variant glob (one name or glob, like scan_lookback_*)", glob,
+                  glob);
+        return -1;
+    }
+    for (size_t i = 0; i < s->n_overrides; i++)
+        if (!strcmp(s->overrides[i].glob, glob)) {
+            src_error(s, s->line, "section [axes:%s] repeated (first at line %d)", glob, s->overrides[i].line);
+            return -1;
+        }
+    if (s->n_overrides >= EXPERIMENT_MAX_OVERRIDES) {
+        src_error(s, s->line, "[axes:%s]: more than %d [axes:GLOB] sections", glob, EXPERIMENT_MAX_OVERRIDES);
+        return -1;
+    }
+    snprintf(s->overrides[s->n_overrides].glob, OVERRIDE_GLOB_LEN, "%s", glob);
+    s->overrides[s->n_overrides++].line = s->line;
+    return 0;
+}
+
 /* The reader inih calls per line: counts lines, sees section headers (so an
  * unknown or repeated one is reported even when empty) and rejects lines too
  * long for inih's buffer instead of letting it split them. */
@@ -126,10 +174,14 @@ static char *line_reader(char *buf, int num, void *stream)
             const char *close = strchr(t, ']');
             if (close) {
                 char name[64];
-                size_t len = (size_t)(close - t - 1);
+                size_t raw_len = (size_t)(close - t - 1), len = raw_len;
                 if (len >= sizeof name) len = sizeof name - 1;
                 memcpy(name, t + 1, len);
                 name[len] = '\0';
+                if (!strncmp(name, OVERRIDE_PREFIX, strlen(OVERRIDE_PREFIX))) {
+                    if (override_header(s, name, raw_len)) return NULL;
+                    goto checked;
+                }
                 int idx = section_index(name);
                 if (idx < 0) {
                     char known[256];
@@ -145,6 +197,7 @@ static char *line_reader(char *buf, int num, void *stream)
             }
         }
     }
+checked:;
     size_t len = strlen(buf);
     int ends_line = len > 0 && buf[len - 1] == '\n';
     if (!ends_line && (int)len == num - 1 && more_input(s)) {
@@ -191,7 +244,21 @@ static int key_handler(void *user, const char *section, const char *name, const 
         src_error(s, line, "'%s' is outside a section (start with [experiment])", name);
         return 0;
     }
-    if (!settings_by_key(section, name)) {
+    char glob[AXES_GLOB_LEN];
+    if (override_glob(section, glob, sizeof glob)) {
+        const setting *st = settings_by_key("axes", name);
+        char keys[256];
+        plan_axes_per_variant_keys(keys, sizeof keys);
+        if (st && st->axis && !st->axis->per_variant) {
+            src_error(s, line, "'%s' in [axes:%s]: %s is global only, set it in [axes] (per-variant keys: %s)", name,
+                      glob, name, keys);
+            return 0;
+        }
+        if (!st || !st->axis) {
+            src_error(s, line, "unknown key '%s' in [axes:%s] (known: %s)", name, glob, keys);
+            return 0;
+        }
+    } else if (!settings_by_key(section, name)) {
         char keys[256];
         settings_keys_of(section, keys, sizeof keys);
         src_error(s, line, "unknown key '%s' in [%s] (known: %s)", name, section, keys);
@@ -216,6 +283,49 @@ static int key_handler(void *user, const char *section, const char *name, const 
     return 1;
 }
 
+/* The [axes:GLOB] sections into e->overrides, in file order, each value
+ * parsed (into a scratch experiment) by the same settings-table entry as in
+ * [axes], so a bad one is reported here, at its line. */
+static int read_overrides(ini_src *s, const char *path, experiment *e, char *err, size_t errlen)
+{
+    e->n_overrides = 0;
+    if (!s->n_overrides) return 0;
+    experiment *scratch = malloc(sizeof *scratch);
+    if (!scratch) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < s->n_overrides && !rc; i++) {
+        axes_override *o = &e->overrides[e->n_overrides++];
+        memset(o, 0, sizeof *o);
+        snprintf(o->glob, sizeof o->glob, "%s", s->overrides[i].glob);
+        o->line = s->overrides[i].line;
+        for (size_t j = 0; j < s->n_entries && !rc; j++) {
+            const entry *en = &s->entries[j];
+            char glob[AXES_GLOB_LEN], msg[512];
+            if (!override_glob(en->section, glob, sizeof glob) || strcmp(glob, o->glob)) continue;
+            const setting *st = settings_by_key("axes", en->key);
+            *scratch = *e;
+            if (strlen(en->value) >= OVERRIDE_VALUE_LEN) {
+                snprintf(err, errlen, "%s:%d: %s: value longer than %d characters in [axes:%s]", path, en->line,
+                         en->key, OVERRIDE_VALUE_LEN - 1, o->glob);
+                rc = -1;
+            } else if (setting_apply(st, en->value, NULL, scratch, msg, sizeof msg)) {
+                snprintf(err, errlen, "%s:%d: %s: %s", path, en->line, en->key, msg);
+                rc = -1;
+            } else if (o->n_keys < OVERRIDE_MAX_KEYS) {
+                o->keys[o->n_keys].setting = settings_index(st);
+                o->keys[o->n_keys].line = en->line;
+                snprintf(o->keys[o->n_keys].value, OVERRIDE_VALUE_LEN, "%s", en->value);
+                o->n_keys++;
+            }
+        }
+    }
+    free(scratch);
+    return rc;
+}
+
 static int parse_src(ini_src *s, const char *path, experiment *e, char *err, size_t errlen)
 {
     s->at_line_start = 1;
@@ -233,10 +343,12 @@ static int parse_src(ini_src *s, const char *path, experiment *e, char *err, siz
         snprintf(err, errlen, "%s: cannot read (inih error %d)", path, r);
         return -1;
     }
+    if (read_overrides(s, path, e, err, errlen)) return -1;
     int min_line = 0, max_line = 0;
     for (size_t i = 0; i < s->n_entries; i++) {
         char msg[512];
         const entry *en = &s->entries[i];
+        if (!strncmp(en->section, OVERRIDE_PREFIX, strlen(OVERRIDE_PREFIX))) continue;
         char origin[sizeof e->variants_origin];
         snprintf(origin, sizeof origin, "%s:%d", path, en->line);
         if (setting_apply(settings_by_key(en->section, en->key), en->value, origin, e, msg, sizeof msg)) {

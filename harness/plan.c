@@ -10,6 +10,7 @@
 
 #include "harness/cpu_variant.h"
 #include "harness/plan_axes.h"
+#include "harness/settings.h"
 #include "kernels/registry.h"
 
 /* ---- selection -------------------------------------------------------------------------- */
@@ -70,6 +71,66 @@ int experiment_selects(const experiment *e, const variant *v)
     char fam[1][AXES_GLOB_LEN];
     snprintf(fam[0], AXES_GLOB_LEN, "%s", v->family);
     return list_selects(&e->families, fam, 1);
+}
+
+/* ---- per-variant axes: [axes:GLOB] sections -------------------------------------------- */
+
+static const axes_override *override_for(const experiment *e, const variant *v)
+{
+    if (!e->n_overrides) return NULL;
+    char names[16][AXES_GLOB_LEN];
+    size_t n = variant_names(v, names, 16);
+    for (size_t i = 0; i < e->n_overrides; i++) /* the first that matches wins */
+        if (glob_hits(e->overrides[i].glob, names, n)) return &e->overrides[i];
+    return NULL;
+}
+
+const experiment *experiment_for_variant(const experiment *e, const variant *v, experiment *scratch)
+{
+    const axes_override *o = override_for(e, v);
+    if (!o) return e;
+    *scratch = *e;
+    char err[512];
+    for (size_t k = 0; k < o->n_keys; k++) /* checked when the file was read */
+        if (setting_apply(settings_get(o->keys[k].setting), o->keys[k].value, NULL, scratch, err, sizeof err))
+            return e;
+    return scratch;
+}
+
+void experiment_drop_override_key(experiment *e, size_t setting)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < e->n_overrides; i++) {
+        axes_override *o = &e->overrides[i];
+        size_t k2 = 0;
+        for (size_t k = 0; k < o->n_keys; k++)
+            if (o->keys[k].setting != setting) o->keys[k2++] = o->keys[k];
+        o->n_keys = k2;
+        if (o->n_keys) {
+            if (kept != i) e->overrides[kept] = *o;
+            kept++;
+        }
+    }
+    e->n_overrides = kept;
+}
+
+/* Every [axes:GLOB] must match a variant of the registry: a typo is an error. */
+static int check_overrides_match(const experiment *e, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < e->n_overrides; i++) {
+        const axes_override *o = &e->overrides[i];
+        int hit = 0;
+        for (size_t r = 0; r < registry_count() && !hit; r++) {
+            char names[16][AXES_GLOB_LEN];
+            size_t n = variant_names(registry_get(r), names, 16);
+            hit = glob_hits(o->glob, names, n);
+        }
+        if (hit) continue;
+        snprintf(err, errlen, "%s:%d: [axes:%s]: '%s' matches no variant name or alias (see --list)",
+                 e->source[0] ? e->source : "experiment", o->line, o->glob, o->glob);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- plans -------------------------------------------------------------------------------- */
@@ -195,10 +256,11 @@ static int walk_next(axis_walk *w, int *new_group)
     return 0;
 }
 
-/* Every configuration of one variant, in plan order. Above validate_all_to
+/* Every configuration of one variant, in plan order (e: as the variant sees
+ * it, its [axes:GLOB] applied). Above validate_all_to
  * only the first runnable configuration of a validation group (the same
  * values of every axis but block dims and coarse factors) validates. */
-static int expand_variant(const experiment *e, const variant *v, sweep_plan *p, size_t *cap)
+static int expand_walk(const experiment *e, const variant *v, sweep_plan *p, size_t *cap)
 {
     axis_walk w;
     w.n = plan_axes(w.axis);
@@ -218,6 +280,19 @@ static int expand_variant(const experiment *e, const variant *v, sweep_plan *p, 
         if (push_config(p, cap, &cfg)) return -1;
     } while (walk_next(&w, &new_group));
     return 0;
+}
+
+/* The same, e as the variant sees it. */
+static int expand_variant(const experiment *e, const variant *v, sweep_plan *p, size_t *cap)
+{
+    experiment *scratch = NULL;
+    if (e->n_overrides) {
+        if (!(scratch = malloc(sizeof *scratch))) return -1;
+        e = experiment_for_variant(e, v, scratch);
+    }
+    int rc = expand_walk(e, v, p, cap);
+    free(scratch);
+    return rc;
 }
 
 /* Does the plan's first `planned` configurations run a reduction at c's dtype, op and n? */
@@ -261,7 +336,7 @@ static int plan_error(sweep_plan *p, const char *msg, char *err, size_t errlen)
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    if (check_globs_match(e, err, errlen)) return -1;
+    if (check_globs_match(e, err, errlen) || check_overrides_match(e, err, errlen)) return -1;
     const plan_axis *axes[PLAN_AXES_MAX];
     for (size_t k = 0, n = plan_axes(axes); k < n; k++)
         if (plan_axis_empty(axes[k], e)) {

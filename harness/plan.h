@@ -26,6 +26,9 @@
  *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
  *   [timing]      min_samples, max_samples, max_noise, timeout
  *   [profile]     metrics   (default | none | comma-separated metric names)
+ *   [axes:GLOB]   block_dims, coarse, scan_modes, finishes for the variants
+ *                 GLOB matches (the first such section that matches wins;
+ *                 a command-line flag of that axis replaces these too)
  *
  * Long lists may continue on indented lines. See experiments/default.ini. */
 #ifndef HARNESS_PLAN_H
@@ -48,6 +51,25 @@ typedef enum {
     METRICS_NONE,        /* no profiling */
     METRICS_LIST,        /* the names listed */
 } metrics_mode;
+
+/* An [axes:GLOB] section: the per-variant axis keys it sets, as text,
+ * parsed by the same settings-table entries as [axes] (checked when the file
+ * is read, applied over a copy of the experiment when the plan expands a
+ * variant GLOB matches). */
+#define EXPERIMENT_MAX_OVERRIDES 16
+#define OVERRIDE_MAX_KEYS 4
+#define OVERRIDE_VALUE_LEN 256
+#define OVERRIDE_GLOB_LEN 40 /* inih keeps section names under 50 characters */
+typedef struct axes_override {
+    char glob[OVERRIDE_GLOB_LEN];
+    int line; /* of the section header, in e->source */
+    size_t n_keys;
+    struct {
+        size_t setting; /* settings_index() of the [axes] entry */
+        int line;
+        char value[OVERRIDE_VALUE_LEN];
+    } keys[OVERRIDE_MAX_KEYS];
+} axes_override;
 
 typedef struct experiment {
     char name[EXPERIMENT_NAME_LEN];
@@ -77,6 +99,9 @@ typedef struct experiment {
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
     size_t metric_count;
+    /* [axes:GLOB] sections, in file order; none: every variant takes [axes]. */
+    axes_override overrides[EXPERIMENT_MAX_OVERRIDES];
+    size_t n_overrides;
 } experiment;
 
 /* The built-in default experiment (the same as experiments/default.ini):
@@ -133,6 +158,14 @@ typedef struct sweep_plan {
  * with `all`, such configurations are skipped rows with that reason. */
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen);
 void plan_free(sweep_plan *p);
+
+/* The experiment as variant v sees it: e itself, or (the first [axes:GLOB]
+ * that matches v applied) *scratch. */
+const experiment *experiment_for_variant(const experiment *e, const variant *v, experiment *scratch);
+
+/* Drop the key of axis setting index `setting` from every [axes:GLOB]
+ * section (a command-line flag replaces them); a section left empty goes. */
+void experiment_drop_override_key(experiment *e, size_t setting);
 
 /* Does the experiment select variant v (variants and families globs)? */
 int experiment_selects(const experiment *e, const variant *v);

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness/plan_axes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/settings.h"
@@ -113,6 +114,21 @@ static void print_finishes(const plan_axis *x, const experiment *e, char *buf, s
     else format_mask(e->finishes, x->count, x->name, buf, len);
 }
 
+/* "axes for reduce_one_launch (experiments/vs-cub.ini:31): block_dims 256,512; coarse 1,2" */
+static void print_override(FILE *f, const experiment *e, const axes_override *o, experiment *scratch)
+{
+    char buf[1024], err[512];
+    *scratch = *e;
+    fprintf(f, "axes for %s (%s:%d):", o->glob, e->source[0] ? e->source : "built in", o->line);
+    for (size_t k = 0; k < o->n_keys; k++) {
+        const setting *s = settings_get(o->keys[k].setting);
+        if (setting_apply(s, o->keys[k].value, NULL, scratch, err, sizeof err)) snprintf(buf, sizeof buf, "?");
+        else s->axis->print(s->axis, scratch, buf, sizeof buf);
+        fprintf(f, "%s %s %s", k ? ";" : "", s->key, buf);
+    }
+    fprintf(f, "\n");
+}
+
 void plan_axes_print(FILE *f, const experiment *e)
 {
     char buf[1024];
@@ -122,6 +138,22 @@ void plan_axes_print(FILE *f, const experiment *e)
         x->print(x, e, buf, sizeof buf);
         fprintf(f, "%s%s%s", x->head, buf, x->tail);
     }
+    if (!e->n_overrides) return;
+    experiment *scratch = malloc(sizeof *scratch);
+    if (!scratch) return;
+    for (size_t i = 0; i < e->n_overrides; i++) print_override(f, e, &e->overrides[i], scratch);
+    free(scratch);
+}
+
+void plan_axes_per_variant_keys(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < settings_count(); i++) {
+        const setting *s = settings_get(i);
+        if (!s->axis || !s->axis->per_variant) continue;
+        if (buf[0]) strncat(buf, ", ", len - strlen(buf) - 1);
+        strncat(buf, s->key, len - strlen(buf) - 1);
+    }
 }
 
 /* ---- the axes ------------------------------------------------------------------------------ */
@@ -129,7 +161,8 @@ void plan_axes_print(FILE *f, const experiment *e)
 #define AT(f) offsetof(experiment, f)
 #define NO_ABSENT PLAN_AXIS_NO_ABSENT
 
-/* asked, is_list, count, name, accepted, collapse, absent, wanted, land, nest, groups, head, tail, print */
+/* asked, is_list, count, name, accepted, collapse, absent, wanted, land, nest, groups, head, tail, print,
+ * per_variant */
 const plan_axis plan_axis_dtypes = {AT(dtypes), 0, DTYPE_COUNT, dtype_name_i, acc_dtypes, 0, NO_ABSENT,
                                     wanted_mask, land_dtype, 0, 1, "dtypes: ", "", print_mask};
 const plan_axis plan_axis_ops = {AT(ops), 0, OP_COUNT, op_name_i, acc_ops, 0, NO_ABSENT,
@@ -137,17 +170,17 @@ const plan_axis plan_axis_ops = {AT(ops), 0, OP_COUNT, op_name_i, acc_ops, 0, NO
 /* Reductions have no scan mode (inclusive), scans no finish (none). */
 const plan_axis plan_axis_scan_modes = {AT(scan_modes), 0, SCAN_MODE_COUNT, scan_mode_name_i, acc_scan_modes, 0,
                                         SCAN_INCLUSIVE, wanted_mask, land_scan_mode, 2, 1, "   scan modes: ", "",
-                                        print_mask};
+                                        print_mask, 1};
 const plan_axis plan_axis_finishes = {AT(finishes), 0, FINISH_COUNT, finish_name_i, acc_finishes, 1, FINISH_NONE,
-                                      wanted_finishes, land_finish, 3, 1, "   finishes: ", "\n", print_finishes};
+                                      wanted_finishes, land_finish, 3, 1, "   finishes: ", "\n", print_finishes, 1};
 const plan_axis plan_axis_sizes = {AT(sizes), 1, 0, NULL, NULL, 0, NO_ABSENT,
                                    wanted_list, land_n, 4, 1, "sizes:     ", "\n", print_sizes};
 /* Block dims and coarse factors: a variant with one takes it; the
  * configurations of a group differ in these and share its validation. */
 const plan_axis plan_axis_block_dims = {AT(block_dims), 1, 0, NULL, acc_block_dims, 1, NO_ABSENT,
-                                       wanted_list, land_block_dim, 5, 0, "block dims: ", "", print_plain};
+                                       wanted_list, land_block_dim, 5, 0, "block dims: ", "", print_plain, 1};
 const plan_axis plan_axis_coarse = {AT(coarse), 1, 0, NULL, acc_coarse, 1, NO_ABSENT, wanted_list, land_coarse,
-                                    6, 0, "   coarse: ", " (where a variant has these axes)\n", print_plain};
+                                    6, 0, "   coarse: ", " (where a variant has these axes)\n", print_plain, 1};
 
 size_t plan_axes(const plan_axis *out[PLAN_AXES_MAX])
 {

@@ -32,6 +32,7 @@ struct plan_axis {
     /* The dry run: head, the asked values, tail ("\n" ends a line). */
     const char *head, *tail;
     void (*print)(const plan_axis *x, const experiment *e, char *buf, size_t len);
+    int per_variant;             /* may be set in [axes:GLOB] sections too */
 };
 
 extern const plan_axis plan_axis_sizes, plan_axis_block_dims, plan_axis_coarse, plan_axis_dtypes, plan_axis_ops,
@@ -50,7 +51,11 @@ size_t plan_axis_values(const plan_axis *x, const experiment *e, const variant *
 /* No value asked (an empty list or mask; a policy always asks). */
 int plan_axis_empty(const plan_axis *x, const experiment *e);
 
-/* The dry run's axes lines, in the settings table's order. */
+/* The dry run's axes lines, in the settings table's order, then one line
+ * per [axes:GLOB] section. */
 void plan_axes_print(FILE *f, const experiment *e);
+
+/* ", "-separated keys of the axes that [axes:GLOB] sections may set. */
+void plan_axes_per_variant_keys(char *buf, size_t len);
 
 #endif
