@@ -312,7 +312,7 @@ static int read_overrides(ini_src *s, const char *path, experiment *e, char *err
                          en->key, OVERRIDE_VALUE_LEN - 1, o->glob);
                 rc = -1;
             } else if (setting_apply(st, en->value, NULL, scratch, msg, sizeof msg)) {
-                snprintf(err, errlen, "%s:%d: %s: %s", path, en->line, en->key, msg);
+                snprintf(err, errlen, "%s:%d: [axes:%s] %s: %s", path, en->line, o->glob, en->key, msg);
                 rc = -1;
             } else if (o->n_keys < OVERRIDE_MAX_KEYS) {
                 o->keys[o->n_keys].setting = settings_index(st);
