@@ -1,6 +1,7 @@
 /* The sweep's plan: axis values, experiment files (file:line errors,
  * duplicate and unknown keys), the expansion against the registry, skip and
  * collapse rules, validation sampling, estimates. */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +13,9 @@
 #include <cmocka.h>
 
 #include "harness/axes.h"
+#include "harness/cli.h"
 #include "harness/plan.h"
+#include "harness/plan_axes.h"
 #include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 
@@ -571,6 +574,192 @@ static void test_default_fits_budget(void **state)
     plan_free(&p);
 }
 
+/* ---- per-variant axes: [axes:GLOB] ------------------------------------------------------ */
+
+#define OV_BASE                                                                                               \
+    "[experiment]\nvariants = reduce_one_launch, reduce_coarsened, scan_lookback_vectorized, "               \
+    "scan_decoupled_lookback\n[axes]\nsizes = 2^16, 2^22\nblock_dims = 512\ncoarse = 4\n"
+
+/* The block dims and coarse factors the plan gives one variant, as bits (bit k: 2^k). */
+static void axes_of(const sweep_plan *p, const char *name, unsigned *bd, unsigned *cf)
+{
+    *bd = *cf = 0;
+    for (size_t i = 0; i < p->count; i++)
+        if (!strcmp(p->configs[i].v->name, name)) {
+            *bd |= 1u << __builtin_ctz(p->configs[i].a.block_dim);
+            *cf |= 1u << __builtin_ctz(p->configs[i].a.coarse);
+        }
+}
+
+static void test_axes_override_applies_to_matching(void **state)
+{
+    (void)state;
+    experiment e;
+    const char *text = OV_BASE "[axes:reduce_one_launch]\nblock_dims = 256, 1024\ncoarse = 1, 8\n"
+                               "[axes:scan_*]\ncoarse = 16, 32\n"
+                               "[axes:scan_lookback_vectorized]\ncoarse = 2\n"; /* shadowed: first wins */
+    if (experiment_parse_string(text, "experiments/t.ini", &e, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(e.n_overrides, 3);
+    assert_string_equal(e.overrides[1].glob, "scan_*");
+    assert_int_equal(e.overrides[1].line, 10);
+    sweep_plan p;
+    if (plan_build(&e, &p, err, sizeof err)) fail_msg("%s", err);
+    unsigned bd, cf;
+    axes_of(&p, "reduce_one_launch", &bd, &cf);
+    assert_int_equal(bd, (1u << 8) | (1u << 10));
+    assert_int_equal(cf, (1u << 0) | (1u << 3));
+    axes_of(&p, "reduce_coarsened", &bd, &cf); /* no section: [axes] */
+    assert_int_equal(bd, 1u << 9);
+    assert_int_equal(cf, 1u << 2);
+    axes_of(&p, "scan_lookback_vectorized", &bd, &cf); /* scan_* (first), block dims from [axes] */
+    assert_int_equal(bd, 1u << 9);
+    assert_int_equal(cf, (1u << 4) | (1u << 5));
+    axes_of(&p, "scan_decoupled_lookback", &bd, &cf);
+    assert_int_equal(cf, (1u << 4) | (1u << 5));
+    /* 2 sizes x (2x2 + 1 + 2 + 2) */
+    assert_int_equal(p.count, 2 * (4 + 1 + 2 + 2));
+    plan_free(&p);
+
+    /* the dry run shows each section under the axes lines */
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    plan_axes_print(f, &e);
+    fclose(f);
+    assert_non_null(strstr(buf, "axes for reduce_one_launch (experiments/t.ini:7): block_dims 256,1024; coarse 1,8\n"));
+    assert_non_null(strstr(buf, "axes for scan_* (experiments/t.ini:10): coarse 16,32\n"));
+    free(buf);
+}
+
+static void test_axes_override_command_line_wins(void **state)
+{
+    (void)state;
+    experiment e;
+    const char *text = OV_BASE "[axes:reduce_one_launch]\nblock_dims = 256, 1024\ncoarse = 1, 8\n";
+    if (experiment_parse_string(text, "experiments/t.ini", &e, err, sizeof err)) fail_msg("%s", err);
+    sweep_options o;
+    char *argv[] = {"sweep", "--coarse", "2", NULL};
+    assert_int_equal(cli_parse(3, argv, &o, err, sizeof err), 0);
+    assert_int_equal(cli_apply(&o, &e, err, sizeof err), 0);
+    assert_int_equal(e.n_overrides, 1); /* block_dims stays */
+    assert_int_equal(e.overrides[0].n_keys, 1);
+    sweep_plan p;
+    if (plan_build(&e, &p, err, sizeof err)) fail_msg("%s", err);
+    unsigned bd, cf;
+    axes_of(&p, "reduce_one_launch", &bd, &cf);
+    assert_int_equal(bd, (1u << 8) | (1u << 10));
+    assert_int_equal(cf, 1u << 1);
+    plan_free(&p);
+
+    char *argv2[] = {"sweep", "--block-dims", "128", NULL};
+    assert_int_equal(cli_parse(3, argv2, &o, err, sizeof err), 0);
+    assert_int_equal(cli_apply(&o, &e, err, sizeof err), 0);
+    assert_int_equal(e.n_overrides, 0); /* a section left empty goes */
+    if (plan_build(&e, &p, err, sizeof err)) fail_msg("%s", err);
+    axes_of(&p, "reduce_one_launch", &bd, &cf);
+    assert_int_equal(bd, 1u << 7);
+    assert_int_equal(cf, 1u << 1);
+    plan_free(&p);
+}
+
+static void test_axes_override_errors(void **state)
+{
+    (void)state;
+    expect_file_error(OV_BASE "[axes:reduce_one_launch]\nsizes = 2^10\n",
+                      "experiments/t.ini:8: 'sizes' in [axes:reduce_one_launch]: sizes is global only, set it in "
+                      "[axes] (per-variant keys: block_dims, coarse, scan_modes, finishes)");
+    expect_file_error(OV_BASE "[axes:reduce_one_launch]\ndtypes = f64\n", "dtypes is global only");
+    expect_file_error(OV_BASE "[axes:reduce_one_launch]\nops = max\n", "ops is global only");
+    expect_file_error(OV_BASE "[axes:reduce_one_launch]\nbogus = 1\n",
+                      "experiments/t.ini:8: unknown key 'bogus' in [axes:reduce_one_launch] (known: block_dims, "
+                      "coarse, scan_modes, finishes)");
+    expect_file_error(OV_BASE "[axes:reduce_one_launch]\ncoarse = 3\n",
+                      "experiments/t.ini:8: [axes:reduce_one_launch] coarse: '3': not a power of two");
+    expect_file_error(OV_BASE "[axes:reduce_one_launch]\nblock_dims = 2048\n", "t.ini:8: [axes:reduce_one_launch] "
+                                                                               "block_dims: '2048': above 1024");
+    expect_file_error(OV_BASE "[axes:reduce_*]\ncoarse = 2\n[axes:reduce_*]\ncoarse = 4\n",
+                      "t.ini:9: section [axes:reduce_*] repeated (first at line 7)");
+    expect_file_error(OV_BASE "[axes:reduce_*]\ncoarse = 2\ncoarse = 4\n", "t.ini:9: duplicate key 'coarse'");
+    expect_file_error(OV_BASE "[axes:]\ncoarse = 2\n", "t.ini:7: [axes:]: '' is not a variant glob");
+    expect_file_error(OV_BASE "[axes:a, b]\ncoarse = 2\n", "t.ini:7: [axes:a, b]: 'a, b' is not a variant glob");
+    /* a glob that matches no variant: when the plan is built, still at file:line */
+    experiment e;
+    sweep_plan p;
+    if (experiment_parse_string(OV_BASE "[axes:reduce_nonesuch*]\ncoarse = 2\n", "experiments/t.ini", &e, err,
+                                sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_string_equal(err, "experiments/t.ini:7: [axes:reduce_nonesuch*]: 'reduce_nonesuch*' matches no variant "
+                             "name or alias (see --list)");
+}
+
+/* Without [axes:GLOB] sections, and with sections that change nothing, the
+ * plan is the one it was: configuration for configuration. */
+static void test_axes_override_absent_plans_as_before(void **state)
+{
+    (void)state;
+    experiment a, b;
+    if (experiment_parse_string(OV_BASE, "experiments/t.ini", &a, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(a.n_overrides, 0);
+    if (experiment_parse_string(OV_BASE "[axes:reduce_*]\nblock_dims = 512\ncoarse = 4\n"
+                                        "[axes:reduce_cub]\nblock_dims = 64\nfinishes = first\n",
+                                "experiments/t.ini", &b, err, sizeof err))
+        fail_msg("%s", err);
+    sweep_plan pa, pb;
+    if (plan_build(&a, &pa, err, sizeof err)) fail_msg("%s", err);
+    if (plan_build(&b, &pb, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(pa.count, pb.count);
+    assert_int_equal(pa.skipped, pb.skipped);
+    assert_int_equal(pa.variants, pb.variants);
+    for (size_t i = 0; i < pa.count; i++) {
+        assert_ptr_equal(pa.configs[i].v, pb.configs[i].v);
+        assert_memory_equal(&pa.configs[i].a, &pb.configs[i].a, sizeof pa.configs[i].a);
+        assert_int_equal(pa.configs[i].validate, pb.configs[i].validate);
+    }
+    plan_free(&pa);
+    plan_free(&pb);
+    /* every shipped experiment but vs-cub has none */
+    const char *names[] = {"default", "full", "smoke", "harris-ladder", "scan-ladder", "coarsening", "sum-16m",
+                           "dtypes-ops"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char rel[64], bundle[64];
+        snprintf(rel, sizeof rel, "experiments/%s.ini", names[i]);
+        snprintf(bundle, sizeof bundle, "../experiments/%s.ini", names[i]);
+        const char *path = tu_runfile(rel, bundle);
+        assert_non_null(path);
+        if (experiment_load(path, &a, err, sizeof err)) fail_msg("%s", err);
+        assert_int_equal(a.n_overrides, 0);
+    }
+}
+
+static void test_vs_cub_overrides(void **state)
+{
+    (void)state;
+    const char *path = tu_runfile("experiments/vs-cub.ini", "../experiments/vs-cub.ini");
+    assert_non_null(path);
+    experiment e;
+    if (experiment_load(path, &e, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(e.n_overrides, 4);
+    sweep_plan p;
+    if (plan_build(&e, &p, err, sizeof err)) fail_msg("%s", err);
+    unsigned bd, cf;
+    axes_of(&p, "reduce_one_launch", &bd, &cf);
+    assert_int_equal(bd, (1u << 8) | (1u << 9) | (1u << 10));
+    assert_int_equal(cf, 0xfu);
+    axes_of(&p, "scan_lookback_vectorized", &bd, &cf);
+    assert_int_equal(bd, (1u << 7) | (1u << 8) | (1u << 9));
+    assert_int_equal(cf, (1u << 4) | (1u << 5));
+    axes_of(&p, "reduce_coarsened", &bd, &cf);
+    assert_int_equal(bd, (1u << 8) | (1u << 9));
+    assert_int_equal(cf, (1u << 2) | (1u << 4));
+    axes_of(&p, "scan_decoupled_lookback", &bd, &cf);
+    assert_int_equal(bd, 1u << 9);
+    assert_int_equal(cf, (1u << 3) | (1u << 4));
+    assert_int_equal(p.count, 1701);
+    assert_int_equal(p.skipped, 0);
+    plan_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,6 +777,11 @@ int main(void)
         cmocka_unit_test(test_validation_sampling),
         cmocka_unit_test(test_label_and_estimates),
         cmocka_unit_test(test_default_fits_budget),
+        cmocka_unit_test(test_axes_override_applies_to_matching),
+        cmocka_unit_test(test_axes_override_command_line_wins),
+        cmocka_unit_test(test_axes_override_errors),
+        cmocka_unit_test(test_axes_override_absent_plans_as_before),
+        cmocka_unit_test(test_vs_cub_overrides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
