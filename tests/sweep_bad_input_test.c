@@ -80,6 +80,15 @@ static const bad_case cases[] = {
     {{"--block-dims", "64..2048"}, NULL, 0, {NULL}, PRE_NONE, "--block-dims: '2048': above 1024"},
     {{"--experiment", "@INI"}, "[axes]\nblock_dims = 64, 100\n", 0, {NULL}, PRE_NONE,
      "@INI:2: block_dims: '100': not a multiple of 32"},
+    /* ---- [axes:GLOB] sections (per-variant axes) */
+    {{"--experiment", "@INI"}, "[axes:reduce_nonesuch_*]\ncoarse = 2\n", 0, {NULL}, PRE_NONE,
+     "@INI:1: [axes:reduce_nonesuch_*]: 'reduce_nonesuch_*' matches no variant name or alias (see --list)"},
+    {{"--experiment", "@INI"}, "[axes:reduce_one_launch]\nbogus = 2\n", 0, {NULL}, PRE_NONE,
+     "@INI:2: unknown key 'bogus' in [axes:reduce_one_launch] (known: block_dims, coarse, scan_modes, finishes)"},
+    {{"--experiment", "@INI"}, "[axes:reduce_one_launch]\nsizes = 2^10\n", 0, {NULL}, PRE_NONE,
+     "@INI:2: 'sizes' in [axes:reduce_one_launch]: sizes is global only, set it in [axes]"},
+    {{"--experiment", "@INI"}, "[axes:scan_lookback_*]\ncoarse = 16, 48\n", 0, {NULL}, PRE_NONE,
+     "@INI:2: [axes:scan_lookback_*] coarse: '48': not a power of two"},
     /* ---- coarse factors */
     {{"--coarse", "0"}, NULL, 0, {NULL}, PRE_NONE, "--coarse: '0': a thread takes at least one element"},
     {{"--coarse", "1000000"}, NULL, 0, {NULL}, PRE_NONE,
