@@ -170,24 +170,6 @@ static void test_last_worker_killed_then_resume(void **state)
     free_rows(rows, n);
 }
 
-static void wait_for_rows(const char *dir, size_t rows, pid_t pid)
-{
-    char *csv = tu_path(dir, "results.csv");
-    for (int i = 0; i < 3000; i++) {
-        char *t = tu_read_file(csv);
-        size_t n = t ? tu_count_lines(t) : 0;
-        free(t);
-        if (n >= rows + 1) {
-            free(csv);
-            return;
-        }
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
-    }
-    kill(pid, SIGKILL);
-    fail_msg("no %zu rows in %s after 15 s", rows, csv);
-}
-
 /* What a run covered (tests/sweep_rows_util.h). */
 static char *coverage(const char *dir)
 {
@@ -209,7 +191,7 @@ static void test_sigint_then_resume_all(void **state)
     snprintf(o, sizeof o, "%s/stdout", base);
     snprintf(e, sizeof e, "%s/stderr", base);
     pid_t pid = tu_spawn(NULL, slow, args, o, e);
-    wait_for_rows(dir, 4, pid);
+    tu_wait_for_rows(dir, 4, pid);
     kill(pid, SIGINT);
     assert_int_equal(tu_wait(pid), 128 + SIGINT);
     char *text = tu_read_file(tu_path(dir, "results.csv"));

@@ -7,11 +7,13 @@
 
 #include <cmocka.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 char *tu_path(const char *dir, const char *rel)
@@ -217,3 +219,22 @@ void tu_result_free(tu_result *r)
     free(r->err);
     r->out = r->err = NULL;
 }
+
+void tu_wait_for_rows(const char *dir, size_t rows, pid_t pid)
+{
+    char *csv = tu_path(dir, "results.csv");
+    for (int i = 0; i < 3000; i++) {
+        char *t = tu_read_file(csv);
+        size_t n = t ? tu_count_lines(t) : 0;
+        free(t);
+        if (n >= rows + 1) {
+            free(csv);
+            return;
+        }
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGKILL);
+    fail_msg("no %zu rows in %s after 15 s", rows, csv);
+}
+

@@ -51,4 +51,7 @@ pid_t tu_spawn(const char *cwd, const char *const *env, const char *const *args,
 /* Wait for a spawned child: its exit code, or 128 + signal. */
 int tu_wait(pid_t pid);
 
+/* Wait (up to 15 s) until DIR/results.csv holds `rows` rows; else SIGKILL pid and fail. */
+void tu_wait_for_rows(const char *dir, size_t rows, pid_t pid);
+
 #endif
