@@ -33,19 +33,9 @@
 static sweep_row *load_rows(const char *dir, size_t *n)
 {
     metric_columns none = {NULL, 0};
-    sweep_row *rows;
-    char msg[1024];
-    char *p = tu_path(dir, "results.csv");
-    if (results_read_csv(p, none, &rows, n, msg, sizeof msg)) fail_msg("%s", msg);
-    free(p);
-    return rows;
+    return tu_load_rows(dir, none, n);
 }
 
-static void free_rows(sweep_row *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
-    free(rows);
-}
 
 static json_t *load_run_json(const char *dir)
 {
@@ -109,7 +99,7 @@ static void test_every_configuration_once(void **state)
     assert_true(json_is_true(json_object_get(j, "complete")));
     assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), SWEEP_SCHEMA_VERSION);
     json_decref(j);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
 }
 
 static void test_killed_worker_is_requeued(void **state)
@@ -135,7 +125,7 @@ static void test_killed_worker_is_requeued(void **state)
     assert_int_equal(device_configs(j, 1), 1);
     assert_int_equal(rows_of_device(rows, n, 1), 1); /* its finished row is kept */
     json_decref(j);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
 }
 
 static void test_last_worker_killed_then_resume(void **state)
@@ -151,7 +141,7 @@ static void test_last_worker_killed_then_resume(void **state)
     size_t n;
     sweep_row *rows = load_rows(dir, &n);
     assert_int_equal(n, 2); /* the two it finished */
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_true(json_is_false(json_object_get(j, "complete")));
     assert_int_equal(json_integer_value(json_object_get(j, "left_for_resume")), SMALL_ROWS - 2);
@@ -167,7 +157,7 @@ static void test_last_worker_killed_then_resume(void **state)
     assert_no_duplicates(rows, n);
     assert_int_equal(rows_of_device(rows, n, 1), 2);
     assert_int_equal(rows_of_device(rows, n, 0), SMALL_ROWS - 2);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
 }
 
 /* What a run covered (tests/sweep_rows_util.h). */
@@ -176,7 +166,7 @@ static char *coverage(const char *dir)
     size_t n;
     sweep_row *rows = load_rows(dir, &n);
     char *text = tu_coverage_text(rows, n);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     return text;
 }
 
@@ -202,7 +192,7 @@ static void test_sigint_then_resume_all(void **state)
     sweep_row *rows = load_rows(dir, &n);
     assert_true(n >= 4);
     assert_no_duplicates(rows, n);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_true(json_is_true(json_object_get(j, "interrupted")));
     assert_true(json_is_false(json_object_get(j, "complete")));
@@ -220,7 +210,7 @@ static void test_sigint_then_resume_all(void **state)
     tu_result_free(&r);
     rows = load_rows(dir, &n);
     assert_no_duplicates(rows, n);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     char *a = coverage(dir), *b = coverage(whole);
     assert_string_equal(a, b);
     free(a);
@@ -269,7 +259,7 @@ static void test_three_devices_cover_one(void **state)
     size_t n;
     sweep_row *rows = load_rows(single, &n);
     assert_int_equal(rows_of_device(rows, n, 0), n); /* a single-device run names its device too */
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
 }
 
 /* dir's run as an older build wrote it: schema 2, no device column, first `keep` rows. */
@@ -317,7 +307,7 @@ static void test_resume_schema2_run(void **state)
     assert_no_duplicates(rows, n);
     for (size_t i = 0; i < n; i++) assert_true(rows[i].device[0]); /* the old rows: run.json's device */
     assert_true(rows_of_device(rows, n, 0) >= 4);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_int_equal(json_integer_value(json_object_get(j, "schema_version")), SWEEP_SCHEMA_VERSION);
     json_decref(j);

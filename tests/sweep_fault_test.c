@@ -43,19 +43,9 @@ static sweep_row *load_rows(const char *dir, size_t *n, int no_metrics)
 {
     static const sweep_metric m[2] = {{"dram__bytes.sum", "byte"}, {"gpu__time_duration.sum", "ns"}};
     metric_columns mc = {m, no_metrics ? 0 : 2};
-    sweep_row *rows;
-    char msg[1024];
-    char *p = tu_path(dir, "results.csv");
-    if (results_read_csv(p, mc, &rows, n, msg, sizeof msg)) fail_msg("%s", msg);
-    free(p);
-    return rows;
+    return tu_load_rows(dir, mc, n);
 }
 
-static void free_rows(sweep_row *rows, size_t n)
-{
-    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
-    free(rows);
-}
 
 static const sweep_row *find_row(const sweep_row *rows, size_t n, const char *variant, size_t size, unsigned block)
 {
@@ -94,7 +84,7 @@ static void test_launch_and_validation_errors_are_rows(void **state)
             assert_int_equal(rows[i].status, ROW_OK);
         }
     }
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_int_equal(json_integer_value(json_object_get(j, "failures")), 6);
     assert_true(json_is_true(json_object_get(j, "complete")));
@@ -122,7 +112,7 @@ static void test_sticky_error_stops_and_resumes(void **state)
     assert_int_equal(cub->status, ROW_ERROR);
     assert_non_null(strstr(cub->error, "cudaErrorIllegalAddress"));
     assert_null(find_row(rows, n, "scan_kogge_stone", 1024, 0));
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_true(json_is_false(json_object_get(j, "complete")));
     assert_true(json_is_false(json_object_get(j, "interrupted")));
@@ -137,7 +127,7 @@ static void test_sticky_error_stops_and_resumes(void **state)
     tu_result_free(&r);
     rows = load_rows(dir, &n, 0);
     assert_int_equal(n, SMALL_ROWS);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     j = load_run_json(dir);
     assert_true(json_is_true(json_object_get(j, "complete")));
     json_decref(j);
@@ -170,7 +160,7 @@ static void test_out_of_memory_skips_the_size(void **state)
     const sweep_row *next = find_row(rows, n, "reduce_interleaved_divergent", 4096, 256);
     assert_non_null(strstr(first->skip_reason, "(cudaErrorMemoryAllocation)"));
     assert_non_null(strstr(next->skip_reason, "out of device memory at n=2^12 for this variant and dtype"));
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
 }
 
 /* 1 GiB: 768 MiB usable. At 2^27 f32 a reduction (512 MiB + the 120 MiB
@@ -194,7 +184,7 @@ static void test_memory_check_skips_what_cannot_fit(void **state)
     const sweep_row *big = find_row(rows, n, "scan_cub", 1u << 27, 0);
     assert_int_equal(big->status, ROW_SKIPPED);
     assert_non_null(strstr(big->skip_reason, "does not fit in device memory: needs 1.1 GiB"));
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "plan"), "skipped")), 1);
     json_decref(j);
@@ -206,7 +196,7 @@ static char *coverage(const char *dir)
     size_t n;
     sweep_row *rows = load_rows(dir, &n, 1);
     char *text = tu_coverage_text(rows, n);
-    free_rows(rows, n);
+    tu_free_rows(rows, n);
     return text;
 }
 
