@@ -239,4 +239,45 @@ __device__ inline T lookback_warp(const Status &status, unsigned tile, T total, 
     return exclusive;
 }
 
+/* Run by the 32 lanes of one warp: the combination of the AGGREGATEs of
+ * tiles [from, to), to every lane, waiting for each to be published. 32 x K
+ * tiles per L2 round trip (independent relaxed polls; the invalid ones polled
+ * again together). Lane l folds tiles from + l, from + l + 32, ... in order,
+ * then the warp folds the lanes: the same order on every run. */
+template <unsigned K, typename T, typename Op, typename Status>
+__device__ inline T lookahead_fold(const Status &status, unsigned from, unsigned to)
+{
+    const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
+    const T id = Op::template identity<T>();
+    T acc = id;
+    for (unsigned base = from; base < to; base += 32 * K) {
+        T v[K];
+        unsigned st[K];
+#pragma unroll
+        for (unsigned k = 0; k < K; k++) {
+            unsigned i = base + k * 32 + lane;
+            v[k] = id;
+            st[k] = i < to ? status.poll(i, &v[k]) : (unsigned)TILE_AGGREGATE;
+        }
+        for (;;) {
+            unsigned waiting = 0;
+#pragma unroll
+            for (unsigned k = 0; k < K; k++) waiting |= st[k] == TILE_INVALID;
+            if (!__any_sync(full, waiting)) break;
+#pragma unroll
+            for (unsigned k = 0; k < K; k++)
+                if (st[k] == TILE_INVALID) st[k] = status.poll(base + k * 32 + lane, &v[k]);
+        }
+        if (!Status::PACKED) {
+            cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+#pragma unroll
+            for (unsigned k = 0; k < K; k++)
+                if (base + k * 32 + lane < to) status.fetch(base + k * 32 + lane, TILE_AGGREGATE, &v[k]);
+        }
+#pragma unroll
+        for (unsigned k = 0; k < K; k++) acc = Op::apply(acc, v[k]);
+    }
+    return warp_reduce_all<T, Op>(acc);
+}
+
 #endif /* KERNELS_SCAN_LOOKBACK_CUH */

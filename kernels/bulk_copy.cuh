@@ -1,0 +1,67 @@
+/* Bulk copies into shared memory (sm_90's TMA engine, 1-D: cp.async.bulk)
+ * and the mbarriers that say when they have landed: the one place these PTX
+ * instructions are written.
+ *
+ *   bulk_barrier_init  - an mbarrier that one arrival (the issuing thread's)
+ *                        plus the copy's bytes complete
+ *   bulk_load          - `bytes` (a multiple of 16, both addresses 16-byte
+ *                        aligned) from global to shared, no registers, no
+ *                        threads waiting on it; completes the barrier's phase
+ *   bulk_wait          - every thread that reads the stage waits for the phase
+ *   bulk_reuse_fence   - before a stage read by ordinary loads is refilled
+ *
+ * Compiled for sm_90 and later only (BULK_COPY_AVAILABLE); callers keep a
+ * path without it for older targets.
+ */
+#ifndef KERNELS_BULK_COPY_CUH
+#define KERNELS_BULK_COPY_CUH
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define BULK_COPY_AVAILABLE 1
+#else
+#define BULK_COPY_AVAILABLE 0
+#endif
+
+__device__ inline unsigned shared_address(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+#if BULK_COPY_AVAILABLE
+__device__ inline void bulk_barrier_init(unsigned long long *bar)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;\n" ::"r"(shared_address(bar)) : "memory");
+}
+
+/* After the barriers are initialised, before any copy may arrive on them (the
+ * copy engine is another proxy). */
+__device__ inline void bulk_barrier_init_fence()
+{
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
+__device__ inline void bulk_reuse_fence() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+
+__device__ inline void bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(bar)), "r"(bytes)
+                 : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+                     shared_address(dst)),
+                 "l"(src), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
+}
+
+/* Phase `parity` (0, 1, 0, ... for the barrier's first, second, third use). */
+__device__ inline void bulk_wait(unsigned long long *bar, unsigned parity)
+{
+    unsigned done;
+    do {
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(shared_address(bar)), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+#endif
+
+#endif /* KERNELS_BULK_COPY_CUH */

@@ -1,0 +1,224 @@
+/* scan_lookahead_bulk (decoupled look-ahead over a ring of bulk copies; not in
+ * the seeds; after CCCL's single-pass "warpspeed" scan, cccl PR #6811)
+ *
+ * Demonstrates: what keeps scan_lookback_vectorized below copy speed is that
+ * a block's bytes stop flowing while it waits: for its predecessors (the
+ * look-back) and for its tile's loads. Here loads never wait on the scan:
+ *   - persistent blocks, as many as fit on the chip at once; block b takes
+ *     tiles b, b + G, b + 2G, ... (G blocks, b drawn from a counter at start);
+ *   - a ring of S tile-sized shared-memory stages per block, filled by the
+ *     copy engine (TMA bulk copies, kernels/bulk_copy.cuh): S - 1 of the
+ *     block's next tiles are in flight while it scans one, and no thread or
+ *     register holds them;
+ *   - look-ahead instead of look-back: a tile publishes only its AGGREGATE,
+ *     the block carries the prefix through its previous tile and folds the
+ *     G - 1 aggregates in between (lookahead_fold, up to 512 per L2 round
+ *     trip). No tile waits for another's look-back, only for its load, so no
+ *     chain of INCLUSIVE tiles forms;
+ *   - the tile in registers as in scan_lookback_vectorized (kernels/scan_rows.cuh:
+ *     warp rows of 16-byte vectors, read from the stage without bank
+ *     conflicts), its total published before its scan, warp 0 looking ahead
+ *     while the other warps scan their rows, 16-byte stores from registers;
+ *   - one launch per call: the last block to draw its number resets the
+ *     counter and advances the epoch of the status words.
+ * The last (partial) tile, unaligned pointers and targets before sm_90 take
+ * guarded loads from global memory in the same layout, so any n >= 1 works.
+ *
+ * Every block must be resident at once (a block waits for tiles of blocks
+ * with higher numbers from the previous round): the grid is the occupancy
+ * query's count, never more.
+ *
+ * Run: bazel run //harness:sweep -- --variants scan_lookahead_bulk --sizes 268435456 --coarse 16,32
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "kernels/bulk_copy.cuh"
+#include "kernels/scan_hierarchical.cuh"
+#include "kernels/scan_lookback.cuh"
+#include "kernels/scan_rows.cuh"
+
+/* Ring policy (measured: FINDINGS, "Beyond CUB"): shared memory per block for
+ * the stages (two blocks fit an SM's 228 KB), and the stage count's bounds. */
+static const size_t ring_bytes = 96 * 1024;
+#define RING_MAX_STAGES 8
+/* Look-ahead: 32 x LOOKAHEAD_WINDOW_K aggregates per L2 round trip (the grid
+ * is 264 blocks at 128 x 32 f32, so one round trip covers a round). */
+#define LOOKAHEAD_WINDOW_K 16
+
+/* Tile t comes through the ring: whole, both pointers 16-byte aligned, sm_90. */
+__device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t tile_elems, int aligned)
+{
+    return BULK_COPY_AVAILABLE && t < tiles && aligned && ((size_t)t + 1) * tile_elems <= n;
+}
+
+/* Thread 0: tile t into stage s, if it comes through the ring. */
+template <typename T>
+__device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, unsigned t, const T *in,
+                                 unsigned tiles, size_t n, size_t tile_elems, int aligned)
+{
+#if BULK_COPY_AVAILABLE
+    if (ring_tile(t, tiles, n, tile_elems, aligned))
+        bulk_load(ring + s * tile_elems, in + (size_t)t * tile_elems, (unsigned)(tile_elems * sizeof(T)), &bar[s]);
+#endif
+}
+
+/* Warp 0: publishes the tile's AGGREGATE, folds the aggregates of tiles
+ * [from, tile) onto *carry (everything before from), leaves in
+ * warp_prefix[w] everything before warp w of the tile, and carries the
+ * prefix through this tile. */
+template <typename T, typename Op>
+__device__ inline void tile_prefix_ahead(tile_status<T> status, unsigned tile, unsigned from, T *carry,
+                                         const T *warp_totals, T *warp_prefix)
+{
+    const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    const T id = Op::template identity<T>();
+    T inc = warp_scan_inclusive<T, Op>(lane < warps ? warp_totals[lane] : id);
+    T exc = __shfl_up_sync(0xffffffffu, inc, 1);
+    T total = __shfl_sync(0xffffffffu, inc, 31);
+    if (lane == 0) status.publish(tile, TILE_AGGREGATE, total);
+    T before = Op::apply(*carry, lookahead_fold<LOOKAHEAD_WINDOW_K, T, Op>(status, from, tile));
+    if (lane < warps) warp_prefix[lane] = lane ? Op::apply(before, exc) : before;
+    *carry = Op::apply(before, total);
+}
+
+template <typename T, typename Op, unsigned C>
+__global__ void __launch_bounds__(256)
+    scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, int exclusive,
+                               int aligned, tile_status<T> status, unsigned long long *header)
+{
+    const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
+    __shared__ T warp_totals[32], warp_prefix[32];
+    __shared__ unsigned block_shared, epoch_shared;
+    __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES];
+    T *ring = shared_array<T>();
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
+    const size_t tile_elems = (size_t)blockDim.x * C;
+    const unsigned warp_offset = warp * 32 * C;
+    if (threadIdx.x == 0) {
+        draw_tile(header, grid - 1, &block_shared, &epoch_shared);
+#if BULK_COPY_AVAILABLE
+        for (unsigned s = 0; s < stages; s++) bulk_barrier_init(&full[s]);
+        bulk_barrier_init_fence();
+        for (unsigned s = 0; s < stages; s++)
+            ring_fill<T>(ring, full, s, block_shared + s * grid, in, tiles, n, tile_elems, aligned);
+#endif
+    }
+    __syncthreads();
+    status.epoch = epoch_shared;
+    const unsigned b = block_shared;
+    T carry = Op::template identity<T>(); /* warp 0: everything through this block's previous tile */
+
+    for (unsigned r = 0, t = b; t < tiles; r++, t += grid) {
+        const unsigned s = r % stages;
+        const size_t seg = (size_t)t * tile_elems + warp_offset;
+        const size_t left = seg < n ? n - seg : 0;
+        const bool via_ring = ring_tile(t, tiles, n, tile_elems, aligned);
+        T x[R][VEC], off[R];
+#if BULK_COPY_AVAILABLE
+        if (via_ring) {
+            bulk_wait(&full[s], (r / stages) & 1u);
+            rows_load<T, Op, R, VEC>(x, ring + s * tile_elems + warp_offset, tile_elems, true);
+        } else
+#endif
+            rows_load<T, Op, R, VEC>(x, in + seg, left, false);
+        T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
+        if (lane == 0) warp_totals[warp] = total;
+        __syncthreads(); /* stage s is read: thread 0 refills it with the tile `stages` rounds on */
+#if BULK_COPY_AVAILABLE
+        if (threadIdx.x == 0) {
+            bulk_reuse_fence();
+            ring_fill<T>(ring, full, s, t + stages * grid, in, tiles, n, tile_elems, aligned);
+        }
+#endif
+        if (warp == 0) tile_prefix_ahead<T, Op>(status, t, r ? t - grid + 1 : 0, &carry, warp_totals, warp_prefix);
+        rows_offsets<T, Op, R, VEC>(x, off); /* the other warps: while warp 0 looks ahead */
+        __syncthreads();
+        rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
+        rows_store<T, R, VEC>(out + seg, x, left, via_ring);
+    }
+}
+
+/* ---- launcher ------------------------------------------------------------ */
+
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tiles_of(const kernel_args *a) { return ceil_div(a->n, tile_of(a)); }
+
+static size_t workspace(const kernel_args *a)
+{
+    return lookback_layout(LOOKBACK_HEADER, tiles_of(a), dtype_size(a->dtype), NULL);
+}
+
+/* Counter, epoch and every status word to 0 (status 0 is INVALID in any epoch). */
+static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
+{
+    size_t status_end;
+    size_t need = lookback_layout(LOOKBACK_HEADER, tiles_of(a), dtype_size(a->dtype), &status_end);
+    if (!a->workspace || a->workspace_bytes < need) return cudaErrorInvalidValue;
+    return cudaMemsetAsync(a->workspace, 0, status_end, s);
+}
+
+/* Stages that fit ring_bytes, at least two (one scanned, one in flight). */
+static unsigned ring_stages(size_t tile_bytes)
+{
+    const char *probe = getenv("PROBE_RING_KB"); /* PROBE: removed before landing */
+    size_t s = (probe ? (size_t)atoi(probe) * 1024 : ring_bytes) / tile_bytes;
+    return s < 2 ? 2u : s > RING_MAX_STAGES ? (unsigned)RING_MAX_STAGES : (unsigned)s;
+}
+
+/* Blocks of this kernel instance the chip holds at once (0 if the query fails). */
+static unsigned resident_blocks(const void *kernel, unsigned block_dim, size_t smem)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block_dim, smem) != cudaSuccess)
+        return 0;
+    return (unsigned)(sms * per_sm);
+}
+
+template <typename T, typename Op, unsigned C> static cudaError_t launch_items(const kernel_args *a, cudaStream_t s)
+{
+    size_t tiles = tiles_of(a);
+    if (!a->workspace || a->workspace_bytes < workspace(a) || tiles >= 0x7fffffffu) return cudaErrorInvalidValue;
+    void (*kernel)(const T *, T *, size_t, unsigned, unsigned, int, int, tile_status<T>, unsigned long long *) =
+        scan_lookahead_bulk_kernel<T, Op, C>;
+    unsigned stages = ring_stages(tile_of(a) * sizeof(T));
+    size_t smem = stages * tile_of(a) * sizeof(T);
+    RETURN_IF_ERROR(scan_smem_opt_in((const void *)kernel, smem));
+    unsigned grid = resident_blocks((const void *)kernel, a->block_dim, smem);
+    if (grid == 0) return cudaErrorInvalidConfiguration;
+    if (grid > tiles) grid = (unsigned)tiles;
+    char *ws = (char *)a->workspace;
+    int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
+    kernel<<<grid, a->block_dim, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages,
+                                            a->scan_mode == SCAN_EXCLUSIVE, aligned,
+                                            lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL),
+                                            (unsigned long long *)ws);
+    RETURN_IF_LAUNCH_FAILED();
+    return cudaSuccess;
+}
+
+/* Items per thread (the coarse factor): the compile-time instances, also the
+ * descriptor's coarse_factors. */
+#define ITEMS_PER_THREAD_LIST(X, ...) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__)
+
+template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
+{
+    DISPATCH_AXIS(ITEMS_PER_THREAD_LIST, a->coarse, launch_items, T, Op, a, s);
+}
+
+static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
+/* n read, n written; the status words are not counted. */
+static double bytes(const kernel_args *a) { return 2.0 * a->n * dtype_size(a->dtype); }
+
+extern "C" const variant scan_lookahead_bulk_variant = SCAN_VARIANT(
+    .name = "scan_lookahead_bulk",
+    .alias = "lookahead_tma",
+    .family = "single_pass",
+    .description = "single pass, one launch, persistent blocks: TMA bulk copies into a ring of shared-memory "
+                   "stages, aggregates only, each block carries its prefix forward (decoupled look-ahead)",
+    .limits = "items per thread (coarse) 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least two tile "
+              "stages per block: f64 256 x 32 takes 128 KB); bulk copies on sm_90 and later",
+    .block_dims = AXIS_BIT(128) | AXIS_BIT(256),
+    .coarse_factors = AXIS_SET(ITEMS_PER_THREAD_LIST),
+    .workspace_init = workspace_init);
