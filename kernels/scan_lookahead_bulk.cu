@@ -45,6 +45,10 @@ static const size_t ring_bytes = 96 * 1024;
 /* Look-ahead: 32 x LOOKAHEAD_WINDOW_K aggregates per L2 round trip (the grid
  * is 264 blocks at 128 x 32 f32, so one round trip covers a round). */
 #define LOOKAHEAD_WINDOW_K 16
+/* Rounds a block publishes ahead of the round it scans (at most stages - 1),
+ * and the look-ahead's pause between two polls of a tile not yet published. */
+static const unsigned publish_ahead_rounds = 2;
+static const unsigned lookahead_backoff_ns = 0;
 
 /* Tile t comes through the ring: whole, both pointers 16-byte aligned, sm_90. */
 __device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t tile_elems, int aligned)
@@ -63,38 +67,67 @@ __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, u
 #endif
 }
 
-/* Warp 0: publishes the tile's AGGREGATE, folds the aggregates of tiles
- * [from, tile) onto *carry (everything before from), leaves in
- * warp_prefix[w] everything before warp w of the tile, and carries the
- * prefix through this tile. */
+/* Warp 0: the fold of the warps' totals (warp_totals) published as tile t's
+ * AGGREGATE. */
+template <typename T, typename Op> __device__ inline void publish_ahead(tile_status<T> status, unsigned t, const T *warp_totals)
+{
+    const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    T total = warp_reduce_all<T, Op>(lane < warps ? warp_totals[lane] : Op::template identity<T>());
+    if (lane == 0) status.publish(t, TILE_AGGREGATE, total);
+}
+
+/* Warp 0: folds the aggregates of tiles [from, tile) onto *carry (everything
+ * before from), leaves in warp_prefix[w] everything before warp w of the
+ * tile, and carries the prefix through this tile. */
 template <typename T, typename Op>
 __device__ inline void tile_prefix_ahead(tile_status<T> status, unsigned tile, unsigned from, T *carry,
-                                         const T *warp_totals, T *warp_prefix)
+                                         const T *warp_totals, T *warp_prefix, unsigned backoff_ns)
 {
     const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
     const T id = Op::template identity<T>();
     T inc = warp_scan_inclusive<T, Op>(lane < warps ? warp_totals[lane] : id);
     T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-    T total = __shfl_sync(0xffffffffu, inc, 31);
-    if (lane == 0) status.publish(tile, TILE_AGGREGATE, total);
-    T before = Op::apply(*carry, lookahead_fold<LOOKAHEAD_WINDOW_K, T, Op>(status, from, tile));
+    T before = Op::apply(*carry, lookahead_fold<LOOKAHEAD_WINDOW_K, T, Op>(status, from, tile, backoff_ns));
     if (lane < warps) warp_prefix[lane] = lane ? Op::apply(before, exc) : before;
-    *carry = Op::apply(before, total);
+    *carry = Op::apply(before, __shfl_sync(0xffffffffu, inc, 31));
 }
 
+/* This block's round-r tile as rows: from its ring stage (waiting for the
+ * copy; a phase already complete returns at once), else guarded from global. */
+template <typename T, typename Op, unsigned R, unsigned VEC>
+__device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long long *bar, unsigned stages,
+                                 unsigned r, unsigned t, const T *in, unsigned tiles, size_t n, size_t tile_elems,
+                                 int aligned)
+{
+    const unsigned warp_offset = (threadIdx.x >> 5) * 32 * R * VEC;
+    const size_t seg = (size_t)t * tile_elems + warp_offset;
+#if BULK_COPY_AVAILABLE
+    if (ring_tile(t, tiles, n, tile_elems, aligned)) {
+        bulk_wait(&bar[r % stages], (r / stages) & 1u);
+        rows_load<T, Op, R, VEC>(x, ring + (r % stages) * tile_elems + warp_offset, tile_elems, true);
+        return;
+    }
+#endif
+    rows_load<T, Op, R, VEC>(x, in + seg, seg < n ? n - seg : 0, false);
+}
+
+/* Iteration i: the AGGREGATE of round i + ahead published (its copy is the
+ * oldest in flight), then, from i = 0, round i scanned: so a block publishes
+ * `ahead` rounds before it needs the others' aggregates, and the look-ahead
+ * of a round waits for no block's previous round. */
 template <typename T, typename Op, unsigned C>
 __global__ void __launch_bounds__(256)
-    scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, int exclusive,
-                               int aligned, tile_status<T> status, unsigned long long *header)
+    scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
+                               int exclusive, int aligned, tile_status<T> status, unsigned long long *header,
+                               unsigned backoff_ns)
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
-    __shared__ T warp_totals[32], warp_prefix[32];
+    __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32];
     __shared__ unsigned block_shared, epoch_shared;
     __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
     const size_t tile_elems = (size_t)blockDim.x * C;
-    const unsigned warp_offset = warp * 32 * C;
     if (threadIdx.x == 0) {
         draw_tile(header, grid - 1, &block_shared, &epoch_shared);
 #if BULK_COPY_AVAILABLE
@@ -106,36 +139,45 @@ __global__ void __launch_bounds__(256)
     }
     __syncthreads();
     status.epoch = epoch_shared;
-    const unsigned b = block_shared;
+    const unsigned b = block_shared, rounds = (tiles - b + grid - 1) / grid;
     T carry = Op::template identity<T>(); /* warp 0: everything through this block's previous tile */
 
-    for (unsigned r = 0, t = b; t < tiles; r++, t += grid) {
-        const unsigned s = r % stages;
-        const size_t seg = (size_t)t * tile_elems + warp_offset;
-        const size_t left = seg < n ? n - seg : 0;
-        const bool via_ring = ring_tile(t, tiles, n, tile_elems, aligned);
+    for (int i = -(int)ahead; i < (int)rounds; i++) {
+        const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid;
         T x[R][VEC], off[R];
-#if BULK_COPY_AVAILABLE
-        if (via_ring) {
-            bulk_wait(&full[s], (r / stages) & 1u);
-            rows_load<T, Op, R, VEC>(x, ring + s * tile_elems + warp_offset, tile_elems, true);
-        } else
-#endif
-            rows_load<T, Op, R, VEC>(x, in + seg, left, false);
-        T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
-        if (lane == 0) warp_totals[warp] = total;
-        __syncthreads(); /* stage s is read: thread 0 refills it with the tile `stages` rounds on */
-#if BULK_COPY_AVAILABLE
-        if (threadIdx.x == 0) {
-            bulk_reuse_fence();
-            ring_fill<T>(ring, full, s, t + stages * grid, in, tiles, n, tile_elems, aligned);
+        if (q < rounds) {
+            ring_rows<T, Op, R, VEC>(x, ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
+            T a = Op::template identity<T>();
+#pragma unroll
+            for (unsigned j = 0; j < R; j++)
+#pragma unroll
+                for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[j][k]);
+            a = warp_reduce_all<T, Op>(a);
+            if (lane == 0) ahead_totals[warp] = a;
         }
+        if (i >= 0) {
+            ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
+            T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
+            if (lane == 0) warp_totals[warp] = total;
+        }
+        __syncthreads(); /* round r's stage is read: thread 0 refills it with round r + stages */
+        if (warp == 0 && q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals);
+        if (i >= 0) {
+#if BULK_COPY_AVAILABLE
+            if (threadIdx.x == 0) {
+                bulk_reuse_fence();
+                ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
+            }
 #endif
-        if (warp == 0) tile_prefix_ahead<T, Op>(status, t, r ? t - grid + 1 : 0, &carry, warp_totals, warp_prefix);
-        rows_offsets<T, Op, R, VEC>(x, off); /* the other warps: while warp 0 looks ahead */
+            if (warp == 0) tile_prefix_ahead<T, Op>(status, t, r ? t - grid + 1 : 0, &carry, warp_totals, warp_prefix, backoff_ns);
+            rows_offsets<T, Op, R, VEC>(x, off); /* the other warps: while warp 0 looks ahead */
+        }
         __syncthreads();
-        rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
-        rows_store<T, R, VEC>(out + seg, x, left, via_ring);
+        if (i >= 0) {
+            const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
+            rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
+            rows_store<T, R, VEC>(out + seg, x, seg < n ? n - seg : 0, ring_tile(t, tiles, n, tile_elems, aligned));
+        }
     }
 }
 
@@ -180,20 +222,27 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
 {
     size_t tiles = tiles_of(a);
     if (!a->workspace || a->workspace_bytes < workspace(a) || tiles >= 0x7fffffffu) return cudaErrorInvalidValue;
-    void (*kernel)(const T *, T *, size_t, unsigned, unsigned, int, int, tile_status<T>, unsigned long long *) =
+    void (*kernel)(const T *, T *, size_t, unsigned, unsigned, unsigned, int, int, tile_status<T>,
+                   unsigned long long *, unsigned) =
         scan_lookahead_bulk_kernel<T, Op, C>;
     unsigned stages = ring_stages(tile_of(a) * sizeof(T));
     size_t smem = stages * tile_of(a) * sizeof(T);
-    RETURN_IF_ERROR(scan_smem_opt_in((const void *)kernel, smem));
+    /* the 48 KB default counts the static arrays too: opt in from 32 KB */
+    if (smem > 32 * 1024)
+        RETURN_IF_ERROR(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     unsigned grid = resident_blocks((const void *)kernel, a->block_dim, smem);
     if (grid == 0) return cudaErrorInvalidConfiguration;
     if (grid > tiles) grid = (unsigned)tiles;
     char *ws = (char *)a->workspace;
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
-    kernel<<<grid, a->block_dim, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages,
+    unsigned ahead = stages - 1 < publish_ahead_rounds ? stages - 1 : publish_ahead_rounds;
+    const char *probe = getenv("PROBE_AHEAD"); /* PROBE: removed before landing */
+    if (probe && (unsigned)atoi(probe) < stages) ahead = (unsigned)atoi(probe);
+    unsigned backoff = getenv("PROBE_BACKOFF") ? (unsigned)atoi(getenv("PROBE_BACKOFF")) : lookahead_backoff_ns;
+    kernel<<<grid, a->block_dim, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages, ahead,
                                             a->scan_mode == SCAN_EXCLUSIVE, aligned,
                                             lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL),
-                                            (unsigned long long *)ws);
+                                            (unsigned long long *)ws, backoff);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }

@@ -242,10 +242,10 @@ __device__ inline T lookback_warp(const Status &status, unsigned tile, T total, 
 /* Run by the 32 lanes of one warp: the combination of the AGGREGATEs of
  * tiles [from, to), to every lane, waiting for each to be published. 32 x K
  * tiles per L2 round trip (independent relaxed polls; the invalid ones polled
- * again together). Lane l folds tiles from + l, from + l + 32, ... in order,
+ * again together, backoff_ns apart). Lane l folds tiles from + l, from + l + 32, ... in order,
  * then the warp folds the lanes: the same order on every run. */
 template <unsigned K, typename T, typename Op, typename Status>
-__device__ inline T lookahead_fold(const Status &status, unsigned from, unsigned to)
+__device__ inline T lookahead_fold(const Status &status, unsigned from, unsigned to, unsigned backoff_ns)
 {
     const unsigned full = 0xffffffffu, lane = threadIdx.x & 31;
     const T id = Op::template identity<T>();
@@ -264,6 +264,7 @@ __device__ inline T lookahead_fold(const Status &status, unsigned from, unsigned
 #pragma unroll
             for (unsigned k = 0; k < K; k++) waiting |= st[k] == TILE_INVALID;
             if (!__any_sync(full, waiting)) break;
+            if (backoff_ns) __nanosleep(backoff_ns);
 #pragma unroll
             for (unsigned k = 0; k < K; k++)
                 if (st[k] == TILE_INVALID) st[k] = status.poll(base + k * 32 + lane, &v[k]);
