@@ -67,33 +67,33 @@ __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, u
 #endif
 }
 
-/* Warp 0: the fold of the warps' totals (warp_totals) published as tile t's
- * AGGREGATE. */
-template <typename T, typename Op> __device__ inline void publish_ahead(tile_status<T> status, unsigned t, const T *warp_totals)
+/* The look-ahead warp: the fold of the data warps' totals published as tile
+ * t's AGGREGATE. */
+template <typename T, typename Op>
+__device__ inline void publish_ahead(tile_status<T> status, unsigned t, const T *totals, unsigned warps)
 {
-    const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
-    T total = warp_reduce_all<T, Op>(lane < warps ? warp_totals[lane] : Op::template identity<T>());
+    const unsigned lane = threadIdx.x & 31;
+    T total = warp_reduce_all<T, Op>(lane < warps ? totals[lane] : Op::template identity<T>());
     if (lane == 0) status.publish(t, TILE_AGGREGATE, total);
 }
 
-/* Warp 0: folds the aggregates of tiles [from, tile) onto *carry (everything
- * before from), leaves in warp_prefix[w] everything before warp w of the
- * tile, and carries the prefix through this tile. */
+/* The look-ahead warp, once the round's `fold` (everything between this
+ * block's previous tile and this one) is in: warp_prefix[w] gets everything
+ * before data warp w of the tile, *carry everything through the tile. */
 template <typename T, typename Op>
-__device__ inline void tile_prefix_ahead(tile_status<T> status, unsigned tile, unsigned from, T *carry,
-                                         const T *warp_totals, T *warp_prefix, unsigned backoff_ns)
+__device__ inline void tile_prefix_ahead(T fold, T *carry, const T *warp_totals, T *warp_prefix, unsigned warps)
 {
-    const unsigned lane = threadIdx.x & 31, warps = blockDim.x >> 5;
-    const T id = Op::template identity<T>();
-    T inc = warp_scan_inclusive<T, Op>(lane < warps ? warp_totals[lane] : id);
+    const unsigned lane = threadIdx.x & 31;
+    T inc = warp_scan_inclusive<T, Op>(lane < warps ? warp_totals[lane] : Op::template identity<T>());
     T exc = __shfl_up_sync(0xffffffffu, inc, 1);
-    T before = Op::apply(*carry, lookahead_fold<LOOKAHEAD_WINDOW_K, T, Op>(status, from, tile, backoff_ns));
+    T before = Op::apply(*carry, fold);
     if (lane < warps) warp_prefix[lane] = lane ? Op::apply(before, exc) : before;
     *carry = Op::apply(before, __shfl_sync(0xffffffffu, inc, 31));
 }
 
-/* This block's round-r tile as rows: from its ring stage (waiting for the
- * copy; a phase already complete returns at once), else guarded from global. */
+/* A data warp's rows of this block's round-r tile: from its ring stage
+ * (waiting for the copy; a phase already complete returns at once), else
+ * guarded from global memory. */
 template <typename T, typename Op, unsigned R, unsigned VEC>
 __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long long *bar, unsigned stages,
                                  unsigned r, unsigned t, const T *in, unsigned tiles, size_t n, size_t tile_elems,
@@ -111,12 +111,14 @@ __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long lo
     rows_load<T, Op, R, VEC>(x, in + seg, seg < n ? n - seg : 0, false);
 }
 
-/* Iteration i: the AGGREGATE of round i + ahead published (its copy is the
- * oldest in flight), then, from i = 0, round i scanned: so a block publishes
- * `ahead` rounds before it needs the others' aggregates, and the look-ahead
- * of a round waits for no block's previous round. */
+/* Blocks of `warps` data warps and one look-ahead warp (the last). Iteration
+ * i: the data warps fold round i + ahead (its copy the oldest in flight) and
+ * scan round i; the look-ahead warp meanwhile folds round i's window of
+ * aggregates, published `ahead` rounds earlier, so its L2 round trip overlaps
+ * the data warps' work; between the two barriers it publishes round
+ * i + ahead, refills round i's stage and hands out the prefixes. */
 template <typename T, typename Op, unsigned C>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(288, sizeof(T) == 4 ? 2 : 1) /* two blocks of 256 + 32 per SM */
     scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
                                int exclusive, int aligned, tile_status<T> status, unsigned long long *header,
                                unsigned backoff_ns)
@@ -127,7 +129,9 @@ __global__ void __launch_bounds__(256)
     __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
-    const size_t tile_elems = (size_t)blockDim.x * C;
+    const unsigned warps = (blockDim.x >> 5) - 1; /* data warps */
+    const bool looker = warp == warps;
+    const size_t tile_elems = (size_t)warps * 32 * C;
     if (threadIdx.x == 0) {
         draw_tile(header, grid - 1, &block_shared, &epoch_shared);
 #if BULK_COPY_AVAILABLE
@@ -140,40 +144,47 @@ __global__ void __launch_bounds__(256)
     __syncthreads();
     status.epoch = epoch_shared;
     const unsigned b = block_shared, rounds = (tiles - b + grid - 1) / grid;
-    T carry = Op::template identity<T>(); /* warp 0: everything through this block's previous tile */
+    T carry = Op::template identity<T>(); /* look-ahead warp: everything through the previous tile */
 
     for (int i = -(int)ahead; i < (int)rounds; i++) {
         const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid;
-        T x[R][VEC], off[R];
-        if (q < rounds) {
-            ring_rows<T, Op, R, VEC>(x, ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
-            T a = Op::template identity<T>();
+        T x[R][VEC], off[R], fold;
+        if (!looker) {
+            if (q < rounds) {
+                ring_rows<T, Op, R, VEC>(x, ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
+                T a = Op::template identity<T>();
 #pragma unroll
-            for (unsigned j = 0; j < R; j++)
+                for (unsigned j = 0; j < R; j++)
 #pragma unroll
-                for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[j][k]);
-            a = warp_reduce_all<T, Op>(a);
-            if (lane == 0) ahead_totals[warp] = a;
-        }
-        if (i >= 0) {
-            ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
-            T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
-            if (lane == 0) warp_totals[warp] = total;
-        }
-        __syncthreads(); /* round r's stage is read: thread 0 refills it with round r + stages */
-        if (warp == 0 && q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals);
-        if (i >= 0) {
-#if BULK_COPY_AVAILABLE
-            if (threadIdx.x == 0) {
-                bulk_reuse_fence();
-                ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
+                    for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[j][k]);
+                a = warp_reduce_all<T, Op>(a);
+                if (lane == 0) ahead_totals[warp] = a;
             }
+            if (i >= 0) {
+                ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
+                T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
+                if (lane == 0) warp_totals[warp] = total;
+            }
+        } else if (i >= 0) {
+            fold = lookahead_fold<LOOKAHEAD_WINDOW_K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
+        }
+        __syncthreads(); /* round r's stage is read: the look-ahead warp refills it with round r + stages */
+        if (looker) {
+            if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
+            if (i >= 0) {
+#if BULK_COPY_AVAILABLE
+                if (lane == 0) {
+                    bulk_reuse_fence();
+                    ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
+                }
 #endif
-            if (warp == 0) tile_prefix_ahead<T, Op>(status, t, r ? t - grid + 1 : 0, &carry, warp_totals, warp_prefix, backoff_ns);
-            rows_offsets<T, Op, R, VEC>(x, off); /* the other warps: while warp 0 looks ahead */
+                tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
+            }
+        } else if (i >= 0) {
+            rows_offsets<T, Op, R, VEC>(x, off);
         }
         __syncthreads();
-        if (i >= 0) {
+        if (!looker && i >= 0) {
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
             rows_store<T, R, VEC>(out + seg, x, seg < n ? n - seg : 0, ring_tile(t, tiles, n, tile_elems, aligned));
@@ -230,7 +241,8 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     /* the 48 KB default counts the static arrays too: opt in from 32 KB */
     if (smem > 32 * 1024)
         RETURN_IF_ERROR(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    unsigned grid = resident_blocks((const void *)kernel, a->block_dim, smem);
+    unsigned threads = a->block_dim + 32; /* the data warps and the look-ahead warp */
+    unsigned grid = resident_blocks((const void *)kernel, threads, smem);
     if (grid == 0) return cudaErrorInvalidConfiguration;
     if (grid > tiles) grid = (unsigned)tiles;
     char *ws = (char *)a->workspace;
@@ -239,7 +251,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     const char *probe = getenv("PROBE_AHEAD"); /* PROBE: removed before landing */
     if (probe && (unsigned)atoi(probe) < stages) ahead = (unsigned)atoi(probe);
     unsigned backoff = getenv("PROBE_BACKOFF") ? (unsigned)atoi(getenv("PROBE_BACKOFF")) : lookahead_backoff_ns;
-    kernel<<<grid, a->block_dim, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages, ahead,
+    kernel<<<grid, threads, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages, ahead,
                                             a->scan_mode == SCAN_EXCLUSIVE, aligned,
                                             lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL),
                                             (unsigned long long *)ws, backoff);
