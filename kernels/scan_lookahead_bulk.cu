@@ -31,7 +31,6 @@
  * Run: bazel run //harness:sweep -- --variants scan_lookahead_bulk --sizes 268435456 --coarse 16,32
  */
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "kernels/bulk_copy.cuh"
 #include "kernels/scan_hierarchical.cuh"
@@ -42,8 +41,9 @@
  * the stages (two blocks fit an SM's 228 KB), and the stage count's bounds. */
 static const size_t ring_bytes = 96 * 1024;
 #define RING_MAX_STAGES 8
-/* Look-ahead: 32 x LOOKAHEAD_WINDOW_K aggregates per L2 round trip (the grid
- * is 264 blocks at 128 x 32 f32, so one round trip covers a round). */
+/* Look-ahead: 32 x LOOKAHEAD_WINDOW_K aggregates per L2 round trip for 4-byte
+ * types (the grid is 264 blocks at 256 x 32 f32, so one round trip covers a
+ * round), half as many for 8-byte ones (two words each: the same registers). */
 #define LOOKAHEAD_WINDOW_K 16
 /* Rounds a block publishes ahead of the round it scans (at most stages - 1),
  * and the look-ahead's pause between two polls of a tile not yet published. */
@@ -70,7 +70,7 @@ __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, u
 /* The look-ahead warp: the fold of the data warps' totals published as tile
  * t's AGGREGATE. */
 template <typename T, typename Op>
-__device__ inline void publish_ahead(tile_status<T> status, unsigned t, const T *totals, unsigned warps)
+__device__ inline void publish_ahead(aggregate_words<T> status, unsigned t, const T *totals, unsigned warps)
 {
     const unsigned lane = threadIdx.x & 31;
     T total = warp_reduce_all<T, Op>(lane < warps ? totals[lane] : Op::template identity<T>());
@@ -118,9 +118,9 @@ __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long lo
  * the data warps' work; between the two barriers it publishes round
  * i + ahead, refills round i's stage and hands out the prefixes. */
 template <typename T, typename Op, unsigned C>
-__global__ void __launch_bounds__(288, sizeof(T) == 4 ? 2 : 1) /* two blocks of 256 + 32 per SM */
+__global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks of 256 + 32 per SM, but f64 x 32 */
     scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
-                               int exclusive, int aligned, tile_status<T> status, unsigned long long *header,
+                               int exclusive, int aligned, aggregate_words<T> status, unsigned long long *header,
                                unsigned backoff_ns)
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
@@ -166,20 +166,20 @@ __global__ void __launch_bounds__(288, sizeof(T) == 4 ? 2 : 1) /* two blocks of 
                 if (lane == 0) warp_totals[warp] = total;
             }
         } else if (i >= 0) {
-            fold = lookahead_fold<LOOKAHEAD_WINDOW_K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
+            fold = lookahead_fold<LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
         }
         __syncthreads(); /* round r's stage is read: the look-ahead warp refills it with round r + stages */
-        if (looker) {
-            if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
+        if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
             if (i >= 0) {
+                tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
 #if BULK_COPY_AVAILABLE
                 if (lane == 0) {
                     bulk_reuse_fence();
                     ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
                 }
 #endif
-                tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
             }
+            if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
         } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);
         }
@@ -197,25 +197,25 @@ __global__ void __launch_bounds__(288, sizeof(T) == 4 ? 2 : 1) /* two blocks of 
 static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
 static size_t tiles_of(const kernel_args *a) { return ceil_div(a->n, tile_of(a)); }
 
+/* The header word (block counter and epoch), then the aggregate words: one
+ * per tile per 4 bytes of the type. */
+static size_t words_offset(void) { return WORKSPACE_ALIGN; }
 static size_t workspace(const kernel_args *a)
 {
-    return lookback_layout(LOOKBACK_HEADER, tiles_of(a), dtype_size(a->dtype), NULL);
+    return words_offset() + tiles_of(a) * (dtype_size(a->dtype) / 4) * sizeof(unsigned long long);
 }
 
-/* Counter, epoch and every status word to 0 (status 0 is INVALID in any epoch). */
+/* Counter, epoch and every status word to 0 (tag 0 is INVALID in any epoch). */
 static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
 {
-    size_t status_end;
-    size_t need = lookback_layout(LOOKBACK_HEADER, tiles_of(a), dtype_size(a->dtype), &status_end);
-    if (!a->workspace || a->workspace_bytes < need) return cudaErrorInvalidValue;
-    return cudaMemsetAsync(a->workspace, 0, status_end, s);
+    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
+    return cudaMemsetAsync(a->workspace, 0, workspace(a), s);
 }
 
 /* Stages that fit ring_bytes, at least two (one scanned, one in flight). */
 static unsigned ring_stages(size_t tile_bytes)
 {
-    const char *probe = getenv("PROBE_RING_KB"); /* PROBE: removed before landing */
-    size_t s = (probe ? (size_t)atoi(probe) * 1024 : ring_bytes) / tile_bytes;
+    size_t s = ring_bytes / tile_bytes;
     return s < 2 ? 2u : s > RING_MAX_STAGES ? (unsigned)RING_MAX_STAGES : (unsigned)s;
 }
 
@@ -233,7 +233,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
 {
     size_t tiles = tiles_of(a);
     if (!a->workspace || a->workspace_bytes < workspace(a) || tiles >= 0x7fffffffu) return cudaErrorInvalidValue;
-    void (*kernel)(const T *, T *, size_t, unsigned, unsigned, unsigned, int, int, tile_status<T>,
+    void (*kernel)(const T *, T *, size_t, unsigned, unsigned, unsigned, int, int, aggregate_words<T>,
                    unsigned long long *, unsigned) =
         scan_lookahead_bulk_kernel<T, Op, C>;
     unsigned stages = ring_stages(tile_of(a) * sizeof(T));
@@ -248,13 +248,10 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     char *ws = (char *)a->workspace;
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
     unsigned ahead = stages - 1 < publish_ahead_rounds ? stages - 1 : publish_ahead_rounds;
-    const char *probe = getenv("PROBE_AHEAD"); /* PROBE: removed before landing */
-    if (probe && (unsigned)atoi(probe) < stages) ahead = (unsigned)atoi(probe);
-    unsigned backoff = getenv("PROBE_BACKOFF") ? (unsigned)atoi(getenv("PROBE_BACKOFF")) : lookahead_backoff_ns;
     kernel<<<grid, threads, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages, ahead,
                                             a->scan_mode == SCAN_EXCLUSIVE, aligned,
-                                            lookback_status_at<T>(ws, LOOKBACK_HEADER, tiles, 0, (tile_status<T> *)NULL),
-                                            (unsigned long long *)ws, backoff);
+                                            aggregate_words<T>{(unsigned long long *)(ws + words_offset()), 0},
+                                            (unsigned long long *)ws, lookahead_backoff_ns);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }

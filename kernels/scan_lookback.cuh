@@ -103,6 +103,45 @@ template <typename T> struct tile_status<T, false> {
     }
 };
 
+/* AGGREGATE-only status words (the look-ahead publishes nothing else, once
+ * per tile and launch): a 4-byte value beside its 32-bit tag in one 64-bit
+ * word; an 8-byte value split into two such words, each half beside the same
+ * tag. Every word is written and read with one relaxed 64-bit atomic, so no
+ * type needs a fence or a second round trip (tile_status<f64> takes both);
+ * a tile is valid once both halves carry this launch's tag. */
+template <typename T> struct aggregate_words {
+    static const unsigned WORDS = sizeof(T) / 4;
+    static const bool PACKED = true;
+    unsigned long long *words;
+    unsigned epoch;
+
+    __device__ void publish(unsigned tile, unsigned, T v) const
+    {
+        unsigned bits[WORDS];
+        memcpy(bits, &v, sizeof v);
+        unsigned long long tag = (unsigned long long)tile_tag(TILE_AGGREGATE, epoch) << 32;
+#pragma unroll
+        for (unsigned h = 0; h < WORDS; h++) {
+            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(words[(size_t)tile * WORDS + h]);
+            w.store(tag | bits[h], cuda::memory_order_relaxed);
+        }
+    }
+    __device__ unsigned poll(unsigned tile, T *v) const
+    {
+        unsigned bits[WORDS], st = TILE_AGGREGATE;
+#pragma unroll
+        for (unsigned h = 0; h < WORDS; h++) {
+            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(words[(size_t)tile * WORDS + h]);
+            unsigned long long x = w.load(cuda::memory_order_relaxed);
+            bits[h] = (unsigned)x;
+            if (tile_status_of((unsigned)(x >> 32), epoch) != TILE_AGGREGATE) st = TILE_INVALID;
+        }
+        memcpy(v, bits, sizeof *v);
+        return st;
+    }
+    __device__ void fetch(unsigned, unsigned, T *) const {}
+};
+
 /* Workspace header of the one-launch scans: one 64-bit word, the epoch (high
  * 32 bits) and the tile counter (low 32 bits), so that one relaxed atomic
  * draws a tile and reads the epoch together, with no fence on the way to the
