@@ -44,7 +44,7 @@ __device__ inline void rows_load(T (&x)[R][VEC], const T *seg, size_t left, bool
 }
 
 template <typename T, unsigned R, unsigned VEC>
-__device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, bool full)
+__device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, bool full, int streaming = 0)
 {
     typedef typename vec16<T>::type V;
     const unsigned lane = threadIdx.x & 31;
@@ -53,7 +53,8 @@ __device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, boo
         if (full) {
             V v;
             memcpy(&v, x[j], sizeof v);
-            ((V *)seg)[j * 32 + lane] = v;
+            if (streaming) __stcs((V *)seg + j * 32 + lane, v);
+            else ((V *)seg)[j * 32 + lane] = v;
         } else {
 #pragma unroll
             for (unsigned k = 0; k < VEC; k++) {
