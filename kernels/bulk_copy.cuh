@@ -40,19 +40,10 @@ __device__ inline void bulk_barrier_init_fence()
 
 __device__ inline void bulk_reuse_fence() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
-__device__ inline void bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar, int evict_first = 0)
+__device__ inline void bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(bar)), "r"(bytes)
                  : "memory");
-    if (evict_first) {
-        unsigned long long policy;
-        asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(policy));
-        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;\n" ::"r"(
-                         shared_address(dst)),
-                     "l"(src), "r"(bytes), "r"(shared_address(bar)), "l"(policy)
-                     : "memory");
-        return;
-    }
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
                      shared_address(dst)),
                  "l"(src), "r"(bytes), "r"(shared_address(bar))

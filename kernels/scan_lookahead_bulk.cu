@@ -31,7 +31,6 @@
  * Run: bazel run //harness:sweep -- --variants scan_lookahead_bulk --sizes 268435456 --coarse 16,32
  */
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "kernels/bulk_copy.cuh"
 #include "kernels/scan_hierarchical.cuh"
@@ -60,11 +59,11 @@ __device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t ti
 /* Thread 0: tile t into stage s, if it comes through the ring. */
 template <typename T>
 __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, unsigned t, const T *in,
-                                 unsigned tiles, size_t n, size_t tile_elems, int aligned, int hints = 0)
+                                 unsigned tiles, size_t n, size_t tile_elems, int aligned)
 {
 #if BULK_COPY_AVAILABLE
     if (ring_tile(t, tiles, n, tile_elems, aligned))
-        bulk_load(ring + s * tile_elems, in + (size_t)t * tile_elems, (unsigned)(tile_elems * sizeof(T)), &bar[s], hints);
+        bulk_load(ring + s * tile_elems, in + (size_t)t * tile_elems, (unsigned)(tile_elems * sizeof(T)), &bar[s]);
 #endif
 }
 
@@ -122,7 +121,7 @@ template <typename T, typename Op, unsigned C>
 __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks of 256 + 32 per SM, but f64 x 32 */
     scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
                                int exclusive, int aligned, aggregate_words<T> status, unsigned long long *header,
-                               unsigned backoff_ns, int early, int hints)
+                               unsigned backoff_ns)
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
     __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32];
@@ -139,7 +138,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
         for (unsigned s = 0; s < stages; s++) bulk_barrier_init(&full[s]);
         bulk_barrier_init_fence();
         for (unsigned s = 0; s < stages; s++)
-            ring_fill<T>(ring, full, s, block_shared + s * grid, in, tiles, n, tile_elems, aligned, hints);
+            ring_fill<T>(ring, full, s, block_shared + s * grid, in, tiles, n, tile_elems, aligned);
 #endif
     }
     __syncthreads();
@@ -161,12 +160,6 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
                 a = warp_reduce_all<T, Op>(a);
                 if (lane == 0) ahead_totals[warp] = a;
             }
-        }
-        if (early) { /* PROBE */
-            __syncthreads();
-            if (looker && q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
-        }
-        if (!looker) {
             if (i >= 0) {
                 ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
                 T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
@@ -182,11 +175,11 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 #if BULK_COPY_AVAILABLE
                 if (lane == 0) {
                     bulk_reuse_fence();
-                    ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned, hints);
+                    ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
                 }
 #endif
             }
-            if (!early && q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
+            if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
         } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);
         }
@@ -194,7 +187,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
         if (!looker && i >= 0) {
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
-            rows_store<T, R, VEC>(out + seg, x, seg < n ? n - seg : 0, ring_tile(t, tiles, n, tile_elems, aligned), hints);
+            rows_store<T, R, VEC>(out + seg, x, seg < n ? n - seg : 0, ring_tile(t, tiles, n, tile_elems, aligned));
         }
     }
 }
@@ -241,7 +234,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     size_t tiles = tiles_of(a);
     if (!a->workspace || a->workspace_bytes < workspace(a) || tiles >= 0x7fffffffu) return cudaErrorInvalidValue;
     void (*kernel)(const T *, T *, size_t, unsigned, unsigned, unsigned, int, int, aggregate_words<T>,
-                   unsigned long long *, unsigned, int, int) =
+                   unsigned long long *, unsigned) =
         scan_lookahead_bulk_kernel<T, Op, C>;
     unsigned stages = ring_stages(tile_of(a) * sizeof(T));
     size_t smem = stages * tile_of(a) * sizeof(T);
@@ -255,12 +248,10 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     char *ws = (char *)a->workspace;
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
     unsigned ahead = stages - 1 < publish_ahead_rounds ? stages - 1 : publish_ahead_rounds;
-    int early = getenv("PROBE_EARLY") != NULL, hints = getenv("PROBE_HINTS") != NULL; /* PROBE */
-    if (getenv("PROBE_AHEAD") && (unsigned)atoi(getenv("PROBE_AHEAD")) < stages) ahead = (unsigned)atoi(getenv("PROBE_AHEAD"));
     kernel<<<grid, threads, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages, ahead,
                                             a->scan_mode == SCAN_EXCLUSIVE, aligned,
                                             aggregate_words<T>{(unsigned long long *)(ws + words_offset()), 0},
-                                            (unsigned long long *)ws, lookahead_backoff_ns, early, hints);
+                                            (unsigned long long *)ws, lookahead_backoff_ns);
     RETURN_IF_LAUNCH_FAILED();
     return cudaSuccess;
 }

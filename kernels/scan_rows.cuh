@@ -44,7 +44,7 @@ __device__ inline void rows_load(T (&x)[R][VEC], const T *seg, size_t left, bool
 }
 
 template <typename T, unsigned R, unsigned VEC>
-__device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, bool full, int streaming = 0)
+__device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, bool full)
 {
     typedef typename vec16<T>::type V;
     const unsigned lane = threadIdx.x & 31;
@@ -53,8 +53,7 @@ __device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, boo
         if (full) {
             V v;
             memcpy(&v, x[j], sizeof v);
-            if (streaming) __stcs((V *)seg + j * 32 + lane, v);
-            else ((V *)seg)[j * 32 + lane] = v;
+            ((V *)seg)[j * 32 + lane] = v;
         } else {
 #pragma unroll
             for (unsigned k = 0; k < VEC; k++) {
