@@ -111,48 +111,29 @@ __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long lo
     rows_load<T, Op, R, VEC>(x, in + seg, seg < n ? n - seg : 0, false);
 }
 
-/* Named barriers (bar.arrive / bar.sync): the data warps hand a round to its
- * look-ahead warp without waiting for it, and wait only for its prefixes. */
-__device__ inline void named_arrive(unsigned id, unsigned threads)
-{
-    asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-}
-__device__ inline void named_sync(unsigned id, unsigned threads)
-{
-    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-}
-/* Barrier ids of look-ahead warp l: "totals in" (data warps arrive, it syncs)
- * and "prefixes out" (it arrives, data warps sync); 0 is __syncthreads. */
-#define TOTALS_IN(l) (1u + 2u * (l))
-#define PREFIXES_OUT(l) (2u + 2u * (l))
-#define LOOKAHEAD_WARPS 2
-
-/* Blocks of `warps` data warps and two look-ahead warps (the last two), which
- * take the iterations in turn. Iteration i: the data warps fold round
- * i + ahead (its copy the oldest in flight) and scan round i; iteration i's
- * look-ahead warp has folded round i's window of aggregates (published
- * `ahead` rounds earlier) during iteration i - 1, so its L2 round trips never
- * hold the data warps; it then hands out the prefixes, refills round i's
- * stage and publishes round i + ahead. The prefix carried from round to round
- * passes between the two in shared memory. */
+/* Blocks of `warps` data warps and one look-ahead warp (the last). Iteration
+ * i: the data warps fold round i + ahead (its copy the oldest in flight) and
+ * scan round i; the look-ahead warp meanwhile folds round i's window of
+ * aggregates, published `ahead` rounds earlier, so its L2 round trip overlaps
+ * the data warps' work; between the two barriers it publishes round
+ * i + ahead, refills round i's stage and hands out the prefixes. */
 template <typename T, typename Op, unsigned C>
-__global__ void __launch_bounds__(320, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks of 256 + 64 per SM, but f64 x 32 */
+__global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks of 256 + 32 per SM, but f64 x 32 */
     scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
                                int exclusive, int aligned, aggregate_words<T> status, unsigned long long *header,
                                unsigned backoff_ns)
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
-    __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32], carry_shared;
+    __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32];
     __shared__ unsigned block_shared, epoch_shared;
     __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
-    const unsigned warps = (blockDim.x >> 5) - LOOKAHEAD_WARPS; /* data warps */
-    const unsigned handoff = (warps + 1) * 32;                  /* threads at each named barrier */
+    const unsigned warps = (blockDim.x >> 5) - 1; /* data warps */
+    const bool looker = warp == warps;
     const size_t tile_elems = (size_t)warps * 32 * C;
     if (threadIdx.x == 0) {
         draw_tile(header, grid - 1, &block_shared, &epoch_shared);
-        carry_shared = Op::template identity<T>();
 #if BULK_COPY_AVAILABLE
         for (unsigned s = 0; s < stages; s++) bulk_barrier_init(&full[s]);
         bulk_barrier_init_fence();
@@ -163,20 +144,34 @@ __global__ void __launch_bounds__(320, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
     __syncthreads();
     status.epoch = epoch_shared;
     const unsigned b = block_shared, rounds = (tiles - b + grid - 1) / grid;
+    T carry = Op::template identity<T>(); /* look-ahead warp: everything through the previous tile */
 
     for (int i = -(int)ahead; i < (int)rounds; i++) {
-        const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid, l = q & 1u;
-        if (warp >= warps) { /* a look-ahead warp: iterations of its parity only */
-            if (warp - warps != l) continue;
-            T fold = Op::template identity<T>();
-            if (i >= 0)
-                fold = lookahead_fold<LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS, T, Op>(
-                    status, r ? t - grid + 1 : 0, t, backoff_ns);
-            named_sync(TOTALS_IN(l), handoff); /* round r's stage is read: refill it with round r + stages */
+        const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid;
+        T x[R][VEC], off[R], fold;
+        if (!looker) {
+            if (q < rounds) {
+                ring_rows<T, Op, R, VEC>(x, ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
+                T a = Op::template identity<T>();
+#pragma unroll
+                for (unsigned j = 0; j < R; j++)
+#pragma unroll
+                    for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[j][k]);
+                a = warp_reduce_all<T, Op>(a);
+                if (lane == 0) ahead_totals[warp] = a;
+            }
             if (i >= 0) {
-                T carry = carry_shared;
+                ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
+                T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
+                if (lane == 0) warp_totals[warp] = total;
+            }
+        } else if (i >= 0) {
+            fold = lookahead_fold<LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
+        }
+        __syncthreads(); /* round r's stage is read: the look-ahead warp refills it with round r + stages */
+        if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
+            if (i >= 0) {
                 tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
-                if (lane == 0) carry_shared = carry;
 #if BULK_COPY_AVAILABLE
                 if (lane == 0) {
                     bulk_reuse_fence();
@@ -185,29 +180,11 @@ __global__ void __launch_bounds__(320, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 #endif
             }
             if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
-            named_arrive(PREFIXES_OUT(l), handoff);
-            continue;
+        } else if (i >= 0) {
+            rows_offsets<T, Op, R, VEC>(x, off);
         }
-        T x[R][VEC], off[R];
-        if (q < rounds) {
-            ring_rows<T, Op, R, VEC>(x, ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
-            T a = Op::template identity<T>();
-#pragma unroll
-            for (unsigned j = 0; j < R; j++)
-#pragma unroll
-                for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[j][k]);
-            a = warp_reduce_all<T, Op>(a);
-            if (lane == 0) ahead_totals[warp] = a;
-        }
-        if (i >= 0) {
-            ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
-            T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
-            if (lane == 0) warp_totals[warp] = total;
-        }
-        named_arrive(TOTALS_IN(l), handoff);
-        if (i >= 0) rows_offsets<T, Op, R, VEC>(x, off);
-        named_sync(PREFIXES_OUT(l), handoff);
-        if (i >= 0) {
+        __syncthreads();
+        if (!looker && i >= 0) {
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
             rows_store<T, R, VEC>(out + seg, x, seg < n ? n - seg : 0, ring_tile(t, tiles, n, tile_elems, aligned));
@@ -264,7 +241,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     /* the 48 KB default counts the static arrays too: opt in from 32 KB */
     if (smem > 32 * 1024)
         RETURN_IF_ERROR(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    unsigned threads = a->block_dim + 32 * LOOKAHEAD_WARPS; /* the data warps and the look-ahead warps */
+    unsigned threads = a->block_dim + 32; /* the data warps and the look-ahead warp */
     unsigned grid = resident_blocks((const void *)kernel, threads, smem);
     if (grid == 0) return cudaErrorInvalidConfiguration;
     if (grid > tiles) grid = (unsigned)tiles;
