@@ -3,22 +3,27 @@
  *
  * Demonstrates: what keeps scan_lookback_vectorized below copy speed is that
  * a block's bytes stop flowing while it waits: for its predecessors (the
- * look-back) and for its tile's loads. Here loads never wait on the scan:
+ * look-back) and for its tile's loads. Here loads never wait on the scan
+ * (FINDINGS, "Beyond CUB", measures each step):
  *   - persistent blocks, as many as fit on the chip at once; block b takes
  *     tiles b, b + G, b + 2G, ... (G blocks, b drawn from a counter at start);
  *   - a ring of S tile-sized shared-memory stages per block, filled by the
- *     copy engine (TMA bulk copies, kernels/bulk_copy.cuh): S - 1 of the
- *     block's next tiles are in flight while it scans one, and no thread or
- *     register holds them;
- *   - look-ahead instead of look-back: a tile publishes only its AGGREGATE,
- *     the block carries the prefix through its previous tile and folds the
- *     G - 1 aggregates in between (lookahead_fold, up to 512 per L2 round
- *     trip). No tile waits for another's look-back, only for its load, so no
- *     chain of INCLUSIVE tiles forms;
+ *     copy engine (TMA bulk copies, kernels/bulk_copy.cuh): no thread or
+ *     register holds the tiles in flight;
+ *   - look-ahead instead of look-back: a tile publishes only its AGGREGATE
+ *     (fence-free tagged words for every type: aggregate_words), the block
+ *     carries the prefix through its previous tile and folds the G - 1
+ *     aggregates in between (lookahead_fold, up to 512 per L2 round trip). No
+ *     tile waits for another's look-back, so no chain of INCLUSIVE tiles forms;
+ *   - aggregates published `ahead` rounds before their scan: the data warps
+ *     fold a tile as soon as its copy lands, so a round's look-ahead finds
+ *     its window published instead of waiting on the others' previous round;
+ *   - a look-ahead warp beside the data warps: it folds the round's window
+ *     while they load and scan, then hands out the prefixes, refills the
+ *     stage and publishes, between two barriers;
  *   - the tile in registers as in scan_lookback_vectorized (kernels/scan_rows.cuh:
  *     warp rows of 16-byte vectors, read from the stage without bank
- *     conflicts), its total published before its scan, warp 0 looking ahead
- *     while the other warps scan their rows, 16-byte stores from registers;
+ *     conflicts), 16-byte stores from registers;
  *   - one launch per call: the last block to draw its number resets the
  *     counter and advances the epoch of the status words.
  * The last (partial) tile, unaligned pointers and targets before sm_90 take
