@@ -261,13 +261,9 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     return cudaSuccess;
 }
 
-/* Items per thread (the coarse factor): the compile-time instances, also the
- * descriptor's coarse_factors. */
-#define ITEMS_PER_THREAD_LIST(X, ...) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__)
-
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(ITEMS_PER_THREAD_LIST, a->coarse, launch_items, T, Op, a, s);
+    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->coarse, launch_items, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -283,5 +279,5 @@ extern "C" const variant scan_lookahead_bulk_variant = SCAN_VARIANT(
     .limits = "items per thread (coarse) 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least two tile "
               "stages per block: f64 256 x 32 takes 128 KB); bulk copies on sm_90 and later",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256),
-    .coarse_factors = AXIS_SET(ITEMS_PER_THREAD_LIST),
+    .coarse_factors = AXIS_SET(ROWS_ITEMS_LIST),
     .workspace_init = workspace_init);

@@ -121,13 +121,9 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     return cudaSuccess;
 }
 
-/* Items per thread (the coarse factor): the compile-time instances, also the
- * descriptor's coarse_factors. */
-#define ITEMS_PER_THREAD_LIST(X, ...) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__)
-
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(ITEMS_PER_THREAD_LIST, a->coarse, launch_items, T, Op, a, s);
+    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->coarse, launch_items, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -142,5 +138,5 @@ extern "C" const variant scan_lookback_vectorized_variant = SCAN_VARIANT(
                    "before the tile scan, epoch-tagged status words",
     .limits = "items per thread (coarse) 8, 16, 32; block dims 128-512 (registers: 32 items x 512 threads)",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256) | AXIS_BIT(512),
-    .coarse_factors = AXIS_SET(ITEMS_PER_THREAD_LIST),
+    .coarse_factors = AXIS_SET(ROWS_ITEMS_LIST),
     .workspace_init = workspace_init);

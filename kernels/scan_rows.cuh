@@ -21,6 +21,11 @@
 
 #include "kernels/scan_block.cuh"
 
+/* Items per thread C of the row-tile scans (their coarse factor): the
+ * compile-time instances, also their descriptors' coarse_factors. A multiple
+ * of 4, so that every row is whole 16-byte vectors for each type. */
+#define ROWS_ITEMS_LIST(X, ...) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__)
+
 /* A warp's R rows of VEC items: element k of row j of lane l is element
  * (j * 32 + l) * VEC + k of the warp's segment. Full: vector loads, no bounds. */
 template <typename T, typename Op, unsigned R, unsigned VEC>
