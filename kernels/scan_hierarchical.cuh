@@ -134,11 +134,16 @@ __global__ void scan_add_back_kernel(T *data, const T *scanned_totals, size_t co
 /* ---- host side ------------------------------------------------------------ */
 
 /* Lets `kernel` take `smem` bytes of dynamic shared memory (f64 tiles of
- * 1024 x 16 need 135 KB; the default limit is 48 KB). A host-side setting, no
- * GPU work. */
+ * 1024 x 16 need 135 KB; the default limit is 48 KB, and it counts the
+ * kernel's static arrays too, so near it they are asked for). A host-side
+ * setting, no GPU work. */
 static inline cudaError_t scan_smem_opt_in(const void *kernel, size_t smem)
 {
-    if (smem <= SCAN_DEFAULT_SMEM) return cudaSuccess;
+    if (smem <= SCAN_DEFAULT_SMEM / 2) return cudaSuccess;
+    cudaFuncAttributes f;
+    cudaError_t err = cudaFuncGetAttributes(&f, kernel);
+    if (err != cudaSuccess) return err;
+    if (smem + f.sharedSizeBytes <= SCAN_DEFAULT_SMEM) return cudaSuccess;
     return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
 }
 

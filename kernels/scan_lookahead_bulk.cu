@@ -243,9 +243,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
         scan_lookahead_bulk_kernel<T, Op, C>;
     unsigned stages = ring_stages(tile_of(a) * sizeof(T));
     size_t smem = stages * tile_of(a) * sizeof(T);
-    /* the 48 KB default counts the static arrays too: opt in from 32 KB */
-    if (smem > 32 * 1024)
-        RETURN_IF_ERROR(cudaFuncSetAttribute((const void *)kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    RETURN_IF_ERROR(scan_smem_opt_in((const void *)kernel, smem));
     unsigned threads = a->block_dim + 32; /* the data warps and the look-ahead warp */
     unsigned grid = resident_blocks((const void *)kernel, threads, smem);
     if (grid == 0) return cudaErrorInvalidConfiguration;
