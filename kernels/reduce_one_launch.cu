@@ -14,7 +14,10 @@
  *     (U = the coarse factor: independent 16-byte loads in flight per thread
  *     and step), never more than fill the chip once (resident_blocks); a
  *     grid of one block writes its result directly, no ticket at all;
- *   - 16-byte loads in a grid-stride loop (vector_fold), shuffle block fold.
+ *   - 16-byte loads in a grid-stride loop (vector_fold), shuffle block fold;
+ *   - a dependent launch (kernels/dependent_launch.cuh): the next call's
+ *     blocks are placed while this one finishes and wait on the hardware for
+ *     its end, so back-to-back calls do not pay a launch each.
  * Partials are folded in block order by one block, so float results do not
  * depend on which block finishes first (unlike an atomic per block, whose
  * float sums change with the order the blocks arrive in).
@@ -24,6 +27,7 @@
 #include <cuda/atomic>
 #include <string.h>
 
+#include "kernels/dependent_launch.cuh"
 #include "kernels/reduce_block.cuh"
 
 /* The finish, one way for each word size (workspace: a 64-bit header, then
@@ -90,6 +94,8 @@ __global__ void reduce_one_launch_kernel(const T *in, T *out, size_t n, unsigned
                                          unsigned long long *partials)
 {
     __shared__ T warp_totals[32];
+    dependent_launch_wait(); /* the kernel before has finished: its ticket reset and its writes are in */
+    dependent_launch_trigger();
     T v = block_reduce<T, Op>(vector_fold<T, Op, U>(in, n), warp_totals);
     if (gridDim.x == 1) {
         if (threadIdx.x == 0) *out = v;
@@ -131,10 +137,8 @@ template <typename T, typename Op, unsigned U> static cudaError_t launch_unrolle
 {
     unsigned long long *header, *partials;
     if (!a->workspace || a->workspace_bytes < layout(a, &header, &partials)) return cudaErrorInvalidValue;
-    reduce_one_launch_kernel<T, Op, U><<<grid_for(a), a->block_dim, 0, s>>>((const T *)a->in, (T *)a->out, a->n,
-                                                                           header, partials);
-    RETURN_IF_LAUNCH_FAILED();
-    return cudaSuccess;
+    return launch_dependent(reduce_one_launch_kernel<T, Op, U>, grid_for(a), a->block_dim, 0, s, (const T *)a->in,
+                            (T *)a->out, a->n, header, partials);
 }
 
 /* Vectors in flight per thread (the coarse factor): the compile-time instances,

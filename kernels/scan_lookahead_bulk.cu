@@ -25,7 +25,9 @@
  *     warp rows of 16-byte vectors, read from the stage without bank
  *     conflicts), 16-byte stores from registers;
  *   - one launch per call: the last block to draw its number resets the
- *     counter and advances the epoch of the status words.
+ *     counter and advances the epoch of the status words; a dependent launch
+ *     (kernels/dependent_launch.cuh) lets the next call's blocks start while
+ *     this call's last blocks finish.
  * The last (partial) tile, unaligned pointers and targets before sm_90 take
  * guarded loads from global memory in the same layout, so any n >= 1 works.
  *
@@ -38,6 +40,7 @@
 #include <stdint.h>
 
 #include "kernels/bulk_copy.cuh"
+#include "kernels/dependent_launch.cuh"
 #include "kernels/scan_hierarchical.cuh"
 #include "kernels/scan_lookback.cuh"
 #include "kernels/scan_rows.cuh"
@@ -137,11 +140,17 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
     const unsigned warps = (blockDim.x >> 5) - 1; /* data warps */
     const bool looker = warp == warps;
     const size_t tile_elems = (size_t)warps * 32 * C;
+#if BULK_COPY_AVAILABLE
+    if (threadIdx.x == 0) { /* shared memory only: overlaps the kernel before */
+        for (unsigned s = 0; s < stages; s++) bulk_barrier_init(&full[s]);
+        bulk_barrier_init_fence();
+    }
+#endif
+    dependent_launch_wait(); /* the kernel before has finished: its counter reset, its writes visible */
+    dependent_launch_trigger();
     if (threadIdx.x == 0) {
         draw_tile(header, grid - 1, &block_shared, &epoch_shared);
 #if BULK_COPY_AVAILABLE
-        for (unsigned s = 0; s < stages; s++) bulk_barrier_init(&full[s]);
-        bulk_barrier_init_fence();
         for (unsigned s = 0; s < stages; s++)
             ring_fill<T>(ring, full, s, block_shared + s * grid, in, tiles, n, tile_elems, aligned);
 #endif
@@ -251,12 +260,10 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     char *ws = (char *)a->workspace;
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
     unsigned ahead = stages - 1 < publish_ahead_rounds ? stages - 1 : publish_ahead_rounds;
-    kernel<<<grid, threads, smem, s>>>((const T *)a->in, (T *)a->out, a->n, (unsigned)tiles, stages, ahead,
-                                            a->scan_mode == SCAN_EXCLUSIVE, aligned,
-                                            aggregate_words<T>{(unsigned long long *)(ws + words_offset()), 0},
-                                            (unsigned long long *)ws, lookahead_backoff_ns);
-    RETURN_IF_LAUNCH_FAILED();
-    return cudaSuccess;
+    return launch_dependent(kernel, grid, threads, smem, s, (const T *)a->in, (T *)a->out, a->n, (unsigned)tiles,
+                            stages, ahead, a->scan_mode == SCAN_EXCLUSIVE, aligned,
+                            aggregate_words<T>{(unsigned long long *)(ws + words_offset()), 0},
+                            (unsigned long long *)ws, lookahead_backoff_ns);
 }
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
