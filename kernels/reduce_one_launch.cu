@@ -164,7 +164,7 @@ extern "C" const variant reduce_one_launch_variant = REDUCE_VARIANT(
     .alias = "one_launch",
     .family = "single_pass",
     .description = "one launch per call: 16-byte loads, U in flight, grid from n, last block folds the partials "
-                   "and resets its ticket",
+                   "and resets its ticket; a dependent launch overlaps the next call's start",
     .limits = "coarse = 16-byte vectors in flight per thread: 1, 2, 4, 8",
     .block_dims = BLOCKS_32_TO_1024,
     .coarse_factors = AXIS_SET(VECTORS_IN_FLIGHT_LIST),

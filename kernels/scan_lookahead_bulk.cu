@@ -280,7 +280,8 @@ extern "C" const variant scan_lookahead_bulk_variant = SCAN_VARIANT(
     .alias = "lookahead_tma",
     .family = "single_pass",
     .description = "single pass, one launch, persistent blocks: TMA bulk copies into a ring of shared-memory "
-                   "stages, aggregates only, each block carries its prefix forward (decoupled look-ahead)",
+                   "stages, aggregates only, each block carries its prefix forward (decoupled look-ahead); a "
+                   "dependent launch overlaps the next call's start",
     .limits = "items per thread (coarse) 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least two tile "
               "stages per block: f64 256 x 32 takes 128 KB); bulk copies on sm_90 and later",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256),
