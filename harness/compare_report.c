@@ -10,6 +10,7 @@
 #include "harness/files.h"
 #include "kernels/variant.h"
 #include "plots/compare_chart.h"
+#include "plots/render.h"
 
 /* ---- variants: pairs grouped in order of first appearance, slowest first ---------------- */
 
@@ -199,7 +200,7 @@ static void doc_chart(const doc *d, const char *variant)
         return;
     }
     fprintf(d->f, "<figure><img alt=\"%s: speed-up of NEW against n\" src=\"data:image/png;base64,", variant);
-    compare_chart_base64(d->f, png);
+    plots_embed_base64(d->f, png);
     fprintf(d->f, "\"><figcaption><a href=\"compare-%s.svg\">SVG</a></figcaption></figure>\n", variant);
 }
 

@@ -267,20 +267,6 @@ static int place_rows(merge_job *j)
 
 /* ---- the merged directory -------------------------------------------------------------------- */
 
-/* What summary.md says of the run: the first shard's experiment and device. */
-static void summary_info(const merge_job *j, run_info *ri)
-{
-    const json_t *run = j->shards[0].run, *dev = json_object_get(run, "device");
-    memset(ri, 0, sizeof *ri);
-    snprintf(ri->experiment, sizeof ri->experiment, "%s", json_string_value(json_object_get(run, "experiment")));
-    ri->have_device = json_is_object(dev);
-    if (ri->have_device)
-        snprintf(ri->device.name, sizeof ri->device.name, "%s", json_string_value(json_object_get(dev, "name")));
-    json_t *peak = json_object_get(run, "peak_bandwidth_GBps"), *copy = json_object_get(run, "copy_bandwidth_GBps");
-    ri->peak_bandwidth_GBps = json_is_number(peak) ? json_number_value(peak) : NAN;
-    ri->copy_bandwidth_GBps = json_is_number(copy) ? json_number_value(copy) : NAN;
-}
-
 /* One entry of run.json's "shards": where it ran and how long it took. */
 static json_t *shard_entry(const merge_shard *s)
 {
@@ -378,7 +364,7 @@ static int write_outputs(merge_job *j)
     metric_columns mc = {rf->metrics, rf->metric_count};
     json_t *o = merged_run_json(j);
     run_info ri;
-    summary_info(j, &ri);
+    run_json_summary_info(j->shards[0].run, &ri); /* the first shard's experiment and device */
     int rc = results_write_csv(csv, j->rows, j->total, mc, j->err, sizeof j->err) ||
              write_file_atomic(json, render_json, o, j->err, sizeof j->err) ||
              summary_write(md, j->rows, j->total, &ri, j->err, sizeof j->err);

@@ -212,6 +212,11 @@ int run_json_write(const char *path, const run_info *ri, char *err, size_t errle
  * "device" (for rows of an older schema); "" when it has none. */
 void run_json_device_id(const char *path, char *out, size_t len);
 
+/* What summary_print reads of a run (experiment, interrupted, device name,
+ * peak and copy bandwidth), from a loaded run.json object (jansson's json_t). */
+struct json_t;
+void run_json_summary_info(const struct json_t *run, run_info *ri);
+
 /* What --resume needs from an existing run.json: its experiment and schema. */
 int run_json_read_identity(const char *path, char *experiment, size_t len, int *schema_version, char *err,
                            size_t errlen);

@@ -221,3 +221,20 @@ void run_json_device_id(const char *path, char *out, size_t len)
     }
     json_decref(o);
 }
+
+void run_json_summary_info(const json_t *run, run_info *ri)
+{
+    const json_t *dev = json_object_get(run, "device");
+    memset(ri, 0, sizeof *ri);
+    const char *exp = json_string_value(json_object_get(run, "experiment"));
+    snprintf(ri->experiment, sizeof ri->experiment, "%s", exp ? exp : "");
+    ri->interrupted = json_is_true(json_object_get(run, "interrupted"));
+    ri->have_device = json_is_object(dev);
+    if (ri->have_device) {
+        const char *name = json_string_value(json_object_get(dev, "name"));
+        snprintf(ri->device.name, sizeof ri->device.name, "%s", name ? name : "");
+    }
+    const json_t *peak = json_object_get(run, "peak_bandwidth_GBps"), *copy = json_object_get(run, "copy_bandwidth_GBps");
+    ri->peak_bandwidth_GBps = json_is_number(peak) ? json_number_value(peak) : NAN;
+    ri->copy_bandwidth_GBps = json_is_number(copy) ? json_number_value(copy) : NAN;
+}

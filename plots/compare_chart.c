@@ -186,24 +186,3 @@ int compare_chart_draw(const char *dir, const char *stem, const char *title, con
     }
     return 1;
 }
-
-int compare_chart_base64(FILE *out, const char *path)
-{
-    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    unsigned char in[3 * 1024];
-    size_t got;
-    while ((got = fread(in, 1, sizeof in, f)) > 0) {
-        for (size_t i = 0; i < got; i += 3) {
-            unsigned v = (unsigned)in[i] << 16 | (i + 1 < got ? (unsigned)in[i + 1] << 8 : 0) | (i + 2 < got ? in[i + 2] : 0);
-            fputc(b64[v >> 18 & 63], out);
-            fputc(b64[v >> 12 & 63], out);
-            fputc(i + 1 < got ? b64[v >> 6 & 63] : '=', out);
-            fputc(i + 2 < got ? b64[v & 63] : '=', out);
-        }
-        if (got < sizeof in) break;
-    }
-    fclose(f);
-    return 0;
-}

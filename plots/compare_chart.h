@@ -23,7 +23,4 @@ typedef struct compare_chart_point {
 int compare_chart_draw(const char *dir, const char *stem, const char *title, const char *subtitle,
                        const compare_chart_point *p, size_t np, char *msg, size_t msglen);
 
-/* The file as base64 (an image embedded in HTML). 0, or -1 when unreadable. */
-int compare_chart_base64(FILE *out, const char *path);
-
 #endif

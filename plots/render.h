@@ -66,6 +66,10 @@ int plots_render(const char *results_dir, const plots_options *opt, char *msg, s
 /* Non-zero when a gnuplot executable is found ($GNUPLOT, else on PATH). */
 int plots_gnuplot_available(void);
 
+/* The file at path as base64 onto out (an image embedded in HTML): the
+ * report's and `sweep compare`'s one encoder. 0, or -1 when unreadable. */
+int plots_embed_base64(FILE *out, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "plots/internal.h"
+#include "plots/render.h"
 
 typedef struct doc {
     FILE *md, *html;
@@ -115,10 +116,9 @@ static void doc_table_end(doc *d)
     fputs("</table>\n", d->html);
 }
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static int embed_base64(FILE *out, const char *path)
+int plots_embed_base64(FILE *out, const char *path)
 {
+    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
     unsigned char in[3 * 1024];
@@ -168,7 +168,7 @@ static void doc_chart(doc *d, const chart *c)
         fprintf(d->html, "\" src=\"charts/%s.png", c->stem);
     } else {
         fputs("\" src=\"data:image/png;base64,", d->html);
-        embed_base64(d->html, png);
+        plots_embed_base64(d->html, png);
     }
     fputs("\"><figcaption>", d->html);
     html_esc(d->html, c->caption);

@@ -27,13 +27,6 @@
 
 #define RESULTS "experiments/results/h200/"
 
-static const char *runfile(const char *rel)
-{
-    const char *p = tu_runfile(rel, rel);
-    if (!p) fail_msg("%s: not in the test's runfiles", rel);
-    return p;
-}
-
 /* FINDINGS.md without its comments: what a reader sees. */
 static char *visible_text(const char *md)
 {
@@ -81,7 +74,7 @@ static csv_table *table_for(loaded *cache, size_t *n_cache, const char *exp)
     if (*n_cache == MAX_RESULTS) fail_msg("FINDINGS.md cites more than %d results directories", MAX_RESULTS);
     loaded *l = &cache[(*n_cache)++];
     snprintf(l->name, sizeof l->name, "%s", exp);
-    if (csv_read_file(runfile(rel), &l->t, err, sizeof err)) fail_msg("%s", err);
+    if (csv_read_file(tu_data_file(rel), &l->t, err, sizeof err)) fail_msg("%s", err);
     return &l->t;
 }
 
@@ -151,7 +144,7 @@ static int check_line(char *line, const char *visible, loaded *cache, size_t *n_
 static void test_findings_match_csvs(void **state)
 {
     (void)state;
-    char *md = tu_read_file(runfile("experiments/FINDINGS.md"));
+    char *md = tu_read_file(tu_data_file("experiments/FINDINGS.md"));
     assert_non_null(md);
     char *visible = visible_text(md);
     loaded cache[MAX_RESULTS];
@@ -188,7 +181,7 @@ static void test_findings_match_csvs(void **state)
 static void test_rerender_committed_results(void **state)
 {
     (void)state;
-    const char *src = runfile(RESULTS "sum-16m/results.csv");
+    const char *src = tu_data_file(RESULTS "sum-16m/results.csv");
     const char *dir = tu_tempdir("rerender");
     char cmd[8192];
     char srcdir[4096];

@@ -24,13 +24,6 @@
 
 #define RESULTS "experiments/results/h200/"
 
-static const char *runfile(const char *rel)
-{
-    const char *p = tu_runfile(rel, rel);
-    if (!p) fail_msg("%s: not in the test's runfiles", rel);
-    return p;
-}
-
 /* Fail at the first differing byte, showing both sides there. */
 static void assert_same_text(const char *what, const char *want, const char *got, size_t got_len)
 {
@@ -42,26 +35,11 @@ static void assert_same_text(const char *what, const char *want, const char *got
              got_len, want + from, got + (from < got_len ? from : got_len));
 }
 
-/* run_info from the committed run.json: what summary_print reads. */
-static void run_info_from_json(json_t *o, run_info *ri)
-{
-    memset(ri, 0, sizeof *ri);
-    snprintf(ri->experiment, sizeof ri->experiment, "%s", json_string_value(json_object_get(o, "experiment")));
-    ri->interrupted = json_is_true(json_object_get(o, "interrupted"));
-    json_t *dev = json_object_get(o, "device");
-    ri->have_device = json_is_object(dev);
-    if (ri->have_device)
-        snprintf(ri->device.name, sizeof ri->device.name, "%s", json_string_value(json_object_get(dev, "name")));
-    json_t *peak = json_object_get(o, "peak_bandwidth_GBps"), *copy = json_object_get(o, "copy_bandwidth_GBps");
-    ri->peak_bandwidth_GBps = json_is_number(peak) ? json_number_value(peak) : NAN;
-    ri->copy_bandwidth_GBps = json_is_number(copy) ? json_number_value(copy) : NAN;
-}
-
 static void roundtrip(const char *experiment)
 {
     char rel[256];
     snprintf(rel, sizeof rel, RESULTS "%s/results.csv", experiment);
-    const char *csv_path = runfile(rel);
+    const char *csv_path = tu_data_file(rel);
     char *committed = tu_read_file(csv_path);
     assert_non_null(committed);
     results_file rf;
@@ -84,11 +62,11 @@ static void roundtrip(const char *experiment)
     free(committed);
 
     snprintf(rel, sizeof rel, RESULTS "%s/run.json", experiment);
-    json_t *run = tu_load_json(runfile(rel));
+    json_t *run = tu_load_json(tu_data_file(rel));
     run_info ri;
-    run_info_from_json(run, &ri);
+    run_json_summary_info(run, &ri);
     snprintf(rel, sizeof rel, RESULTS "%s/summary.md", experiment);
-    committed = tu_read_file(runfile(rel));
+    committed = tu_read_file(tu_data_file(rel));
     assert_non_null(committed);
     m = open_memstream(&text, &len);
     summary_print(m, rf.rows, rf.count, &ri);

@@ -129,6 +129,13 @@ const char *tu_runfile(const char *rel, const char *bundle_name)
     return NULL;
 }
 
+const char *tu_data_file(const char *rel)
+{
+    const char *p = tu_runfile(rel, rel);
+    if (!p) fail_msg("%s: not in the test's runfiles", rel);
+    return p;
+}
+
 const char *tu_sweep_bin(void)
 {
     const char *env = getenv("SWEEP_BIN");

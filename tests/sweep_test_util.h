@@ -30,6 +30,10 @@ size_t tu_count(const char *haystack, const char *needle);
  * NULL when not found. */
 const char *tu_runfile(const char *rel, const char *bundle_name);
 
+/* A committed file the test carries as data (tu_runfile with rel for both);
+ * fails the test when missing. */
+const char *tu_data_file(const char *rel);
+
 /* The sweep binary (data dep //harness:sweep). Aborts the test when missing. */
 const char *tu_sweep_bin(void);
 
