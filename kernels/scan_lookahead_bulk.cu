@@ -10,6 +10,11 @@
  *   - a ring of S tile-sized shared-memory stages per block, filled by the
  *     copy engine (TMA bulk copies, kernels/bulk_copy.cuh): no thread or
  *     register holds the tiles in flight;
+ *   - each data warp refills its own segment of a stage (a copy and a
+ *     barrier of its own) the moment its rows of the round are in registers,
+ *     at the round's start: the copy then has a whole round to land, where a
+ *     refill between the block's barriers left it part of one (5 % of the
+ *     time at 2^28);
  *   - look-ahead instead of look-back: a tile publishes only its AGGREGATE
  *     (fence-free tagged words for every type: aggregate_words), the block
  *     carries the prefix through its previous tile and folds the G - 1
@@ -19,8 +24,8 @@
  *     fold a tile as soon as its copy lands, so a round's look-ahead finds
  *     its window published instead of waiting on the others' previous round;
  *   - a look-ahead warp beside the data warps: it folds the round's window
- *     while they load and scan, then hands out the prefixes, refills the
- *     stage and publishes, between two barriers;
+ *     while they load and scan, then hands out the prefixes and publishes,
+ *     between two barriers;
  *   - the tile in registers as in scan_lookback_vectorized (kernels/scan_rows.cuh:
  *     warp rows of 16-byte vectors, read from the stage without bank
  *     conflicts), 16-byte stores from registers;
@@ -49,6 +54,7 @@
  * the stages (two blocks fit an SM's 228 KB), and the stage count's bounds. */
 static const size_t ring_bytes = 96 * 1024;
 #define RING_MAX_STAGES 8
+#define RING_MAX_DATA_WARPS 8 /* block dims up to 256 */
 /* Look-ahead: 32 x LOOKAHEAD_WINDOW_K aggregates per L2 round trip for 4-byte
  * types (the grid is 264 blocks at 256 x 32 f32, so one round trip covers a
  * round), half as many for 8-byte ones (two words each: the same registers). */
@@ -64,14 +70,20 @@ __device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t ti
     return BULK_COPY_AVAILABLE && t < tiles && aligned && ((size_t)t + 1) * tile_elems <= n;
 }
 
-/* Thread 0: tile t into stage s, if it comes through the ring. */
+/* Lane 0 of data warp w: its segment of tile t into stage s, if the tile
+ * comes through the ring. Each warp reads only its own segment of a stage, so
+ * each segment has its own copy and barrier (bar[s * warps + w]): a warp
+ * refills as soon as its rows are in registers, waiting for no other warp. */
 template <typename T>
 __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, unsigned t, const T *in,
                                  unsigned tiles, size_t n, size_t tile_elems, int aligned)
 {
 #if BULK_COPY_AVAILABLE
+    const unsigned warp = threadIdx.x >> 5, warps = (blockDim.x >> 5) - 1;
+    const size_t seg_elems = tile_elems / warps, at = s * tile_elems + warp * seg_elems;
     if (ring_tile(t, tiles, n, tile_elems, aligned))
-        bulk_load(ring + s * tile_elems, in + (size_t)t * tile_elems, (unsigned)(tile_elems * sizeof(T)), &bar[s]);
+        bulk_load(ring + at, in + (size_t)t * tile_elems + warp * seg_elems, (unsigned)(seg_elems * sizeof(T)),
+                  &bar[s * warps + warp]);
 #endif
 }
 
@@ -111,7 +123,7 @@ __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long lo
     const size_t seg = (size_t)t * tile_elems + warp_offset;
 #if BULK_COPY_AVAILABLE
     if (ring_tile(t, tiles, n, tile_elems, aligned)) {
-        bulk_wait(&bar[r % stages], (r / stages) & 1u);
+        bulk_wait(&bar[(r % stages) * ((blockDim.x >> 5) - 1) + (threadIdx.x >> 5)], (r / stages) & 1u);
         rows_load<T, Op, R, VEC>(x, ring + (r % stages) * tile_elems + warp_offset, tile_elems, true);
         return;
     }
@@ -119,12 +131,30 @@ __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long lo
     rows_load<T, Op, R, VEC>(x, in + seg, seg < n ? n - seg : 0, false);
 }
 
+/* A data warp's fold of its rows of this block's round-q tile, read from its
+ * ring stage (waiting for the copy) or guarded from global memory. */
+template <typename T, typename Op, unsigned R, unsigned VEC>
+__device__ inline T ring_fold(const T *ring, unsigned long long *bar, unsigned stages, unsigned q, unsigned t,
+                              const T *in, unsigned tiles, size_t n, size_t tile_elems, int aligned)
+{
+    const unsigned warp_offset = (threadIdx.x >> 5) * 32 * R * VEC;
+    const size_t seg = (size_t)t * tile_elems + warp_offset;
+#if BULK_COPY_AVAILABLE
+    if (ring_tile(t, tiles, n, tile_elems, aligned)) {
+        bulk_wait(&bar[(q % stages) * ((blockDim.x >> 5) - 1) + (threadIdx.x >> 5)], (q / stages) & 1u);
+        return rows_fold<T, Op, R, VEC>(ring + (q % stages) * tile_elems + warp_offset, tile_elems, true);
+    }
+#endif
+    return rows_fold<T, Op, R, VEC>(in + seg, seg < n ? n - seg : 0, false);
+}
+
 /* Blocks of `warps` data warps and one look-ahead warp (the last). Iteration
- * i: the data warps fold round i + ahead (its copy the oldest in flight) and
- * scan round i; the look-ahead warp meanwhile folds round i's window of
- * aggregates, published `ahead` rounds earlier, so its L2 round trip overlaps
- * the data warps' work; between the two barriers it publishes round
- * i + ahead, refills round i's stage and hands out the prefixes. */
+ * i: each data warp takes its rows of round i into registers and at once
+ * refills their place with round i + stages (so a copy has a whole round to
+ * land), folds its rows of round i + ahead and scans round i; the look-ahead
+ * warp meanwhile folds round i's window of aggregates, published `ahead`
+ * rounds earlier, so its L2 round trip overlaps the data warps' work; between
+ * the two barriers it hands out the prefixes and publishes round i + ahead. */
 template <typename T, typename Op, unsigned C>
 __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks of 256 + 32 per SM, but f64 x 32 */
     scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
@@ -134,7 +164,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
     __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32];
     __shared__ unsigned block_shared, epoch_shared;
-    __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES];
+    __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES * RING_MAX_DATA_WARPS];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
     const unsigned warps = (blockDim.x >> 5) - 1; /* data warps */
@@ -142,57 +172,51 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
     const size_t tile_elems = (size_t)warps * 32 * C;
 #if BULK_COPY_AVAILABLE
     if (threadIdx.x == 0) { /* shared memory only: overlaps the kernel before */
-        for (unsigned s = 0; s < stages; s++) bulk_barrier_init(&full[s]);
+        for (unsigned s = 0; s < stages * warps; s++) bulk_barrier_init(&full[s]);
         bulk_barrier_init_fence();
     }
 #endif
     dependent_launch_wait(); /* the kernel before has finished: its counter reset, its writes visible */
     dependent_launch_trigger();
-    if (threadIdx.x == 0) {
-        draw_tile(header, grid - 1, &block_shared, &epoch_shared);
-#if BULK_COPY_AVAILABLE
-        for (unsigned s = 0; s < stages; s++)
-            ring_fill<T>(ring, full, s, block_shared + s * grid, in, tiles, n, tile_elems, aligned);
-#endif
-    }
+    if (threadIdx.x == 0) draw_tile(header, grid - 1, &block_shared, &epoch_shared);
     __syncthreads();
     status.epoch = epoch_shared;
     const unsigned b = block_shared, rounds = (tiles - b + grid - 1) / grid;
+#if BULK_COPY_AVAILABLE
+    if (!looker && lane == 0)
+        for (unsigned s = 0; s < stages; s++) ring_fill<T>(ring, full, s, b + s * grid, in, tiles, n, tile_elems, aligned);
+#endif
     T carry = Op::template identity<T>(); /* look-ahead warp: everything through the previous tile */
 
     for (int i = -(int)ahead; i < (int)rounds; i++) {
         const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid;
         T x[R][VEC], off[R], fold;
         if (!looker) {
-            if (q < rounds) {
-                ring_rows<T, Op, R, VEC>(x, ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
-                T a = Op::template identity<T>();
-#pragma unroll
-                for (unsigned j = 0; j < R; j++)
-#pragma unroll
-                    for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[j][k]);
-                a = warp_reduce_all<T, Op>(a);
-                if (lane == 0) ahead_totals[warp] = a;
-            }
             if (i >= 0) {
                 ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
-                T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
-                if (lane == 0) warp_totals[warp] = total;
-            }
-        } else if (i >= 0) {
-            fold = lookahead_fold<LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
-        }
-        __syncthreads(); /* round r's stage is read: the look-ahead warp refills it with round r + stages */
-        if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
-            if (i >= 0) {
-                tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
 #if BULK_COPY_AVAILABLE
+                __syncwarp(); /* every lane's rows are read before the copy engine overwrites them */
                 if (lane == 0) {
                     bulk_reuse_fence();
                     ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
                 }
 #endif
             }
+            if (q < rounds) {
+                T a = ring_fold<T, Op, R, VEC>(ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
+                a = warp_reduce_all<T, Op>(a);
+                if (lane == 0) ahead_totals[warp] = a;
+            }
+            if (i >= 0) {
+                T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
+                if (lane == 0) warp_totals[warp] = total;
+            }
+        } else if (i >= 0) {
+            fold = lookahead_fold<LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
+        }
+        __syncthreads();
+        if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
+            if (i >= 0) tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
             if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
         } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);

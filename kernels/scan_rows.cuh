@@ -8,6 +8,7 @@
  *
  *   rows_load / rows_store - vector accesses for a full aligned tile, guarded
  *                            scalar ones (the identity past n) otherwise
+ *   rows_fold              - the fold of the thread's items, a few rows at a time
  *   rows_scan_local        - each vector scanned in place; the thread's fold
  *   rows_offsets           - per row, what comes before this lane within the
  *                            warp's segment (one warp scan per row)
@@ -67,6 +68,26 @@ __device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, boo
             }
         }
     }
+}
+
+/* The fold of the thread's items in a warp segment, without keeping them: G
+ * rows in registers at a time, for a kernel that holds another tile meanwhile. */
+template <typename T, typename Op, unsigned R, unsigned VEC, unsigned G = 2>
+__device__ inline T rows_fold(const T *seg, size_t left, bool full)
+{
+    static_assert(R % G == 0, "whole groups of rows");
+    T a = Op::template identity<T>();
+#pragma unroll
+    for (unsigned j = 0; j < R; j += G) {
+        const size_t skip = (size_t)j * 32 * VEC;
+        T x[G][VEC];
+        rows_load<T, Op, G, VEC>(x, seg + skip, left > skip ? left - skip : 0, full);
+#pragma unroll
+        for (unsigned g = 0; g < G; g++)
+#pragma unroll
+            for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[g][k]);
+    }
+    return a;
 }
 
 /* Each vector scanned in place; returns the fold of the thread's items. */
