@@ -70,24 +70,20 @@ __device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t ti
     return BULK_COPY_AVAILABLE && t < tiles && aligned && ((size_t)t + 1) * tile_elems <= n;
 }
 
-/* Data warp w's share of a tile: its rows, one segment of 32 x C elements,
- * and in a ring stage s that segment's own barrier. Each warp reads only its
- * own segment of a stage, so each segment has its own copy and barrier: a
- * warp refills as soon as its rows are in registers, waiting for no other. */
-template <unsigned C> __device__ inline size_t segment_offset(void) { return (size_t)(threadIdx.x >> 5) * 32 * C; }
-__device__ inline unsigned segment_barrier(unsigned s) { return s * ((blockDim.x >> 5) - 1) + (threadIdx.x >> 5); }
-
-/* Lane 0 of a data warp: its segment of tile t into stage s, if the tile
- * comes through the ring. */
-template <typename T, unsigned C>
+/* Lane 0 of data warp w: its segment of tile t into stage s, if the tile
+ * comes through the ring. Each warp reads only its own segment of a stage, so
+ * each segment has its own copy and barrier (bar[s * warps + w]): a warp
+ * refills as soon as its rows are in registers, waiting for no other warp. */
+template <typename T>
 __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, unsigned t, const T *in,
                                  unsigned tiles, size_t n, size_t tile_elems, int aligned)
 {
 #if BULK_COPY_AVAILABLE
-    const size_t off = segment_offset<C>();
+    const unsigned warp = threadIdx.x >> 5, warps = (blockDim.x >> 5) - 1;
+    const size_t seg_elems = tile_elems / warps, at = s * tile_elems + warp * seg_elems;
     if (ring_tile(t, tiles, n, tile_elems, aligned))
-        bulk_load(ring + s * tile_elems + off, in + (size_t)t * tile_elems + off, 32 * C * sizeof(T),
-                  &bar[segment_barrier(s)]);
+        bulk_load(ring + at, in + (size_t)t * tile_elems + warp * seg_elems, (unsigned)(seg_elems * sizeof(T)),
+                  &bar[s * warps + warp]);
 #endif
 }
 
@@ -115,28 +111,41 @@ __device__ inline void tile_prefix_ahead(T fold, T *carry, const T *warp_totals,
     *carry = Op::apply(before, __shfl_sync(0xffffffffu, inc, 31));
 }
 
-/* Where a data warp reads its segment of this block's round-r tile (tile
- * t): its ring stage, once the copy has landed (a phase already complete
- * returns at once), else global memory, guarded. */
-template <typename T> struct segment_source {
-    const T *p;
-    size_t left; /* elements readable from p */
-    bool full;   /* the whole segment, aligned: unguarded vector loads */
-};
-
-template <typename T, unsigned C>
-__device__ inline segment_source<T> ring_segment(const T *ring, unsigned long long *bar, unsigned stages, unsigned r,
-                                                 unsigned t, const T *in, unsigned tiles, size_t n, size_t tile_elems,
-                                                 int aligned)
+/* A data warp's rows of this block's round-r tile: from its ring stage
+ * (waiting for the copy; a phase already complete returns at once), else
+ * guarded from global memory. */
+template <typename T, typename Op, unsigned R, unsigned VEC>
+__device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long long *bar, unsigned stages,
+                                 unsigned r, unsigned t, const T *in, unsigned tiles, size_t n, size_t tile_elems,
+                                 int aligned)
 {
-    const size_t off = segment_offset<C>(), seg = (size_t)t * tile_elems + off;
+    const unsigned warp_offset = (threadIdx.x >> 5) * 32 * R * VEC;
+    const size_t seg = (size_t)t * tile_elems + warp_offset;
 #if BULK_COPY_AVAILABLE
     if (ring_tile(t, tiles, n, tile_elems, aligned)) {
-        bulk_wait(&bar[segment_barrier(r % stages)], (r / stages) & 1u);
-        return segment_source<T>{ring + (r % stages) * tile_elems + off, tile_elems, true};
+        bulk_wait(&bar[(r % stages) * ((blockDim.x >> 5) - 1) + (threadIdx.x >> 5)], (r / stages) & 1u);
+        rows_load<T, Op, R, VEC>(x, ring + (r % stages) * tile_elems + warp_offset, tile_elems, true);
+        return;
     }
 #endif
-    return segment_source<T>{in + seg, seg < n ? n - seg : 0, false};
+    rows_load<T, Op, R, VEC>(x, in + seg, seg < n ? n - seg : 0, false);
+}
+
+/* A data warp's fold of its rows of this block's round-q tile, read from its
+ * ring stage (waiting for the copy) or guarded from global memory. */
+template <typename T, typename Op, unsigned R, unsigned VEC>
+__device__ inline T ring_fold(const T *ring, unsigned long long *bar, unsigned stages, unsigned q, unsigned t,
+                              const T *in, unsigned tiles, size_t n, size_t tile_elems, int aligned)
+{
+    const unsigned warp_offset = (threadIdx.x >> 5) * 32 * R * VEC;
+    const size_t seg = (size_t)t * tile_elems + warp_offset;
+#if BULK_COPY_AVAILABLE
+    if (ring_tile(t, tiles, n, tile_elems, aligned)) {
+        bulk_wait(&bar[(q % stages) * ((blockDim.x >> 5) - 1) + (threadIdx.x >> 5)], (q / stages) & 1u);
+        return rows_fold<T, Op, R, VEC>(ring + (q % stages) * tile_elems + warp_offset, tile_elems, true);
+    }
+#endif
+    return rows_fold<T, Op, R, VEC>(in + seg, seg < n ? n - seg : 0, false);
 }
 
 /* Blocks of `warps` data warps and one look-ahead warp (the last). Iteration
@@ -175,7 +184,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
     const unsigned b = block_shared, rounds = (tiles - b + grid - 1) / grid;
 #if BULK_COPY_AVAILABLE
     if (!looker && lane == 0)
-        for (unsigned s = 0; s < stages; s++) ring_fill<T, C>(ring, full, s, b + s * grid, in, tiles, n, tile_elems, aligned);
+        for (unsigned s = 0; s < stages; s++) ring_fill<T>(ring, full, s, b + s * grid, in, tiles, n, tile_elems, aligned);
 #endif
     T carry = Op::template identity<T>(); /* look-ahead warp: everything through the previous tile */
 
@@ -184,19 +193,17 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
         T x[R][VEC], off[R], fold;
         if (!looker) {
             if (i >= 0) {
-                segment_source<T> src = ring_segment<T, C>(ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
-                rows_load<T, Op, R, VEC>(x, src.p, src.left, src.full);
+                ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
 #if BULK_COPY_AVAILABLE
                 __syncwarp(); /* every lane's rows are read before the copy engine overwrites them */
                 if (lane == 0) {
                     bulk_reuse_fence();
-                    ring_fill<T, C>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
+                    ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
                 }
 #endif
             }
             if (q < rounds) {
-                segment_source<T> src = ring_segment<T, C>(ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
-                T a = rows_fold<T, Op, R, VEC>(src.p, src.left, src.full);
+                T a = ring_fold<T, Op, R, VEC>(ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
                 a = warp_reduce_all<T, Op>(a);
                 if (lane == 0) ahead_totals[warp] = a;
             }
@@ -216,7 +223,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
         }
         __syncthreads();
         if (!looker && i >= 0) {
-            const size_t seg = (size_t)t * tile_elems + segment_offset<C>();
+            const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
             rows_store<T, R, VEC>(out + seg, x, seg < n ? n - seg : 0, ring_tile(t, tiles, n, tile_elems, aligned));
         }
