@@ -7,8 +7,7 @@
  *   tree_sequential       - the shared-memory tree of reduce_sequential_addressing
  *   warp_unrolled         - the last warp of reduce_unroll_last_warp (volatile + __syncwarp)
  *   tree_unrolled<BLOCK>  - the completely unrolled tree of reduce_unroll_complete
- *   vector_fold<U>        - fold with 16-byte loads, U in flight, grid-stride (reduce_vectorized_single_pass)
- *                           or by block shares (reduce_one_launch)
+ *   vector_fold<U>        - grid-stride fold with 16-byte loads, U in flight (reduce_vectorized_single_pass)
  *   last_block_finish     - the block that draws the last ticket folds the partials (reduce_vectorized_single_pass)
  *   resident_blocks, capped_grid - the grid cap of the grid-stride variants
  *   launch_stage          - the launch every block-partial stage makes
@@ -96,17 +95,13 @@ template <unsigned BLOCK, typename T, typename Op> __device__ inline T tree_unro
     return tid < 32 ? warp_unrolled<T, Op>(sdata, tid) : sdata[tid];
 }
 
-/* A fold of in[0..n) with 16-byte loads: a scalar head up to the first
- * 16-byte boundary (empty for cudaMalloc'd input), the vector body with U
- * independent loads in flight per thread and step, a scalar tail of fewer
+/* A grid-stride fold of in[0..n) with 16-byte loads: a scalar head up to the
+ * first 16-byte boundary (empty for cudaMalloc'd input), the vector body with
+ * U independent loads in flight per thread and step, a scalar tail of fewer
  * than one vector; the head and tail are read by the grid's first threads, so
  * any n >= 1 and any element-aligned pointer work and nothing past n is read.
- * The body goes grid-stride (the whole grid sweeps one window across it), or
- * BLOCKED: block b takes one contiguous share of whole 128-byte lines and its
- * threads sweep that, as CUB's even share does (each block one stream; at
- * 2^28-2^30 DRAM then runs fuller: FINDINGS, "Beyond CUB").
  * Returns the thread's fold (the identity if it got nothing). */
-template <typename T, typename Op, unsigned U, bool BLOCKED = false> __device__ inline T vector_fold(const T *in, size_t n)
+template <typename T, typename Op, unsigned U> __device__ inline T vector_fold(const T *in, size_t n)
 {
     typedef typename vec16<T>::type V;
     const unsigned W = sizeof(V) / sizeof(T);
@@ -115,24 +110,16 @@ template <typename T, typename Op, unsigned U, bool BLOCKED = false> __device__ 
     if (head > n) head = n;
     const V *body = (const V *)(in + head);
     const size_t nv = (n - head) / W, tail = head + nv * W;
-    size_t i = gtid, end = nv, stride = grid;
-    if (BLOCKED) {
-        const size_t line = 128 / sizeof(V), share = (nv + gridDim.x - 1) / gridDim.x;
-        const size_t lo = (size_t)blockIdx.x * ((share + line - 1) / line * line);
-        end = lo + (share + line - 1) / line * line;
-        if (end > nv) end = nv;
-        i = lo + threadIdx.x;
-        stride = blockDim.x;
-    }
 
     T acc[U];
 #pragma unroll
     for (unsigned u = 0; u < U; u++) acc[u] = Op::template identity<T>();
     if (gtid < head) acc[0] = in[gtid];
-    for (; i + (U - 1) * stride < end; i += U * stride) {
+    size_t i = gtid;
+    for (; i + (U - 1) * grid < nv; i += U * grid) {
         V x[U];
 #pragma unroll
-        for (unsigned u = 0; u < U; u++) x[u] = body[i + u * stride];
+        for (unsigned u = 0; u < U; u++) x[u] = body[i + u * grid];
 #pragma unroll
         for (unsigned u = 0; u < U; u++) {
             const T *e = (const T *)&x[u];
@@ -140,7 +127,7 @@ template <typename T, typename Op, unsigned U, bool BLOCKED = false> __device__ 
             for (unsigned k = 0; k < W; k++) acc[u] = Op::apply(acc[u], e[k]);
         }
     }
-    for (; i < end; i += stride) { /* fewer than U vectors left for this thread */
+    for (; i < nv; i += grid) { /* fewer than U vectors left for this thread */
         V x = body[i];
         const T *e = (const T *)&x;
 #pragma unroll
