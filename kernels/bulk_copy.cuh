@@ -9,6 +9,7 @@
  *                        threads waiting on it; completes the barrier's phase
  *   bulk_wait          - every thread that reads the stage waits for the phase
  *   bulk_reuse_fence   - before a stage read by ordinary loads is refilled
+ *   bulk_ring_stages   - (host) how many stages a ring of shared memory holds
  *
  * Compiled for sm_90 and later only (BULK_COPY_AVAILABLE); callers keep a
  * path without it for older targets.
@@ -64,4 +65,12 @@ __device__ inline void bulk_wait(unsigned long long *bar, unsigned parity)
 }
 #endif
 
+
+/* Stages of `stage_bytes` that `ring_bytes` holds: at least two (one being
+ * read, one in flight), at most `max_stages`. */
+static inline unsigned bulk_ring_stages(size_t ring_bytes, size_t stage_bytes, unsigned max_stages)
+{
+    size_t s = ring_bytes / stage_bytes;
+    return s < 2 ? 2u : s > max_stages ? max_stages : (unsigned)s;
+}
 #endif /* KERNELS_BULK_COPY_CUH */

@@ -197,4 +197,33 @@ static inline void *workspace_take(workspace_layout *w, size_t bytes)
 /* Bytes-moved models shared by many variants. */
 static inline double bytes_read_input(const kernel_args *a) { return (double)a->n * dtype_size(a->dtype); }
 
+/* ---- shared memory and residency (host side, no GPU work) -------------- */
+
+/* Above this, a kernel must opt in to more dynamic shared memory. */
+#define DEFAULT_SMEM_LIMIT (48u * 1024u)
+
+/* Lets `kernel` take `smem` bytes of dynamic shared memory (f64 tiles of
+ * 1024 x 16 need 135 KB; the default limit is 48 KB, and it counts the
+ * kernel's static arrays too, so near it they are asked for). A host-side
+ * setting, no GPU work. */
+static inline cudaError_t smem_opt_in(const void *kernel, size_t smem)
+{
+    if (smem <= DEFAULT_SMEM_LIMIT / 2) return cudaSuccess;
+    cudaFuncAttributes f;
+    cudaError_t err = cudaFuncGetAttributes(&f, kernel);
+    if (err != cudaSuccess) return err;
+    if (smem + f.sharedSizeBytes <= DEFAULT_SMEM_LIMIT) return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+}
+
+/* Blocks of this kernel instance the chip holds at once (0 if the query fails). */
+static inline unsigned resident_grid(const void *kernel, unsigned block_dim, size_t smem)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block_dim, smem) != cudaSuccess)
+        return 0;
+    return (unsigned)(sms * per_sm);
+}
+
 #endif /* KERNELS_COMMON_CUH */

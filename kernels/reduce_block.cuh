@@ -7,6 +7,7 @@
  *   tree_sequential       - the shared-memory tree of reduce_sequential_addressing
  *   warp_unrolled         - the last warp of reduce_unroll_last_warp (volatile + __syncwarp)
  *   tree_unrolled<BLOCK>  - the completely unrolled tree of reduce_unroll_complete
+ *   vector_split          - in[0..n) as scalar head, 16-byte vectors, scalar tail
  *   vector_fold<U>        - grid-stride fold with 16-byte loads, U in flight (reduce_vectorized_single_pass)
  *   last_block_finish     - the block that draws the last ticket folds the partials (reduce_vectorized_single_pass)
  *   resident_blocks, capped_grid - the grid cap of the grid-stride variants
@@ -95,6 +96,22 @@ template <unsigned BLOCK, typename T, typename Op> __device__ inline T tree_unro
     return tid < 32 ? warp_unrolled<T, Op>(sdata, tid) : sdata[tid];
 }
 
+/* in[0..n) cut for 16-byte loads: `head` scalars up to the first 16-byte
+ * boundary (none for cudaMalloc'd input), `nv` vectors from in + head, then
+ * scalars from `tail` to n (fewer than one vector). */
+struct vector_span {
+    size_t head, nv, tail;
+};
+
+template <typename T> __device__ inline vector_span vector_split(const T *in, size_t n)
+{
+    const size_t W = 16 / sizeof(T);
+    size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(T);
+    if (head > n) head = n;
+    const size_t nv = (n - head) / W;
+    return vector_span{head, nv, head + nv * W};
+}
+
 /* A grid-stride fold of in[0..n) with 16-byte loads: a scalar head up to the
  * first 16-byte boundary (empty for cudaMalloc'd input), the vector body with
  * U independent loads in flight per thread and step, a scalar tail of fewer
@@ -106,10 +123,9 @@ template <typename T, typename Op, unsigned U> __device__ inline T vector_fold(c
     typedef typename vec16<T>::type V;
     const unsigned W = sizeof(V) / sizeof(T);
     const size_t gtid = (size_t)blockIdx.x * blockDim.x + threadIdx.x, grid = (size_t)blockDim.x * gridDim.x;
-    size_t head = ((16 - ((uintptr_t)in & 15)) & 15) / sizeof(T);
-    if (head > n) head = n;
+    const vector_span sp = vector_split(in, n);
+    const size_t head = sp.head, nv = sp.nv, tail = sp.tail;
     const V *body = (const V *)(in + head);
-    const size_t nv = (n - head) / W, tail = head + nv * W;
 
     T acc[U];
 #pragma unroll

@@ -9,7 +9,7 @@
  *     partials and puts the ticket back to 0 for the next call;
  *     workspace_init zeroes it once, when the workspace is handed over;
  *   - no fence on a block's way out (f32, i32): partials are epoch-tagged
- *     words the last block polls (finish_one_launch below);
+ *     words the last block polls (kernels/reduce_one_launch.cuh);
  *   - the grid from n: enough blocks for every thread to have its U vectors
  *     (U = the coarse factor: independent 16-byte loads in flight per thread
  *     and step), never more than fill the chip once (resident_blocks); a
@@ -24,70 +24,9 @@
  *
  * Run: bazel run //harness:sweep -- --variants reduce_one_launch --sizes 65536,4194304 --coarse 1,2,4,8
  */
-#include <cuda/atomic>
-#include <string.h>
-
 #include "kernels/dependent_launch.cuh"
 #include "kernels/reduce_block.cuh"
-
-/* The finish, one way for each word size (workspace: a 64-bit header, then
- * one 8-byte partial per block):
- *   4-byte types: thread 0 draws its ticket and the launch's epoch from the
- *     header {epoch, count} in one relaxed atomic, then stores its partial as
- *     one 64-bit word {tag of the epoch, value}, relaxed. No fence on any
- *     block's way out: the last drawer polls the partial words until each
- *     carries this launch's tag (every block stored its word right after its
- *     draw), so its path is two L2 round trips, not three.
- *   f64: the partial, then the ticket with acq_rel (release: the partial
- *     before the ticket; acquire: the last block sees every partial).
- * The last drawer puts the count back to 0 and advances the epoch (every
- * other block has drawn by then). Tags never equal 0, so zeroed words are
- * stale in every epoch. */
-__device__ inline unsigned partial_tag(unsigned epoch) { return epoch | 0x80000000u; }
-
-template <typename T, typename Op>
-__device__ inline void finish_one_launch(T v, unsigned long long *header, unsigned long long *partials, T *out,
-                                         T *warp_totals)
-{
-    __shared__ int am_last;
-    __shared__ unsigned epoch;
-    if (threadIdx.x == 0) {
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> h(*header);
-        unsigned long long x;
-        if constexpr (sizeof(T) == 4) {
-            x = h.fetch_add(1ull, cuda::memory_order_relaxed);
-            unsigned bits;
-            memcpy(&bits, &v, sizeof bits);
-            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(partials[blockIdx.x]);
-            w.store(((unsigned long long)partial_tag((unsigned)(x >> 32)) << 32) | bits, cuda::memory_order_relaxed);
-        } else {
-            ((T *)partials)[blockIdx.x] = v;
-            x = h.fetch_add(1ull, cuda::memory_order_acq_rel);
-        }
-        epoch = (unsigned)(x >> 32);
-        am_last = (unsigned)x == gridDim.x - 1;
-        if (am_last) h.store(((x >> 32) + 1) << 32, cuda::memory_order_relaxed);
-    }
-    __syncthreads(); /* also: warp 0 is done with warp_totals; thread 0's acquire covers the block */
-    if (!am_last) return;
-    v = Op::template identity<T>();
-    for (unsigned i = threadIdx.x; i < gridDim.x; i += blockDim.x) {
-        T p;
-        if constexpr (sizeof(T) == 4) {
-            cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> w(partials[i]);
-            unsigned long long word;
-            while ((unsigned)((word = w.load(cuda::memory_order_relaxed)) >> 32) != partial_tag(epoch)) {
-            }
-            unsigned bits = (unsigned)word;
-            memcpy(&p, &bits, sizeof bits);
-        } else {
-            p = __ldcg((const T *)partials + i); /* L2, not L1 */
-        }
-        v = Op::apply(v, p);
-    }
-    v = block_reduce<T, Op>(v, warp_totals);
-    if (threadIdx.x == 0) *out = v;
-}
+#include "kernels/reduce_one_launch.cuh"
 
 template <typename T, typename Op, unsigned U>
 __global__ void reduce_one_launch_kernel(const T *in, T *out, size_t n, unsigned long long *header,
@@ -112,31 +51,17 @@ static unsigned grid_for(const kernel_args *a)
     return capped_grid(ceil_div(vectors, (size_t)a->block_dim * a->coarse), a->block_dim);
 }
 
-/* Workspace: the 64-bit header, then one 8-byte partial word per block. Returns the size. */
-static size_t layout(const kernel_args *a, unsigned long long **header, unsigned long long **partials)
-{
-    workspace_layout w = {(char *)a->workspace, 0};
-    *header = (unsigned long long *)workspace_take(&w, sizeof(unsigned long long));
-    *partials = (unsigned long long *)workspace_take(&w, grid_for(a) * 8u);
-    return w.size;
-}
-
-static size_t workspace(const kernel_args *a)
-{
-    unsigned long long *header, *partials;
-    return layout(a, &header, &partials);
-}
-
+static size_t workspace(const kernel_args *a) { return one_launch_workspace(a, grid_for(a)); }
 static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
 {
-    if (!a->workspace || a->workspace_bytes < workspace(a)) return cudaErrorInvalidValue;
-    return cudaMemsetAsync(a->workspace, 0, workspace(a), s); /* header and partial words */
+    return one_launch_workspace_init(a, grid_for(a), s);
 }
 
 template <typename T, typename Op, unsigned U> static cudaError_t launch_unrolled(const kernel_args *a, cudaStream_t s)
 {
     unsigned long long *header, *partials;
-    if (!a->workspace || a->workspace_bytes < layout(a, &header, &partials)) return cudaErrorInvalidValue;
+    if (!a->workspace || a->workspace_bytes < one_launch_layout(a, grid_for(a), &header, &partials))
+        return cudaErrorInvalidValue;
     return launch_dependent(reduce_one_launch_kernel<T, Op, U>, grid_for(a), a->block_dim, 0, s, (const T *)a->in,
                             (T *)a->out, a->n, header, partials);
 }

@@ -79,7 +79,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
     RETURN_IF_ERROR(cudaMemsetAsync(ws, 0, reset, s));
 
     size_t smem = coarse_shape<C>::smem_elems(a->block_dim) * sizeof(T);
-    RETURN_IF_ERROR(scan_smem_opt_in((const void *)scan_decoupled_lookback_kernel<T, Op, C>, smem));
+    RETURN_IF_ERROR(smem_opt_in((const void *)scan_decoupled_lookback_kernel<T, Op, C>, smem));
     scan_decoupled_lookback_kernel<T, Op, C><<<(unsigned)tiles, a->block_dim, smem, s>>>(
         (const T *)a->in, (T *)a->out, a->n, a->scan_mode == SCAN_EXCLUSIVE,
         lookback_status_at<T>(ws, sizeof(unsigned), tiles, 0, (tile_status<T> *)NULL), (unsigned *)ws);

@@ -23,8 +23,6 @@
 #include "kernels/scan_block.cuh"
 
 #define SCAN_MAX_LEVELS 32
-/* Above this, a kernel must opt in to more dynamic shared memory. */
-#define SCAN_DEFAULT_SMEM (48u * 1024u)
 
 /* The levels for n elements in tiles of `tile`: level L scans count[L]
  * elements in tiles[L] tiles; when tiles[L] > 1 its totals go to the workspace
@@ -133,23 +131,9 @@ __global__ void scan_add_back_kernel(T *data, const T *scanned_totals, size_t co
 
 /* ---- host side ------------------------------------------------------------ */
 
-/* Lets `kernel` take `smem` bytes of dynamic shared memory (f64 tiles of
- * 1024 x 16 need 135 KB; the default limit is 48 KB, and it counts the
- * kernel's static arrays too, so near it they are asked for). A host-side
- * setting, no GPU work. */
-static inline cudaError_t scan_smem_opt_in(const void *kernel, size_t smem)
-{
-    if (smem <= SCAN_DEFAULT_SMEM / 2) return cudaSuccess;
-    cudaFuncAttributes f;
-    cudaError_t err = cudaFuncGetAttributes(&f, kernel);
-    if (err != cudaSuccess) return err;
-    if (smem + f.sharedSizeBytes <= SCAN_DEFAULT_SMEM) return cudaSuccess;
-    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-}
-
 template <typename T, typename Op, typename Step> static cudaError_t scan_tiles_prepare(unsigned block_dim)
 {
-    return scan_smem_opt_in((const void *)scan_tiles_kernel<T, Op, Step>, Step::smem_elems(block_dim) * sizeof(T));
+    return smem_opt_in((const void *)scan_tiles_kernel<T, Op, Step>, Step::smem_elems(block_dim) * sizeof(T));
 }
 
 template <typename T, typename Op, typename Step>

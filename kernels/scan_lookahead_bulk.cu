@@ -250,23 +250,6 @@ static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
     return cudaMemsetAsync(a->workspace, 0, workspace(a), s);
 }
 
-/* Stages that fit ring_bytes, at least two (one scanned, one in flight). */
-static unsigned ring_stages(size_t tile_bytes)
-{
-    size_t s = ring_bytes / tile_bytes;
-    return s < 2 ? 2u : s > RING_MAX_STAGES ? (unsigned)RING_MAX_STAGES : (unsigned)s;
-}
-
-/* Blocks of this kernel instance the chip holds at once (0 if the query fails). */
-static unsigned resident_blocks(const void *kernel, unsigned block_dim, size_t smem)
-{
-    int dev = 0, sms = 0, per_sm = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)block_dim, smem) != cudaSuccess)
-        return 0;
-    return (unsigned)(sms * per_sm);
-}
-
 template <typename T, typename Op, unsigned C> static cudaError_t launch_items(const kernel_args *a, cudaStream_t s)
 {
     size_t tiles = tiles_of(a);
@@ -274,11 +257,11 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     void (*kernel)(const T *, T *, size_t, unsigned, unsigned, unsigned, int, int, aggregate_words<T>,
                    unsigned long long *, unsigned) =
         scan_lookahead_bulk_kernel<T, Op, C>;
-    unsigned stages = ring_stages(tile_of(a) * sizeof(T));
+    unsigned stages = bulk_ring_stages(ring_bytes, tile_of(a) * sizeof(T), RING_MAX_STAGES);
     size_t smem = stages * tile_of(a) * sizeof(T);
-    RETURN_IF_ERROR(scan_smem_opt_in((const void *)kernel, smem));
+    RETURN_IF_ERROR(smem_opt_in((const void *)kernel, smem));
     unsigned threads = a->block_dim + 32; /* the data warps and the look-ahead warp */
-    unsigned grid = resident_blocks((const void *)kernel, threads, smem);
+    unsigned grid = resident_grid((const void *)kernel, threads, smem);
     if (grid == 0) return cudaErrorInvalidConfiguration;
     if (grid > tiles) grid = (unsigned)tiles;
     char *ws = (char *)a->workspace;

@@ -94,7 +94,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
         RETURN_IF_ERROR((scan_recursive_run<T, Op, step>(totals, totals, tiles, 0, B, scan_ws, scan_bytes, s)));
     }
     size_t smem = step::smem_elems(B) * sizeof(T);
-    RETURN_IF_ERROR(scan_smem_opt_in((const void *)scan_reduce_then_scan_kernel<T, Op, C>, smem));
+    RETURN_IF_ERROR(smem_opt_in((const void *)scan_reduce_then_scan_kernel<T, Op, C>, smem));
     scan_reduce_then_scan_kernel<T, Op, C><<<(unsigned)tiles, B, smem, s>>>((const T *)a->in, (T *)a->out, a->n,
                                                                            a->scan_mode == SCAN_EXCLUSIVE, totals);
     RETURN_IF_LAUNCH_FAILED();
