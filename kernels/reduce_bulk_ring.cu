@@ -7,15 +7,17 @@
  *     ring of shared-memory stages, S copies in flight per block, no register
  *     or thread holding a load; the threads fold each stage from shared
  *     memory while the next ones land;
- *   - each block one contiguous, equal share of the input (to 16 bytes), cut
- *     into stages of block x C vectors, the last one shorter: every block
- *     reads the same number of bytes, where whole tiles dealt round-robin
- *     leave some blocks one tile more (3 % of the time at 2^24);
+ *   - the input cut into equal chunks of at most one stage (block x C
+ *     16-byte vectors) dealt round-robin, so every block reads the same bytes
+ *     (whole stage-sized tiles leave some blocks one tile more: 3 % of the
+ *     time at 2^24) and the copies in flight cover one window of memory (one
+ *     contiguous share per block, 264 streams 16 MB apart, ran 17 % slower
+ *     at 2^30: FINDINGS, "Beyond CUB");
  *   - the grid is what the ring's shared memory lets the chip hold at once;
  *   - the one-launch finish (kernels/reduce_one_launch.cuh): the last block
  *     folds the partials in block order and resets the ticket; a dependent
  *     launch overlaps the next call's start.
- * Where the copy engine is missing (before sm_90) the same shares are folded
+ * Where the copy engine is missing (before sm_90) the same chunks are folded
  * with 16-byte loads from global memory. The scalar head up to the first
  * 16-byte boundary and the tail are folded by the grid's first threads, so
  * any n >= 1 and any element-aligned pointer work.
@@ -50,44 +52,71 @@ __device__ inline void stage_fold(T (&acc)[C], const V *stage, size_t cnt)
     }
 }
 
-/* Thread 0: chunk k of this block's share [lo, hi) into its stage. */
+/* The body's nv vectors cut into equal chunks of at most one stage, dealt
+ * round-robin: chunk b + k * grid is block b's k-th. Every block reads the
+ * same bytes (to one chunk at the end), and each round's chunks lie side by
+ * side, so the grid's copies in flight cover one window of memory. */
+struct chunk_plan {
+    size_t nv, chunk_vecs; /* vectors in the body, in a chunk */
+    unsigned chunks;       /* this block's */
+};
+
+__device__ inline chunk_plan plan_chunks(size_t nv, size_t stage_vecs)
+{
+    const size_t grid = gridDim.x, rounds = (nv + grid * stage_vecs - 1) / (grid * stage_vecs);
+    const size_t even = rounds ? (nv + grid * rounds - 1) / (grid * rounds) : 0;
+    chunk_plan p = {nv, (even + 7) / 8 * 8, 0}; /* whole 128-byte lines; a stage is too */
+    if (p.chunk_vecs) { /* chunks b, b + grid, ... that start before nv */
+        const size_t starts = (nv + p.chunk_vecs - 1) / p.chunk_vecs;
+        p.chunks = starts > blockIdx.x ? (unsigned)((starts - blockIdx.x + grid - 1) / grid) : 0;
+    }
+    return p;
+}
+
+__device__ inline size_t chunk_at(const chunk_plan &p, unsigned k)
+{
+    return ((size_t)blockIdx.x + (size_t)k * gridDim.x) * p.chunk_vecs;
+}
+__device__ inline size_t chunk_len(const chunk_plan &p, size_t at)
+{
+    return p.nv - at < p.chunk_vecs ? p.nv - at : p.chunk_vecs;
+}
+
+/* Thread 0: this block's chunk k into stage k % stages. */
 template <typename V>
-__device__ inline void ring_issue(V *ring, unsigned long long *full, unsigned stages, unsigned k, const V *body,
-                                  size_t lo, size_t hi, size_t stage_vecs)
+__device__ inline void ring_issue(V *ring, unsigned long long *full, unsigned stages, const chunk_plan &p, unsigned k,
+                                  const V *body)
 {
 #if BULK_COPY_AVAILABLE
-    const size_t at = lo + (size_t)k * stage_vecs, cnt = hi - at < stage_vecs ? hi - at : stage_vecs;
-    const unsigned s = k % stages;
-    bulk_load(ring + s * stage_vecs, body + at, (unsigned)(cnt * sizeof(V)), &full[s]);
+    const size_t at = chunk_at(p, k), s = k % stages;
+    bulk_load(ring + s * p.chunk_vecs, body + at, (unsigned)(chunk_len(p, at) * sizeof(V)), &full[s]);
 #endif
 }
 
-/* The block's share, stage by stage: wait for chunk k, fold it, and once
+/* The block's chunks, stage by stage: wait for chunk k, fold it, and once
  * every thread has read the stage, refill it with chunk k + stages. */
 template <typename T, typename Op, unsigned C, typename V>
-__device__ inline void share_fold(T (&acc)[C], V *ring, unsigned long long *full, unsigned stages, const V *body,
-                                  size_t lo, size_t hi)
+__device__ inline void chunks_fold(T (&acc)[C], V *ring, unsigned long long *full, unsigned stages, const V *body,
+                                   size_t nv)
 {
-    const size_t stage_vecs = (size_t)blockDim.x * C;
-    const unsigned chunks = (unsigned)((hi - lo + stage_vecs - 1) / stage_vecs); /* < 2^31 / 32 */
+    const chunk_plan p = plan_chunks(nv, (size_t)blockDim.x * C);
 #if BULK_COPY_AVAILABLE
     if (threadIdx.x == 0)
-        for (unsigned k = 0; k < stages && k < chunks; k++) ring_issue(ring, full, stages, k, body, lo, hi, stage_vecs);
-    for (unsigned k = 0, s = 0, parity = 0; k < chunks; k++) {
-        const size_t at = lo + (size_t)k * stage_vecs;
+        for (unsigned k = 0; k < stages && k < p.chunks; k++) ring_issue(ring, full, stages, p, k, body);
+    for (unsigned k = 0, s = 0, parity = 0; k < p.chunks; k++) {
         bulk_wait(&full[s], parity);
-        stage_fold<T, Op, C>(acc, ring + (size_t)s * stage_vecs, hi - at);
+        stage_fold<T, Op, C>(acc, ring + (size_t)s * p.chunk_vecs, chunk_len(p, chunk_at(p, k)));
         __syncthreads(); /* every thread is done with the stage before the copy engine refills it */
-        if (threadIdx.x == 0 && k + stages < chunks) {
+        if (threadIdx.x == 0 && k + stages < p.chunks) {
             bulk_reuse_fence();
-            ring_issue(ring, full, stages, k + stages, body, lo, hi, stage_vecs);
+            ring_issue(ring, full, stages, p, k + stages, body);
         }
         if (++s == stages) s = 0, parity ^= 1u;
     }
 #else
-    for (unsigned k = 0; k < chunks; k++) {
-        const size_t at = lo + (size_t)k * stage_vecs;
-        stage_fold<T, Op, C>(acc, body + at, hi - at);
+    for (unsigned k = 0; k < p.chunks; k++) {
+        const size_t at = chunk_at(p, k);
+        stage_fold<T, Op, C>(acc, body + at, chunk_len(p, at));
     }
 #endif
 }
@@ -111,15 +140,13 @@ __global__ void __launch_bounds__(512) reduce_bulk_ring_kernel(const T *in, T *o
     __syncthreads(); /* the barriers are initialised before anyone waits on them */
 
     const vector_span sp = vector_split(in, n);
-    const size_t share = (sp.nv + gridDim.x - 1) / gridDim.x, lo0 = (size_t)blockIdx.x * share;
-    const size_t lo = lo0 < sp.nv ? lo0 : sp.nv, hi = sp.nv - lo < share ? sp.nv : lo + share;
     T acc[C];
 #pragma unroll
     for (unsigned c = 0; c < C; c++) acc[c] = Op::template identity<T>();
     const size_t gtid = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (gtid < sp.head) acc[0] = in[gtid];
     if (sp.tail + gtid < n) acc[0] = Op::apply(acc[0], in[sp.tail + gtid]);
-    share_fold<T, Op, C>(acc, ring, full, stages, (const V *)(in + sp.head), lo, hi);
+    chunks_fold<T, Op, C>(acc, ring, full, stages, (const V *)(in + sp.head), sp.nv);
 #pragma unroll
     for (unsigned c = 1; c < C; c++) acc[0] = Op::apply(acc[0], acc[c]);
 
@@ -216,7 +243,7 @@ extern "C" const variant reduce_bulk_ring_variant = REDUCE_VARIANT(
     .name = "reduce_bulk_ring",
     .alias = "bulk_ring",
     .family = "single_pass",
-    .description = "one launch per call: TMA bulk copies of each block's equal contiguous share into a ring of "
+    .description = "one launch per call: TMA bulk copies of equal chunks, dealt round-robin, into a ring of "
                    "shared-memory stages, folded from shared memory; last block folds the partials",
     .limits = "coarse = 16-byte vectors per thread per stage: 1, 2, 4, 8; block dims 128, 256, 512 (a 96 KB "
               "ring of at least two stages); bulk copies on sm_90 and later",
