@@ -101,10 +101,13 @@ __global__ void fill_identity_kernel(T *out)
 }
 
 /* Dynamic shared memory typed for T (one untyped extern array, so kernels of
- * different T can share a translation unit). */
+ * different T can share a translation unit). Aligned to a 128-byte line:
+ * bulk copies (kernels/bulk_copy.cuh) need 16 bytes, but into a stage that
+ * starts mid-line they ran reduce_bulk_ring 27 % slower (FINDINGS, "Beyond
+ * CUB"). */
 template <typename T> __device__ inline T *shared_array()
 {
-    extern __shared__ __align__(16) unsigned char shared_bytes[];
+    extern __shared__ __align__(128) unsigned char shared_bytes[];
     return reinterpret_cast<T *>(shared_bytes);
 }
 
