@@ -227,8 +227,7 @@ template <typename T, typename Op> static cudaError_t grid_typed(const kernel_ar
 }
 static cudaError_t grid_of(const kernel_args *a, unsigned *grid) { DISPATCH_DTYPE_OP(a, grid_typed, a, grid); }
 
-/* n elements read, one 8-byte partial per block written and read back (none
- * for one block), one result. Without a device to ask, the grid's bound. */
+/* The launch's grid; without a device to ask, the grid's bound. */
 static double bytes(const kernel_args *a)
 {
     unsigned g = 0;
@@ -236,7 +235,7 @@ static double bytes(const kernel_args *a)
         size_t want = blocks_wanted(a);
         g = (unsigned)(want < grid_bound(a) ? want : grid_bound(a));
     }
-    return (a->n + 1.0) * dtype_size(a->dtype) + (g > 1 ? 16.0 * g : 0.0);
+    return one_launch_bytes(a, g);
 }
 
 extern "C" const variant reduce_bulk_ring_variant = REDUCE_VARIANT(

@@ -77,12 +77,7 @@ template <typename T, typename Op> static cudaError_t launch_typed(const kernel_
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
 
-/* n elements read, one 8-byte partial per block written and read back (none for one block), one result. */
-static double bytes(const kernel_args *a)
-{
-    unsigned g = grid_for(a);
-    return (a->n + 1.0) * dtype_size(a->dtype) + (g > 1 ? 16.0 * g : 0.0);
-}
+static double bytes(const kernel_args *a) { return one_launch_bytes(a, grid_for(a)); }
 
 extern "C" const variant reduce_one_launch_variant = REDUCE_VARIANT(
     .name = "reduce_one_launch",

@@ -6,6 +6,7 @@
  *   finish_one_launch     - a block's partial in; the result out of the last
  *   one_launch_layout     - (host) the workspace: header, then the partials
  *   one_launch_workspace, one_launch_workspace_init
+ *   one_launch_bytes      - (host) the bytes a call moves with `grid` blocks
  */
 #ifndef KERNELS_REDUCE_ONE_LAUNCH_CUH
 #define KERNELS_REDUCE_ONE_LAUNCH_CUH
@@ -101,6 +102,13 @@ static inline cudaError_t one_launch_workspace_init(const kernel_args *a, unsign
     size_t bytes = one_launch_workspace(a, grid);
     if (!a->workspace || a->workspace_bytes < bytes) return cudaErrorInvalidValue;
     return cudaMemsetAsync(a->workspace, 0, bytes, s);
+}
+
+/* n elements read, one 8-byte partial per block written and read back (none
+ * for one block), one result. */
+static inline double one_launch_bytes(const kernel_args *a, unsigned grid)
+{
+    return (a->n + 1.0) * dtype_size(a->dtype) + (grid > 1 ? 16.0 * grid : 0.0);
 }
 
 #endif /* KERNELS_REDUCE_ONE_LAUNCH_CUH */
