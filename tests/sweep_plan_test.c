@@ -739,13 +739,16 @@ static void test_vs_cub_overrides(void **state)
     assert_non_null(path);
     experiment e;
     if (experiment_load(path, &e, err, sizeof err)) fail_msg("%s", err);
-    assert_int_equal(e.n_overrides, 5);
+    assert_int_equal(e.n_overrides, 6);
     sweep_plan p;
     if (plan_build(&e, &p, err, sizeof err)) fail_msg("%s", err);
     unsigned bd, cf;
     axes_of(&p, "reduce_one_launch", &bd, &cf);
     assert_int_equal(bd, (1u << 8) | (1u << 9) | (1u << 10));
     assert_int_equal(cf, 0xfu);
+    axes_of(&p, "reduce_bulk_ring", &bd, &cf);
+    assert_int_equal(bd, 1u << 8);
+    assert_int_equal(cf, (1u << 1) | (1u << 2));
     axes_of(&p, "scan_lookback_vectorized", &bd, &cf);
     assert_int_equal(bd, (1u << 7) | (1u << 8) | (1u << 9));
     assert_int_equal(cf, (1u << 4) | (1u << 5));
@@ -758,7 +761,8 @@ static void test_vs_cub_overrides(void **state)
     axes_of(&p, "scan_decoupled_lookback", &bd, &cf);
     assert_int_equal(bd, 1u << 9);
     assert_int_equal(cf, (1u << 3) | (1u << 4));
-    assert_int_equal(p.count, 1953); /* 1701 + scan_lookahead_bulk's 2 x 2 x 21 sizes x 3 dtypes */
+    /* 1701 + scan_lookahead_bulk's 2 x 2 x 21 sizes x 3 dtypes + reduce_bulk_ring's 1 x 2 x 21 x 3 */
+    assert_int_equal(p.count, 2079);
     assert_int_equal(p.skipped, 0);
     plan_free(&p);
 }
