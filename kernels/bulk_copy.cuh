@@ -65,7 +65,6 @@ __device__ inline void bulk_wait(unsigned long long *bar, unsigned parity)
 }
 #endif
 
-
 /* Stages of `stage_bytes` that `ring_bytes` holds: at least two (one being
  * read, one in flight), at most `max_stages`. */
 static inline unsigned bulk_ring_stages(size_t ring_bytes, size_t stage_bytes, unsigned max_stages)

@@ -245,7 +245,7 @@ extern "C" const variant reduce_bulk_ring_variant = REDUCE_VARIANT(
     .description = "one launch per call: TMA bulk copies of equal chunks, dealt round-robin, into a ring of "
                    "shared-memory stages, folded from shared memory; last block folds the partials",
     .limits = "coarse = 16-byte vectors per thread per stage: 1, 2, 4, 8; block dims 128, 256, 512 (a 96 KB "
-              "ring of at least two stages); bulk copies on sm_90 and later",
+              "ring, or two stages where a stage is larger than 48 KB); bulk copies on sm_90 and later",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256) | AXIS_BIT(512),
     .coarse_factors = AXIS_SET(STAGE_VECTORS_LIST),
     .workspace_init = workspace_init);
