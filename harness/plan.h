@@ -24,8 +24,10 @@
  *
  *   [experiment]  name, description, variants, families, seed, validate, cpu_baseline
  *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
- *   [timing]      min_samples, max_samples, max_noise, timeout
+ *   [timing]      min_samples, max_samples, max_noise, timeout, throttle_threshold,
+ *                 throttle_recovery, drift_check
  *   [profile]     metrics   (default | none | comma-separated metric names)
+ *   [confirm]     rounds, candidates, within
  *   [axes:GLOB]   block_dims, coarse, scan_modes, finishes for the variants
  *                 GLOB matches (the first such section that matches wins;
  *                 a command-line flag of that axis replaces these too)
@@ -99,6 +101,14 @@ typedef struct experiment {
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
     size_t metric_count;
+    /* After the main pass (harness/drift.h, harness/confirm.h): the first
+     * drift_check configurations measured again (0: none); and, where the
+     * plan has library rows, the confirmation phase: confirm_rounds
+     * interleaved rounds (0: none) of at most confirm_candidates of ours
+     * within confirm_within (a fraction) of the fastest, and the library. */
+    unsigned drift_check;
+    unsigned confirm_rounds, confirm_candidates;
+    double confirm_within;
     /* [axes:GLOB] sections, in file order; none: every variant takes [axes]. */
     axes_override overrides[EXPERIMENT_MAX_OVERRIDES];
     size_t n_overrides;

@@ -13,7 +13,13 @@
  * then noise_cold_pct, noise_hot_pct, stop_cold, stop_hot, cold_batch,
  * hot_batch (launches per timed sample: times are per launch),
  * validated (yes: checked itself; no: timed on the check of the first
- * configuration of its variant, dtype, op, finish/mode and n), and
+ * configuration of its variant, dtype, op, finish/mode and n), device,
+ * the measurement conditions: sm_clock_{cold,hot}_{min,mean}_MHz (the SM
+ * clock over the kept samples, measured on the device around each batch),
+ * throttled_{cold,hot} (samples discarded as throttled and taken again),
+ * gpu_temp_C, gpu_power_W and clock_events (NVML, read after the hot
+ * phase; empty without NVML; the events are NVML's clock-event reasons seen
+ * after the cold or the hot phase, idle left out), and
  * one column per profiler metric, `m:<name>[<unit>]`.
  *
  * Bandwidths are the variant's bytes_moved model over the cold (or hot)
@@ -39,11 +45,12 @@
 #include <stdio.h>
 
 #include "harness/device.h"
+#include "harness/nvml_conditions.h"
 #include "harness/plan.h"
 #include "harness/profiler.h"
 #include "harness/timing.h"
 
-#define SWEEP_SCHEMA_VERSION 3 /* 3: device column; 2: cold_batch column */
+#define SWEEP_SCHEMA_VERSION 4 /* 4: clock, throttle and NVML columns; 3: device column; 2: cold_batch column */
 /* The oldest schema still read (results.csv without the device column: the
  * device is run.json's). It is written back in its own schema on request
  * (csv_write_header_schema), else in this one. */
@@ -70,6 +77,9 @@ typedef struct sweep_row {
     double speedup_vs_baseline, speedup_vs_cub;
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
+    /* NVML after the timing (NaN / "" without NVML): see the file comment. */
+    double gpu_temp_c, gpu_power_w;
+    char clock_events[128];
 } sweep_row;
 
 /* A row for configuration c with every figure unset; metric_count columns. */
@@ -204,6 +214,18 @@ typedef struct run_info {
     const run_device *devices;   /* every device that ran rows (run.json "devices"); NULL: none said */
     size_t device_count;
     size_t worker_faults, left_for_resume; /* --devices: workers lost; configurations not run */
+    /* Measurement conditions (NVML) at the start and the end of the run;
+     * nvml_status "" when read, else why not ("NVML not available: ..."). */
+    char nvml_status[256];
+    gpu_conditions cond_start, cond_end;
+    /* After the main pass (harness/drift.h, harness/confirm.h); NULL: not run,
+     * and the note says why ("" when not asked for). */
+    const struct drift_report *drift;
+    char drift_note[256];
+    const struct confirm_line *confirm;
+    size_t confirm_count;
+    unsigned confirm_rounds;
+    char confirm_note[256];
 } run_info;
 
 int run_json_write(const char *path, const run_info *ri, char *err, size_t errlen);

@@ -108,6 +108,12 @@ static void w_batch(FILE *f, const sweep_row *r, const results_column *c)
     if (STATS(r, c)->samples && *CFIELD(r, c, unsigned)) fprintf(f, "%u", *CFIELD(r, c, unsigned));
 }
 
+/* A count of a timing measurement (throttled samples): empty when it has no samples. */
+static void w_stat_count(FILE *f, const sweep_row *r, const results_column *c)
+{
+    if (STATS(r, c)->samples) fprintf(f, "%u", *CFIELD(r, c, unsigned));
+}
+
 /* A text held in the row itself (char[]): "" is empty. */
 static void w_chars(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, CFIELD(r, c, char)); }
 
@@ -256,7 +262,14 @@ static int r_batch(sweep_row *r, const char *s, const results_column *c, char *m
 static int r_chars(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     (void)c, (void)msg, (void)len;
-    snprintf(FIELD(r, c, char), sizeof r->device, "%s", s); /* the one char[] column: device */
+    snprintf(FIELD(r, c, char), sizeof r->device, "%s", s);
+    return 0;
+}
+
+static int r_events(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    (void)c, (void)msg, (void)len;
+    snprintf(r->clock_events, sizeof r->clock_events, "%s", s);
     return 0;
 }
 
@@ -352,6 +365,16 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_HOT_BATCH w_batch, r_batch, 0, OFF(hot_batch), OFF(hot), 1, 0, NULL, NULL, NULL, NULL
 #define COLUMN_VALIDATED PLAIN(w_validated, r_validated, 0)
 #define COLUMN_DEVICE PLAIN(w_chars, r_chars, OFF(device)) /* schema 3 */
+/* schema 4 */
+#define COLUMN_SM_CLOCK_COLD_MIN_MHZ STAT(cold, clock_min_mhz, w_stat, r_num, 1)
+#define COLUMN_SM_CLOCK_COLD_MEAN_MHZ STAT(cold, clock_mean_mhz, w_stat, r_num, 1)
+#define COLUMN_THROTTLED_COLD STAT(cold, throttled, w_stat_count, r_uint, 1)
+#define COLUMN_SM_CLOCK_HOT_MIN_MHZ STAT(hot, clock_min_mhz, w_stat, r_num, 1)
+#define COLUMN_SM_CLOCK_HOT_MEAN_MHZ STAT(hot, clock_mean_mhz, w_stat, r_num, 1)
+#define COLUMN_THROTTLED_HOT STAT(hot, throttled, w_stat_count, r_uint, 1)
+#define COLUMN_GPU_TEMP_C NUM(gpu_temp_c)
+#define COLUMN_GPU_POWER_W NUM(gpu_power_w)
+#define COLUMN_CLOCK_EVENTS PLAIN(w_chars, r_events, OFF(clock_events))
 
 /* The table: the list's columns in its order, each its name and unit and
  * its COLUMN_<ID> (a list line without one does not compile). */

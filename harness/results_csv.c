@@ -20,7 +20,16 @@
 static const struct {
     size_t column;
     int since;
-} added_columns[] = {{RC_DEVICE, 3}};
+} added_columns[] = {{RC_DEVICE, 3},
+                     {RC_SM_CLOCK_COLD_MIN_MHZ, 4},
+                     {RC_SM_CLOCK_COLD_MEAN_MHZ, 4},
+                     {RC_THROTTLED_COLD, 4},
+                     {RC_SM_CLOCK_HOT_MIN_MHZ, 4},
+                     {RC_SM_CLOCK_HOT_MEAN_MHZ, 4},
+                     {RC_THROTTLED_HOT, 4},
+                     {RC_GPU_TEMP_C, 4},
+                     {RC_GPU_POWER_W, 4},
+                     {RC_CLOCK_EVENTS, 4}};
 
 int results_column_in_schema(size_t i, int schema)
 {

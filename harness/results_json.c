@@ -7,6 +7,7 @@
 
 #include "harness/files.h"
 #include "harness/results.h"
+#include "harness/results_conditions.h"
 
 /* ---- run.json ---------------------------------------------------------------------------------- */
 
@@ -161,6 +162,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, "failures", json_integer((json_int_t)ri->failures));
     json_object_set_new(o, "skipped", json_integer((json_int_t)ri->skipped));
     json_object_set_new(o, "wall_time_s", json_real(ri->wall_time_s));
+    run_json_conditions(o, ri);
     return o;
 }
 

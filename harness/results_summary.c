@@ -8,6 +8,7 @@
 #include "harness/files.h"
 #include "harness/results.h"
 #include "harness/results_columns.h"
+#include "harness/results_conditions.h"
 
 /* ---- summary ------------------------------------------------------------------------------------ */
 
@@ -109,6 +110,7 @@ void summary_print(FILE *f, const sweep_row *rows, size_t n, const run_info *ri)
         if (isfinite(ri->copy_bandwidth_GBps)) fprintf(f, ", measured copy %.0f GB/s", ri->copy_bandwidth_GBps);
         fprintf(f, ".\n\n");
     }
+    summary_confirmed(f, ri);
     fprintf(f, "## Best configuration per n (cold median)\n");
     /* Groups in order of first appearance; sizes ascending within each. */
     unsigned char *done = calloc(n ? n : 1, 1);
@@ -119,6 +121,7 @@ void summary_print(FILE *f, const sweep_row *rows, size_t n, const run_info *ri)
     if (count[ROW_INVALID] + count[ROW_ERROR]) failures(f, rows, n, count[ROW_INVALID] + count[ROW_ERROR]);
     fprintf(f, "\n%zu rows: %zu ok, %zu invalid, %zu error, %zu skipped.\n", n, count[ROW_OK], count[ROW_INVALID],
             count[ROW_ERROR], count[ROW_SKIPPED]);
+    summary_conditions(f, rows, n, ri);
 }
 
 typedef struct summary_job {

@@ -73,6 +73,45 @@ FIELD_PARSER(set_seconds, double, parse_seconds)
 FIELD_PARSER(set_u64, uint64_t, parse_u64)
 FIELD_PARSER(set_validate, size_t, parse_validate)
 
+/* A throttle threshold: a percentage of the default SM clock, or 0 / off
+ * (no check). Why not parse_percent: 0 means something here. */
+static int set_threshold(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
+{
+    if (!strcmp(text, "off") || !strcmp(text, "0")) {
+        *FIELD(double) = 0;
+        return 0;
+    }
+    return parse_percent(text, FIELD(double), err, errlen);
+}
+
+/* A delay: a duration up to 10 s, or 0. */
+static int set_delay(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
+{
+    if (!strcmp(text, "0")) {
+        *FIELD(double) = 0;
+        return 0;
+    }
+    if (parse_seconds(text, FIELD(double), err, errlen)) return -1;
+    if (*FIELD(double) > 10) {
+        snprintf(err, errlen, "'%s': %s is at most 10 s", text, s->key);
+        return -1;
+    }
+    return 0;
+}
+
+/* Confirmation rounds: 0 (none) or at least 10, the fewest whose bootstrap
+ * interval is worth stating. */
+static int set_rounds(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
+{
+    if (set_count(s, text, e, err, errlen)) return -1;
+    unsigned r = *FIELD(unsigned);
+    if (r > 0 && r < 10) {
+        snprintf(err, errlen, "'%s': rounds is 0 (no confirmation) or 10..%ld", text, s->max);
+        return -1;
+    }
+    return 0;
+}
+
 /* The policy lands in the field, the list of finishes in e->finishes. */
 static int set_finishes(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
 {
@@ -131,6 +170,29 @@ static const setting table[] = {
      "SECONDS",
      "sampling time per configuration once min-samples are in,\n"
      "half cold, half hot (default 0.1; 500ms, 2s, 1m)"},
+    {"timing", "throttle_threshold", "--throttle-threshold", set_threshold, 0, 0, AT(timing.throttle_threshold), 0,
+     "75", SETTING_HELP_MEASURE, "PCT",
+     "a sample whose SM clock (measured on the device around it)\n"
+     "is below PCT percent of the default clock is discarded and\n"
+     "taken again after the recovery delay (default 75; 0: off)"},
+    {"timing", "throttle_recovery", "--throttle-recovery-delay", set_delay, 0, 0, AT(timing.throttle_recovery_s), 0,
+     "0.05", SETTING_HELP_MEASURE, "SECONDS",
+     "sleep before taking a throttled sample again; doubles after\n"
+     "two in a row, up to 0.5 s (default 0.05; 0 allowed)"},
+    {"timing", "drift_check", "--drift-check", set_count, 0, 1000, AT(drift_check), 0, "8", SETTING_HELP_MEASURE, "K",
+     "measure the first K timed configurations again at the end\n"
+     "of the run and report the drift (default 8; 0: none)"},
+    {"confirm", "rounds", "--confirm-rounds", set_rounds, 0, 100, AT(confirm_rounds), 0, "10", SETTING_HELP_MEASURE,
+     "N",
+     "where the plan has library rows (CUB), measure each size's\n"
+     "candidates and the library again in N interleaved rounds\n"
+     "and give each ratio a 95 % interval (default 10; 0: none)"},
+    {"confirm", "candidates", "--confirm-candidates", set_count, 1, 8, AT(confirm_candidates), 0, "3",
+     SETTING_HELP_MEASURE, "N", "at most N of ours per size in the confirmation (default 3)"},
+    {"confirm", "within", "--confirm-within", set_percent, 0, 0, AT(confirm_within), 0, "2", SETTING_HELP_MEASURE,
+     "PCT",
+     "a variant's best is a candidate when within PCT percent of\n"
+     "the fastest, cold or hot (default 2)"},
     /* Every configuration up to 2^26; above, one per variant and n: the CPU
      * reference over 2^28..2^30 elements per block dim and coarse factor
      * would take most of the default's 10 minutes. */

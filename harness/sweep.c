@@ -14,6 +14,9 @@
 
 #include "harness/cli.h"
 #include "harness/compare.h"
+#include "harness/confirm.h"
+#include "harness/drift.h"
+#include "harness/nvml_conditions.h"
 #include "harness/merge.h"
 #include "harness/cpu_baseline.h"
 #include "harness/files.h"
@@ -312,6 +315,7 @@ typedef struct run_ctx {
     size_t n_oom, cap_oom;
     FILE *samples; /* --samples: samples.csv, else NULL */
     int signals_noted; /* the profiler's replacing of our handlers was reported */
+    nvml_reader *nvml; /* NULL: no NVML on this host (run.json says why) */
 } run_ctx;
 
 /* --samples: one samples.csv line per timed sample, through timing.h's hook. */
@@ -480,6 +484,26 @@ static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_a
     }
 }
 
+/* NVML's view after a timed phase: the clock-event reasons seen after either
+ * phase (idle left out: the device idles between batches), and after the hot
+ * one, the temperature and power. */
+static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
+{
+    gpu_conditions g;
+    if (!ctx->nvml || nvml_reader_read(ctx->nvml, &g) != 0) return;
+    unsigned long long seen = g.clock_event_reasons & ~NVML_EVENT_GPU_IDLE;
+    if (seen) {
+        char names[128], *have = row->clock_events;
+        gpu_clock_event_names(seen, names, sizeof names);
+        if (!strstr(have, names))
+            snprintf(have + strlen(have), sizeof row->clock_events - strlen(have), "%s%s", have[0] ? "|" : "", names);
+    }
+    if (hot) {
+        row->gpu_temp_c = g.temperature_c;
+        row->gpu_power_w = g.power_w;
+    }
+}
+
 /* validate -> warmup -> cold -> hot -> profile, each in its NVTX range. */
 static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
@@ -531,9 +555,11 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
     if ((st = measure_phase(ctx, cfg, &a, 1, &row->cold_batch, &row->cold, launch_ms, msg, sizeof msg)) != DEV_OK)
         return fail_row(row, st, msg, ctx);
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    row_read_conditions(ctx, row, 0);
     if ((st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg)) != DEV_OK)
         return fail_row(row, st, msg, ctx);
     if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    row_read_conditions(ctx, row, 1);
 
     if (ctx->prof && ctx->metric_count) profile_config(ctx, cfg, &a, row);
     return CFG_DONE;
@@ -639,6 +665,10 @@ typedef struct sweep_run {
     size_t n_ordinals;
     run_device *devices;
     const sweep_profiler *built_in;
+    /* after the main pass */
+    drift_report drift;
+    confirm_line *confirm;
+    size_t n_confirm;
     size_t *row_plan; /* per row the parent received, its plan index (rows come in finishing order) */
 } sweep_run;
 
@@ -886,6 +916,11 @@ static int run_open_device(sweep_run *r)
     if (opened == -2) return usage_error(msg); /* --device out of range */
     if (opened) return run_failed(msg);
     r->dev = dev;
+    r->ctx.nvml = nvml_reader_open(r->ri.device.pci_bus_id, r->ri.nvml_status, sizeof r->ri.nvml_status);
+    if (r->ctx.nvml) {
+        r->ri.nvml_status[0] = '\0';
+        nvml_reader_read(r->ctx.nvml, &r->ri.cond_start);
+    }
     int rc = run_fit_memory(r);
     if (rc != RUN_GO) return rc;
     run_describe(r);
@@ -1127,6 +1162,49 @@ static void run_loop(sweep_run *r)
     r->csv = NULL;
 }
 
+/* After the main pass, on its device: the drift check, then the
+ * confirmation phase where there are library rows (harness/drift.h,
+ * harness/confirm.h); NVML's end-of-run reading last. Not with --shard (a
+ * part's groups may be split: `sweep confirm` the merged run) nor after an
+ * interrupt or a fault. */
+static void run_after_pass(sweep_run *r)
+{
+    run_info *ri = &r->ri;
+    const char *why = r->interrupted ? "the run was interrupted"
+                      : r->ctx.fatal[0] ? "the run stopped early"
+                      : r->shard.active ? "a --shard part (run `sweep confirm` on the merged run)"
+                                        : NULL;
+    char msg[1024] = "";
+    if (why && r->e.drift_check) snprintf(ri->drift_note, sizeof ri->drift_note, "not run: %s", why);
+    else if (r->e.drift_check) {
+        nvtx_push("drift check", NVTX_COLOR_RUN);
+        drift_check(r->dev, &r->e.timing, r->rows, r->n_rows, r->e.drift_check, &stop_signal, &r->drift, msg,
+                    sizeof msg);
+        nvtx_pop();
+        if (r->drift.ran) ri->drift = &r->drift;
+        else snprintf(ri->drift_note, sizeof ri->drift_note, "not run: %s", r->drift.note);
+    }
+    ri->confirm_rounds = r->e.confirm_rounds;
+    if (!r->e.confirm_rounds || !confirm_has_library(r->rows, r->n_rows)) {
+        /* nothing asked, or nothing to confirm against */
+    } else if (why || stop_signal) {
+        snprintf(ri->confirm_note, sizeof ri->confirm_note, "not run: %s", why ? why : "interrupted");
+    } else {
+        confirm_params p = {r->e.confirm_rounds, r->e.confirm_candidates, r->e.confirm_within};
+        nvtx_push("confirm", NVTX_COLOR_RUN);
+        if (confirm_run(r->dev, &p, &r->e.timing, r->rows, r->n_rows, ri->copy_bandwidth_GBps, &stop_signal,
+                        r->o.quiet ? NULL : stderr, &r->confirm, &r->n_confirm, msg, sizeof msg))
+            snprintf(ri->confirm_note, sizeof ri->confirm_note, "stopped: %.200s", stop_signal ? "interrupted" : msg);
+        nvtx_pop();
+        ri->confirm = r->confirm;
+        ri->confirm_count = r->n_confirm;
+        char path[SWEEP_PATH_MAX + 16];
+        snprintf(path, sizeof path, "%s/confirm.csv", r->out_dir);
+        if (confirm_write_csv(path, r->confirm, r->n_confirm, r->err, sizeof r->err)) run_failed(r->err);
+    }
+    if (r->ctx.nvml) nvml_reader_read(r->ctx.nvml, &ri->cond_end);
+}
+
 /* The profiler's end and the device's close: at the end of a run, and on
  * every way out before it (run_close). */
 static void run_release_device(sweep_run *r)
@@ -1135,6 +1213,8 @@ static void run_release_device(sweep_run *r)
     r->prof = NULL;
     if (r->dev) r->dev->ops->close(r->dev);
     r->dev = NULL;
+    nvml_reader_close(r->ctx.nvml);
+    r->ctx.nvml = NULL;
     if (r->signals) restore_signals();
     r->signals = 0;
 }
@@ -1453,6 +1533,7 @@ static void run_close(sweep_run *r)
     free(r->pool);
     free(r->devices);
     free(r->row_plan);
+    free(r->confirm);
     free(r);
 }
 
@@ -1475,7 +1556,10 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     if (rc == RUN_GO) rc = run_create_files(r);
     if (rc == RUN_GO) {
         if (r->pool) run_dispatch(r);
-        else run_loop(r);
+        else {
+            run_loop(r);
+            run_after_pass(r);
+        }
         rc = run_finish(r);
     }
     run_close(r);

@@ -15,6 +15,9 @@
  *         stays in L2 where it fits, from the first sample on.
  * Every batch is queued behind a spinning kernel (stream_block.h) and let go
  * once queued: the events time the GPU's work, not the host's launch rate.
+ * Every timed batch is bracketed, outside its events, by two clock probes
+ * (clock_probe.h): the SM clock over the batch, which the throttle rule
+ * (timing_measure_clocked) checks and the row records.
  * Batches keep a sample at least SAMPLE_TARGET_MS long (timing.h says
  * why); a time is the sample's over its launches.
  * Waiting polls the stop event, so a kernel that never finishes is reported
@@ -29,6 +32,7 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/check.h"
+#include "harness/clock_probe.h"
 #include "harness/l2_flush.h"
 #include "harness/stream_block.h"
 #include "harness/sweep_device.h"
@@ -53,6 +57,8 @@ typedef struct cuda_impl {
      * queue filled before the batch was in), so its batches run unheld. */
     stream_block *block;
     int block_off;
+    clock_probe *probe;
+    double batch_mhz; /* the last timed batch's SM clock (NaN: not measured) */
     unsigned long block_expired; /* holds that expired, this run */
 } cuda_impl;
 
@@ -125,6 +131,11 @@ static int create_resources(cuda_impl *c, char *msg, size_t len)
         set_msg(msg, len, "allocating the stream hold's flags", err);
         return -1;
     }
+    c->probe = clock_probe_create(c->info.sm_count, &err);
+    if (!c->probe) {
+        set_msg(msg, len, "allocating the clock probe's records", err);
+        return -1;
+    }
     c->check = check_create();
     if (!c->check) {
         snprintf(msg, len, "out of host memory");
@@ -149,6 +160,8 @@ static void release_resources(cuda_impl *c)
     }
     c->block = NULL;
     c->block_expired = 0;
+    clock_probe_destroy(c->probe);
+    c->probe = NULL;
     if (c->flush) cudaFree(c->flush);
     if (c->start) cudaEventDestroy(c->start);
     if (c->stop) cudaEventDestroy(c->stop);
@@ -327,12 +340,16 @@ static dev_status run_batch(cuda_impl *c, const variant *v, const kernel_args *a
     }
     if (!what && flush && (err = l2_flush(c->flush, c->flush_bytes, c->stream)) != cudaSuccess)
         what = "flushing L2";
+    if (!what && timed && c->probe && (err = clock_probe_record(c->probe, c->stream, 0)) != cudaSuccess)
+        what = "probing the clock";
     if (!what && timed && (err = cudaEventRecord(c->start, c->stream)) != cudaSuccess) what = "recording an event";
     for (unsigned i = 0; !what && i < count; i++) {
         kernel_args s = rotate && c->rot_slots > 1 ? slot_args(c, v, a, i % c->rot_slots) : *a;
         if ((err = v->launch(&s, c->stream)) != cudaSuccess) what = "launch";
     }
     if (!what && (err = cudaEventRecord(c->stop, c->stream)) != cudaSuccess) what = "recording an event";
+    if (!what && timed && c->probe && (err = clock_probe_record(c->probe, c->stream, 1)) != cudaSuccess)
+        what = "probing the clock";
     if (held) stream_block_release(c->block);
     if (what) {
         set_msg(msg, len, what, err);
@@ -350,6 +367,15 @@ static dev_status run_batch(cuda_impl *c, const variant *v, const kernel_args *a
     if (held && stream_block_expired(c->block)) {
         c->block_off = 1;
         c->block_expired++;
+    }
+    c->batch_mhz = NAN;
+    if (timed && c->probe) {
+        /* The closing probe runs after the stop event: a few microseconds. */
+        if ((err = cudaStreamSynchronize(c->stream)) != cudaSuccess) {
+            set_msg(msg, len, "probing the clock", err);
+            return DEV_FAILED;
+        }
+        c->batch_mhz = clock_probe_mhz(c->probe);
     }
     return DEV_OK;
 }
@@ -382,7 +408,7 @@ typedef struct sample_ctx {
     size_t len;
 } sample_ctx;
 
-static int sample(void *p, double *ms)
+static int sample(void *p, double *ms, double *mhz)
 {
     sample_ctx *s = p;
     cuda_impl *c = s->c;
@@ -399,6 +425,7 @@ static int sample(void *p, double *ms)
         return -1;
     }
     *ms = (double)t / s->batch;
+    *mhz = c->batch_mhz;
     return 0;
 }
 
@@ -407,7 +434,9 @@ static dev_status cuda_measure(sweep_device *d, const variant *v, const kernel_a
                                timing_stats *out, char *msg, size_t len)
 {
     sample_ctx s = {d->impl, v, a, batch ? batch : 1, cold, DEV_OK, msg, len};
-    if (timing_measure(p, budget_s, sample, &s, interrupt, out) != 0) return s.status != DEV_OK ? s.status : DEV_FAILED;
+    double default_mhz = s.c->info.sm_clock_khz / 1e3;
+    if (timing_measure_clocked(p, default_mhz, budget_s, sample, &s, interrupt, out) != 0)
+        return s.status != DEV_OK ? s.status : DEV_FAILED;
     return DEV_OK;
 }
 

@@ -20,6 +20,12 @@
  *                              (cudaErrorLaunchOutOfResources, not sticky)
  *   SWEEP_FAKE_DEVICES=N       N fake devices, ordinals 0..N-1 (default 1), each with its own
  *                              fake PCI bus id (0000:N+1:00.0); others are out of range (-2)
+ *   SWEEP_FAKE_THROTTLE=GLOBS  every 4th sample of matching variants runs at 900 MHz (below
+ *                              75 % of the fake's 1980 MHz default clock), so the throttle
+ *                              rule discards and takes it again; the others run at 1980 MHz
+ *   SWEEP_FAKE_THROTTLE_ALL=GLOBS  every sample of matching variants runs at 900 MHz (a device
+ *                              held down for good: the rule gives up after its retries)
+ *   SWEEP_FAKE_SLOW_AFTER=K    configurations measured after the K-th run 4 % slower (drift)
  *   SWEEP_FAKE_DIE_AFTER=K     the process running device SWEEP_FAKE_DIE_DEVICE (default 1)
  *                              raises SIGKILL in the warm-up of its K+1st measured
  *                              configuration (--devices worker faults)
@@ -48,6 +54,7 @@ typedef struct fake_impl {
     int lost; /* a sticky error happened: the context is gone */
     int ordinal;
     unsigned long started; /* measured configurations begun (SWEEP_FAKE_DIE_AFTER) */
+    unsigned long warmups; /* warm-ups, every measured configuration's (SWEEP_FAKE_SLOW_AFTER) */
 } fake_impl;
 
 /* "1073741824", "1G", "512M", "64K"; 0 when unset or unreadable. */
@@ -66,6 +73,8 @@ static unsigned long long env_bytes(const char *var)
 
 #define FAKE_L2_BYTES ((size_t)60 << 20)
 #define FAKE_FLUSH_BYTES (2 * FAKE_L2_BYTES)
+#define FAKE_CLOCK_MHZ 1980.0
+#define FAKE_THROTTLED_MHZ 900.0
 
 static uint64_t mix(uint64_t x)
 {
@@ -140,7 +149,7 @@ static int fake_open(sweep_device *d, int ordinal, device_info *info, char *msg,
     info->global_mem_bytes = mem ? (size_t)mem : (size_t)141 << 30;
     info->mem_clock_khz = 3125000; /* 4800 GB/s over 6144 bits, like an H200 */
     info->mem_bus_bits = 6144;
-    info->sm_clock_khz = 1980000;
+    info->sm_clock_khz = (int)(FAKE_CLOCK_MHZ * 1000);
     info->peak_bandwidth_GBps = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
     info->driver_version = 13000;
     info->runtime_version = 13000;
@@ -239,6 +248,7 @@ static dev_status fake_warmup(sweep_device *d, const variant *v, const kernel_ar
                               size_t len)
 {
     maybe_die(d->impl);
+    ((fake_impl *)d->impl)->warmups++;
     *launch_ms = fake_time_ms(v, a, 1);
     if (env_matches("SWEEP_FAKE_LAUNCH_ERROR", v->name)) {
         snprintf(msg, len, "launch: too many resources requested for launch (cudaErrorLaunchOutOfResources) [fake]");
@@ -251,15 +261,32 @@ typedef struct fake_sample {
     fake_impl *f;
     double base_ms;
     double amplitude; /* full width, a fraction of base_ms */
+    int throttle;     /* 0 none, 1 every 4th sample, 2 every sample */
 } fake_sample;
 
-static int fake_sample_fn(void *p, double *ms)
+static int fake_sample_fn(void *p, double *ms, double *mhz)
 {
     fake_sample *s = p;
-    uint64_t r = mix(s->f->counter++);
+    uint64_t k = s->f->counter++;
+    uint64_t r = mix(k);
     double u = (double)(r >> 11) * 0x1p-53; /* [0, 1) */
-    *ms = s->base_ms * (1.0 + s->amplitude * (u - 0.5));
+    int slow = s->throttle == 2 || (s->throttle == 1 && k % 4 == 3);
+    *mhz = slow ? FAKE_THROTTLED_MHZ : FAKE_CLOCK_MHZ;
+    /* A throttled sample takes longer in proportion, as a real one would. */
+    *ms = s->base_ms * (1.0 + s->amplitude * (u - 0.5)) * (FAKE_CLOCK_MHZ / *mhz);
     return 0;
+}
+
+static int fake_throttle(const variant *v)
+{
+    return env_matches("SWEEP_FAKE_THROTTLE_ALL", v->name) ? 2 : env_matches("SWEEP_FAKE_THROTTLE", v->name);
+}
+
+/* SWEEP_FAKE_SLOW_AFTER: the device drifts 4 % slower after K configurations. */
+static double fake_drift(const fake_impl *f)
+{
+    const char *k = getenv("SWEEP_FAKE_SLOW_AFTER");
+    return k && *k && f->warmups > (unsigned long)atol(k) ? 1.04 : 1.0;
 }
 
 static double fake_time_ms(const variant *v, const kernel_args *a, int cold)
@@ -285,8 +312,8 @@ static dev_status fake_measure_cold(sweep_device *d, const variant *v, const ker
     (void)msg;
     (void)len;
     double ms = fake_time_ms(v, a, 1);
-    fake_sample s = {d->impl, ms, fake_amplitude(v, ms, *batch)};
-    timing_measure(p, budget_s, fake_sample_fn, &s, interrupt, out);
+    fake_sample s = {d->impl, ms * fake_drift(d->impl), fake_amplitude(v, ms, *batch), fake_throttle(v)};
+    timing_measure_clocked(p, FAKE_CLOCK_MHZ, budget_s, fake_sample_fn, &s, interrupt, out);
     return DEV_OK;
 }
 
@@ -297,8 +324,8 @@ static dev_status fake_measure_hot(sweep_device *d, const variant *v, const kern
     (void)msg;
     (void)len;
     double ms = fake_time_ms(v, a, 0);
-    fake_sample s = {d->impl, ms, fake_amplitude(v, ms, batch)};
-    timing_measure(p, budget_s, fake_sample_fn, &s, interrupt, out);
+    fake_sample s = {d->impl, ms * fake_drift(d->impl), fake_amplitude(v, ms, batch), fake_throttle(v)};
+    timing_measure_clocked(p, FAKE_CLOCK_MHZ, budget_s, fake_sample_fn, &s, interrupt, out);
     return DEV_OK;
 }
 

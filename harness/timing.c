@@ -33,9 +33,14 @@ void timing_stats_compute(const double *x, size_t n, timing_stats *out)
 {
     timing_stop stop = out->stop;
     double elapsed = out->elapsed_s;
+    double clock_min = out->clock_min_mhz, clock_mean = out->clock_mean_mhz;
+    unsigned throttled = out->throttled;
     memset(out, 0, sizeof *out);
     out->stop = stop;
     out->elapsed_s = elapsed;
+    out->clock_min_mhz = clock_min;
+    out->clock_mean_mhz = clock_mean;
+    out->throttled = throttled;
     out->samples = n;
     if (n == 0) {
         out->median = out->min = out->max = out->mean = out->stdev = out->iqr = out->mad = out->noise = NAN;
@@ -98,6 +103,7 @@ int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn,
     int rc = 0;
     timing_stop stop = STOP_NONE;
     memset(out, 0, sizeof *out);
+    out->clock_min_mhz = out->clock_mean_mhz = NAN;
     if (!x) {
         out->stop = STOP_ERROR;
         timing_stats_compute(NULL, 0, out);
@@ -172,4 +178,65 @@ int timing_measure_spread(timing_batch_fn fn, void *ctx, unsigned *batch, timing
             return rc;
         *batch *= 2;
     }
+}
+
+/* ---- clocks and throttling -------------------------------------------------------------------- */
+
+double throttle_delay_s(double base_s, unsigned consecutive)
+{
+    double d = base_s;
+    for (unsigned i = 2; i < consecutive && d < THROTTLE_MAX_DELAY_S; i++) d *= 2;
+    return d < THROTTLE_MAX_DELAY_S ? d : (base_s > THROTTLE_MAX_DELAY_S ? base_s : THROTTLE_MAX_DELAY_S);
+}
+
+static void sleep_s(double s)
+{
+    if (!(s > 0)) return;
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+typedef struct clocked {
+    timing_clocked_fn fn;
+    void *ctx;
+    double floor_mhz; /* <= 0: no check */
+    double recovery_s;
+    volatile sig_atomic_t *interrupt;
+    double sum_mhz, min_mhz;
+    size_t n_mhz;
+    unsigned throttled;
+} clocked;
+
+static int clocked_sample(void *p, double *ms)
+{
+    clocked *c = p;
+    for (unsigned consecutive = 0;;) {
+        double mhz = NAN;
+        int rc = c->fn(c->ctx, ms, &mhz);
+        if (rc != 0) return rc;
+        int low = c->floor_mhz > 0 && isfinite(mhz) && mhz < c->floor_mhz;
+        if (low && consecutive < THROTTLE_MAX_RETRIES && !(c->interrupt && *c->interrupt)) {
+            c->throttled++;
+            sleep_s(throttle_delay_s(c->recovery_s, ++consecutive));
+            continue;
+        }
+        if (isfinite(mhz)) {
+            c->sum_mhz += mhz;
+            c->n_mhz++;
+            if (!(mhz >= c->min_mhz)) c->min_mhz = mhz;
+        }
+        return 0;
+    }
+}
+
+int timing_measure_clocked(const timing_params *p, double default_mhz, double budget_s, timing_clocked_fn fn,
+                           void *ctx, volatile sig_atomic_t *interrupt, timing_stats *out)
+{
+    clocked c = {fn, ctx, 0, p->throttle_recovery_s, interrupt, 0, NAN, 0, 0};
+    if (p->throttle_threshold > 0 && default_mhz > 0) c.floor_mhz = p->throttle_threshold * default_mhz;
+    int rc = timing_measure(p, budget_s, clocked_sample, &c, interrupt, out);
+    out->clock_min_mhz = c.n_mhz ? c.min_mhz : NAN;
+    out->clock_mean_mhz = c.n_mhz ? c.sum_mhz / c.n_mhz : NAN;
+    out->throttled = c.throttled;
+    return rc;
 }

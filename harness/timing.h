@@ -20,12 +20,25 @@ typedef struct timing_params {
     unsigned max_samples; /* ceiling */
     double max_noise;     /* fraction: 0.005 = 0.5 % */
     double timeout_s;     /* per configuration: cold and hot get half each */
+    /* Throttling (NVBench's rule): a sample whose SM clock is below
+     * throttle_threshold x the device's default clock is discarded; the host
+     * sleeps throttle_recovery_s (doubling after two in a row, up to
+     * THROTTLE_MAX_DELAY_S) and takes it again. 0: no check. */
+    double throttle_threshold;  /* fraction: 0.75 = 75 % */
+    double throttle_recovery_s; /* seconds */
 } timing_params;
 
 #define TIMING_DEFAULT_MIN_SAMPLES 10
 #define TIMING_DEFAULT_MAX_SAMPLES 1000
 #define TIMING_DEFAULT_MAX_NOISE 0.005
 #define TIMING_DEFAULT_TIMEOUT_S 0.1
+#define TIMING_DEFAULT_THROTTLE_THRESHOLD 0.75
+#define TIMING_DEFAULT_THROTTLE_RECOVERY_S 0.05
+/* The recovery delay grows to this at most; and after this many throttled
+ * takes of one sample in a row, the sample is kept as it is (its clock shows
+ * in the row's minimum) so that a device held down for good cannot stall the run. */
+#define THROTTLE_MAX_DELAY_S 0.5
+#define THROTTLE_MAX_RETRIES 8
 
 typedef enum {
     STOP_NONE = 0,
@@ -42,6 +55,11 @@ typedef struct timing_stats {
     double noise;                                   /* fraction (relative standard error of the median) */
     double elapsed_s;                               /* wall time the measurement took */
     timing_stop stop;
+    /* The SM clock over the kept samples (timing_measure_clocked): minimum
+     * and mean in MHz, NaN when not measured; throttled: samples discarded
+     * and taken again because the clock was below the threshold. */
+    double clock_min_mhz, clock_mean_mhz;
+    unsigned throttled;
 } timing_stats;
 
 /* Statistics of x[0..n); x is not modified. NaN everywhere when n == 0. */
@@ -58,6 +76,21 @@ typedef int (*timing_sample_fn)(void *ctx, double *ms);
  * sample function's failure. */
 int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn, void *ctx,
                    volatile sig_atomic_t *interrupt, timing_stats *out);
+
+/* One sample and the SM clock over it: *mhz NaN when it was not measured. */
+typedef int (*timing_clocked_fn)(void *ctx, double *ms, double *mhz);
+
+/* timing_measure() over samples that carry their SM clock: a sample below
+ * p->throttle_threshold x default_mhz is discarded and taken again after the
+ * recovery delay (see timing_params); out gets the kept samples' clock
+ * minimum and mean and the count of discarded ones. default_mhz <= 0 or a
+ * threshold of 0: no check, the clocks are still recorded. */
+int timing_measure_clocked(const timing_params *p, double default_mhz, double budget_s, timing_clocked_fn fn,
+                           void *ctx, volatile sig_atomic_t *interrupt, timing_stats *out);
+
+/* The delay before taking a sample again after `consecutive` throttled
+ * takes in a row (1, 2, ...): base, base, then doubling, at most THROTTLE_MAX_DELAY_S. */
+double throttle_delay_s(double base_s, unsigned consecutive);
 
 /* When set, every finished timing_measure() hands its samples (ms, in the
  * order taken) to this hook: the sweep's --samples file. NULL: none. */

@@ -1,0 +1,46 @@
+/* confirm.csv: what the confirmation phase found. For each kind, dtype, op,
+ * scan mode and n that has a library row, the candidates (the best
+ * configuration of each variant within a few percent of the fastest) and
+ * the library row were measured again in interleaved rounds (A B C L, then
+ * L C B A, ...); each line is one entrant and phase: its median over the
+ * rounds, and the library's time over its own per round as a speed-up with
+ * a bootstrap 95 % interval. The verdict comes from the interval alone:
+ * faster (it lies above 1), slower (below 1), tie (it holds 1). Written by
+ * the sweep (harness/confirm.c), read by the summary and the report. Knows
+ * nothing of kernels. */
+#ifndef RESULTS_IO_CONFIRM_IO_H
+#define RESULTS_IO_CONFIRM_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct confirm_line {
+    char kind[8], dtype[8], op[8], scan_mode[16]; /* scan_mode "" for reductions */
+    size_t n;
+    char phase[8];    /* cold | hot */
+    char variant[64];
+    char config[256]; /* the configuration's label (variant, axes) */
+    char role[12];    /* candidate | library */
+    unsigned rounds;
+    double median_ms;     /* the median of the per-round medians */
+    double speedup;       /* library / this, the geometric mean of the per-round ratios (1 for the library) */
+    double ci_lo, ci_hi;  /* its bootstrap 95 % interval */
+    double pct_copy;      /* bytes moved over median_ms, as % of the run's copy bandwidth (NaN: unknown) */
+    char verdict[12];     /* faster | slower | tie | reference */
+} confirm_line;
+
+/* "faster" when lo > 1, "slower" when hi < 1, else "tie". */
+const char *confirm_verdict(double lo, double hi);
+
+/* The header line (with its newline) and one line. */
+void confirm_write_header(FILE *f);
+void confirm_write_line(FILE *f, const confirm_line *l);
+
+/* Read confirm.csv: 0 and a malloc'd array, 1 when the file does not exist
+ * (a run without a confirmation phase), -1 with a message naming the file. */
+int confirm_read_csv(const char *path, confirm_line **lines, size_t *count, char *err, size_t errlen);
+
+/* "2^20" for powers of two, else the number. */
+void confirm_format_n(size_t n, char *buf, size_t len);
+
+#endif
