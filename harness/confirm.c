@@ -98,7 +98,7 @@ static size_t pick(const sweep_row *rows, size_t n, size_t g, const confirm_para
 }
 
 static void line_for(const entrant *en, const entrant *lib, unsigned rounds, int hot, double copy_GBps,
-                     uint64_t seed, confirm_line *l)
+                     double margin, uint64_t seed, confirm_line *l)
 {
     const sweep_row *r = en->row;
     memset(l, 0, sizeof *l);
@@ -122,7 +122,7 @@ static void line_for(const entrant *en, const entrant *lib, unsigned rounds, int
         return;
     }
     confirm_ratio_interval(ref, x, rounds, CONFIRM_BOOTSTRAP_RESAMPLES, seed, &l->speedup, &l->ci_lo, &l->ci_hi);
-    snprintf(l->verdict, sizeof l->verdict, "%s", confirm_verdict(l->ci_lo, l->ci_hi));
+    snprintf(l->verdict, sizeof l->verdict, "%s", confirm_verdict(l->ci_lo, l->ci_hi, margin));
 }
 
 /* The rounds of one group; 0, or -1 with msg. */
@@ -198,7 +198,7 @@ int confirm_run(sweep_device *dev, const confirm_params *p, const timing_params 
         for (int hot = 0; hot < 2 && !rc; hot++)
             for (size_t i = 0; i < m && !rc; i++) {
                 confirm_line l;
-                line_for(&e[i], &e[0], rounds, hot, copy_GBps, 0x5eedull ^ (e[0].row->cfg.a.n * 31 + i), &l);
+                line_for(&e[i], &e[0], rounds, hot, copy_GBps, p->margin, 0x5eedull ^ (e[0].row->cfg.a.n * 31 + i), &l);
                 rc = append(lines, count, &cap, &l);
             }
         if (log && !rc) log_group(log, *lines + first, *count - first);

@@ -26,6 +26,7 @@ typedef struct confirm_params {
     unsigned rounds;     /* 0: no confirmation phase */
     unsigned candidates; /* of ours per group, at most */
     double within;       /* fraction: a variant's best within this of the fastest is a candidate */
+    double margin;       /* fraction: differences whose interval does not clear it are ties (confirm_verdict) */
 } confirm_params;
 
 /* Does rows[] hold an ok library row (the phase has something to do)? */

@@ -47,6 +47,12 @@ int drift_check(sweep_device *dev, const timing_params *t, const sweep_row *rows
             rc = -1;
             break;
         }
+        if (out->n_items < DRIFT_MAX_ITEMS) {
+            drift_item *it = &out->items[out->n_items++];
+            *it = (drift_item){.cold0 = r->cold.median, .cold1 = c.median, .hot0 = r->hot.median, .hot1 = h.median,
+                               .clock0 = r->cold.clock_mean_mhz, .clock1 = c.clock_mean_mhz};
+            config_label(&r->cfg, it->label, sizeof it->label);
+        }
         cold[m] = c.median / r->cold.median;
         hot[m] = h.median / r->hot.median;
         if (isfinite(r->cold.clock_mean_mhz)) clock0 += r->cold.clock_mean_mhz, n0++;

@@ -13,6 +13,13 @@
 #include "harness/results.h"
 #include "harness/sweep_device.h"
 
+/* One re-measured configuration: its first and end medians (ms) and mean cold SM clocks. */
+typedef struct drift_item {
+    char label[200];
+    double cold0, cold1, hot0, hot1, clock0, clock1;
+} drift_item;
+#define DRIFT_MAX_ITEMS 64
+
 typedef struct drift_report {
     int ran;         /* 1: measured; 0: not (note says why, "" when not asked) */
     char note[200];
@@ -24,6 +31,8 @@ typedef struct drift_report {
     double clock_start_mhz, clock_end_mhz;
     unsigned throttled_end; /* samples the end pass discarded as throttled */
     double elapsed_s;       /* the check's own wall time */
+    drift_item items[DRIFT_MAX_ITEMS]; /* the first DRIFT_MAX_ITEMS of them */
+    size_t n_items;
 } drift_report;
 
 /* Measure rows[]'s first k timed GPU configurations again (timing rule t).

@@ -108,7 +108,7 @@ typedef struct experiment {
      * within confirm_within (a fraction) of the fastest, and the library. */
     unsigned drift_check;
     unsigned confirm_rounds, confirm_candidates;
-    double confirm_within;
+    double confirm_within, confirm_margin;
     /* [axes:GLOB] sections, in file order; none: every variant takes [axes]. */
     axes_override overrides[EXPERIMENT_MAX_OVERRIDES];
     size_t n_overrides;

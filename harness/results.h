@@ -225,6 +225,7 @@ typedef struct run_info {
     const struct confirm_line *confirm;
     size_t confirm_count;
     unsigned confirm_rounds;
+    double confirm_margin; /* fraction */
     char confirm_note[256];
 } run_info;
 

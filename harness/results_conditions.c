@@ -41,6 +41,17 @@ static void json_drift(json_t *o, const run_info *ri)
     json_object_set_new(j, "sm_clock_end_MHz", num_or_null(d->clock_end_mhz));
     json_object_set_new(j, "throttled_end", json_integer(d->throttled_end));
     json_object_set_new(j, "elapsed_s", json_real(d->elapsed_s));
+    json_t *items = json_array();
+    for (size_t i = 0; i < d->n_items; i++) {
+        const drift_item *it = &d->items[i];
+        json_t *x = json_object();
+        json_object_set_new(x, "config", json_string(it->label));
+        json_object_set_new(x, "cold_ms", json_pack("[o, o]", num_or_null(it->cold0), num_or_null(it->cold1)));
+        json_object_set_new(x, "hot_ms", json_pack("[o, o]", num_or_null(it->hot0), num_or_null(it->hot1)));
+        json_object_set_new(x, "sm_clock_MHz", json_pack("[o, o]", num_or_null(it->clock0), num_or_null(it->clock1)));
+        json_array_append_new(items, x);
+    }
+    json_object_set_new(j, "items", items);
     json_object_set_new(j, "what", json_string("the first configurations measured again at the end of the run: "
                                                "end / start median per configuration, the median over them"));
     json_object_set_new(o, "drift", j);
@@ -58,6 +69,7 @@ static void json_confirm(json_t *o, const run_info *ri)
     for (size_t i = 0; i < ri->confirm_count; i++)
         for (int k = 0; k < 3; k++) verdicts[k] += !strcmp(ri->confirm[i].verdict, names[k]);
     json_object_set_new(j, "rounds", json_integer(ri->confirm_rounds));
+    json_object_set_new(j, "margin_pct", json_real(ri->confirm_margin * 100));
     json_object_set_new(j, "file", json_string("confirm.csv"));
     json_object_set_new(j, "lines", json_integer((json_int_t)ri->confirm_count));
     for (int k = 0; k < 3; k++) json_object_set_new(j, names[k], json_integer((json_int_t)verdicts[k]));
@@ -164,8 +176,9 @@ void summary_confirmed(FILE *f, const run_info *ri)
     if (!ri->confirm_count) return;
     fprintf(f, "Each size's best configurations and the library measured again in %u interleaved rounds; "
                "library time / ours, geometric mean over the rounds, bootstrap 95 %% interval. *faster* or "
-               "*slower* only when the interval excludes 1.00, else *tie* (confirm.csv has every candidate).\n",
-            ri->confirm_rounds);
+               "*slower* only when the whole interval clears 1.00 by %.3g %%, else *tie* (confirm.csv has every "
+               "candidate).\n",
+            ri->confirm_rounds, ri->confirm_margin * 100);
     const confirm_line *l = ri->confirm;
     size_t n = ri->confirm_count;
     for (size_t i = 0; i < n; i++) {

@@ -193,6 +193,11 @@ static const setting table[] = {
      "PCT",
      "a variant's best is a candidate when within PCT percent of\n"
      "the fastest, cold or hot (default 2)"},
+    {"confirm", "margin", "--confirm-margin", set_threshold, 0, 0, AT(confirm_margin), 0, "1", SETTING_HELP_MEASURE,
+     "PCT",
+     "a confirmed ratio is faster or slower only when its whole 95 %\n"
+     "interval clears 1 by PCT percent, else a tie (default 1: the\n"
+     "movement of a confirmed ratio between processes; 0: the interval alone)"},
     /* Every configuration up to 2^26; above, one per variant and n: the CPU
      * reference over 2^28..2^30 elements per block dim and coarse factor
      * would take most of the default's 10 minutes. */

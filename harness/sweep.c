@@ -15,6 +15,7 @@
 #include "harness/cli.h"
 #include "harness/compare.h"
 #include "harness/confirm.h"
+#include "harness/confirm_main.h"
 #include "harness/drift.h"
 #include "harness/nvml_conditions.h"
 #include "harness/merge.h"
@@ -1185,12 +1186,13 @@ static void run_after_pass(sweep_run *r)
         else snprintf(ri->drift_note, sizeof ri->drift_note, "not run: %s", r->drift.note);
     }
     ri->confirm_rounds = r->e.confirm_rounds;
+    ri->confirm_margin = r->e.confirm_margin;
     if (!r->e.confirm_rounds || !confirm_has_library(r->rows, r->n_rows)) {
         /* nothing asked, or nothing to confirm against */
     } else if (why || stop_signal) {
         snprintf(ri->confirm_note, sizeof ri->confirm_note, "not run: %s", why ? why : "interrupted");
     } else {
-        confirm_params p = {r->e.confirm_rounds, r->e.confirm_candidates, r->e.confirm_within};
+        confirm_params p = {r->e.confirm_rounds, r->e.confirm_candidates, r->e.confirm_within, r->e.confirm_margin};
         nvtx_push("confirm", NVTX_COLOR_RUN);
         if (confirm_run(r->dev, &p, &r->e.timing, r->rows, r->n_rows, ri->copy_bandwidth_GBps, &stop_signal,
                         r->o.quiet ? NULL : stderr, &r->confirm, &r->n_confirm, msg, sizeof msg))
@@ -1543,6 +1545,8 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     if (argc > 1 && !strcmp(argv[1], "compare")) return compare_main(argc - 1, argv + 1);
     /* `sweep merge OUT DIR...`: the shards of one plan into one run (harness/merge.h) */
     if (argc > 1 && !strcmp(argv[1], "merge")) return merge_main(argc - 1, argv + 1);
+    /* `sweep confirm DIR`: the confirmation phase on a finished run (harness/confirm_main.h) */
+    if (argc > 1 && !strcmp(argv[1], "confirm")) return confirm_main(argc - 1, argv + 1);
     sweep_run *r = calloc(1, sizeof *r);
     if (!r) return run_failed("out of memory");
     r->argc = argc;

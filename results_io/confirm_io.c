@@ -16,10 +16,10 @@ static const char *const columns[] = {"kind",   "dtype",     "op",        "scan_
                                       "ci95_lo", "ci95_hi",  "pct_copy",  "verdict"};
 #define NCOLS (sizeof columns / sizeof columns[0])
 
-const char *confirm_verdict(double lo, double hi)
+const char *confirm_verdict(double lo, double hi, double margin)
 {
-    if (lo > 1.0) return "faster";
-    if (hi < 1.0) return "slower";
+    if (lo > 1.0 + margin) return "faster";
+    if (hi < 1.0 / (1.0 + margin)) return "slower";
     return "tie";
 }
 

@@ -5,7 +5,8 @@
  * L C B A, ...); each line is one entrant and phase: its median over the
  * rounds, and the library's time over its own per round as a speed-up with
  * a bootstrap 95 % interval. The verdict comes from the interval alone:
- * faster (it lies above 1), slower (below 1), tie (it holds 1). Written by
+ * faster (it lies above 1 + the margin), slower (below 1 / (1 + margin)),
+ * else tie (confirm_verdict). Written by
  * the sweep (harness/confirm.c), read by the summary and the report. Knows
  * nothing of kernels. */
 #ifndef RESULTS_IO_CONFIRM_IO_H
@@ -29,8 +30,10 @@ typedef struct confirm_line {
     char verdict[12];     /* faster | slower | tie | reference */
 } confirm_line;
 
-/* "faster" when lo > 1, "slower" when hi < 1, else "tie". */
-const char *confirm_verdict(double lo, double hi);
+/* "faster" when the whole interval lies above 1 + margin, "slower" when it
+ * lies below 1 / (1 + margin), else "tie": a difference the interval cannot
+ * tell from none, or one smaller than the margin (margin 0: the interval alone). */
+const char *confirm_verdict(double lo, double hi, double margin);
 
 /* The header line (with its newline) and one line. */
 void confirm_write_header(FILE *f);
