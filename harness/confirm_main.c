@@ -131,6 +131,7 @@ static json_t *conditions_json(const gpu_conditions *g)
     json_object_set_new(c, "temperature_C", isfinite(g->temperature_c) ? json_real(g->temperature_c) : json_null());
     json_object_set_new(c, "power_W", isfinite(g->power_w) ? json_real(g->power_w) : json_null());
     json_object_set_new(c, "sm_clock_MHz", isfinite(g->sm_clock_mhz) ? json_real(g->sm_clock_mhz) : json_null());
+    json_object_set_new(c, "mem_clock_MHz", isfinite(g->mem_clock_mhz) ? json_real(g->mem_clock_mhz) : json_null());
     json_object_set_new(c, "clock_events", json_string(gpu_clock_event_names(g->clock_event_reasons, names, sizeof names)));
     return c;
 }

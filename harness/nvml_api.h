@@ -19,6 +19,7 @@ typedef struct nvmlDevice_st *nvmlDevice_t;
 #define NVML_SUCCESS 0
 #define NVML_TEMPERATURE_GPU 0
 #define NVML_CLOCK_SM 1
+#define NVML_CLOCK_MEM 2
 #endif
 
 /* Clock-event reasons (nvmlClocksEventReason*, formerly nvmlClocksThrottleReason*). */

@@ -76,7 +76,7 @@ nvml_reader *nvml_reader_open(const char *pci_bus_id, char *msg, size_t len)
 int nvml_reader_read(nvml_reader *r, gpu_conditions *out)
 {
     memset(out, 0, sizeof *out);
-    out->temperature_c = out->power_w = out->sm_clock_mhz = NAN;
+    out->temperature_c = out->power_w = out->sm_clock_mhz = out->mem_clock_mhz = NAN;
     if (!r) return -1;
     unsigned v;
     unsigned long long mask;
@@ -85,6 +85,7 @@ int nvml_reader_read(nvml_reader *r, gpu_conditions *out)
         out->temperature_c = v, any = 1;
     if (r->power && r->power(r->dev, &v) == NVML_SUCCESS) out->power_w = v / 1000.0, any = 1;
     if (r->clock && r->clock(r->dev, NVML_CLOCK_SM, &v) == NVML_SUCCESS) out->sm_clock_mhz = v, any = 1;
+    if (r->clock && r->clock(r->dev, NVML_CLOCK_MEM, &v) == NVML_SUCCESS) out->mem_clock_mhz = v, any = 1;
     if (r->reasons && r->reasons(r->dev, &mask) == NVML_SUCCESS) out->clock_event_reasons = mask, any = 1;
     out->ok = any;
     return any ? 0 : -1;

@@ -14,6 +14,7 @@ typedef struct gpu_conditions {
     double temperature_c;                   /* GPU core temperature */
     double power_w;                         /* board power draw */
     double sm_clock_mhz;                    /* NVML's current SM clock */
+    double mem_clock_mhz;                   /* ... and memory clock: HBM has its own idle state */
     unsigned long long clock_event_reasons; /* NVML's bit mask (nvml_api.h) */
 } gpu_conditions;
 

@@ -17,7 +17,7 @@
  * the measurement conditions: sm_clock_{cold,hot}_{min,mean}_MHz (the SM
  * clock over the kept samples, measured on the device around each batch),
  * throttled_{cold,hot} (samples discarded as throttled and taken again),
- * gpu_temp_C, gpu_power_W and clock_events (NVML, read after the hot
+ * gpu_temp_C, gpu_power_W, gpu_mem_clock_MHz and clock_events (NVML, read after the hot
  * phase; empty without NVML; the events are NVML's clock-event reasons seen
  * after the cold or the hot phase, idle left out), and
  * one column per profiler metric, `m:<name>[<unit>]`.
@@ -78,7 +78,7 @@ typedef struct sweep_row {
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
     /* NVML after the timing (NaN / "" without NVML): see the file comment. */
-    double gpu_temp_c, gpu_power_w;
+    double gpu_temp_c, gpu_power_w, gpu_mem_clock_mhz;
     char clock_events[128];
 } sweep_row;
 

@@ -374,6 +374,7 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_THROTTLED_HOT STAT(hot, throttled, w_stat_count, r_uint, 1)
 #define COLUMN_GPU_TEMP_C NUM(gpu_temp_c)
 #define COLUMN_GPU_POWER_W NUM(gpu_power_w)
+#define COLUMN_GPU_MEM_CLOCK_MHZ NUM(gpu_mem_clock_mhz)
 #define COLUMN_CLOCK_EVENTS PLAIN(w_chars, r_events, OFF(clock_events))
 
 /* The table: the list's columns in its order, each its name and unit and

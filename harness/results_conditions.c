@@ -18,6 +18,7 @@ static json_t *conditions(const gpu_conditions *g)
     json_object_set_new(c, "temperature_C", num_or_null(g->temperature_c));
     json_object_set_new(c, "power_W", num_or_null(g->power_w));
     json_object_set_new(c, "sm_clock_MHz", num_or_null(g->sm_clock_mhz));
+    json_object_set_new(c, "mem_clock_MHz", num_or_null(g->mem_clock_mhz));
     json_object_set_new(c, "clock_events", json_string(gpu_clock_event_names(g->clock_event_reasons, names, sizeof names)));
     return c;
 }

@@ -29,6 +29,7 @@ static const struct {
                      {RC_THROTTLED_HOT, 4},
                      {RC_GPU_TEMP_C, 4},
                      {RC_GPU_POWER_W, 4},
+                     {RC_GPU_MEM_CLOCK_MHZ, 4},
                      {RC_CLOCK_EVENTS, 4}};
 
 int results_column_in_schema(size_t i, int schema)

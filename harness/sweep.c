@@ -502,6 +502,7 @@ static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
     if (hot) {
         row->gpu_temp_c = g.temperature_c;
         row->gpu_power_w = g.power_w;
+        row->gpu_mem_clock_mhz = g.mem_clock_mhz;
     }
 }
 

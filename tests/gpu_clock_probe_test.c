@@ -1,0 +1,80 @@
+/* The clock probe (harness/clock_probe.h) on a real GPU: around a 2 ms
+ * spinning kernel (stream_block's spinner, never released, so it gives up
+ * at its limit), the SM clock it reports is a clock this device can run
+ * at -- between a tenth of and 10 % above its default clock -- and two
+ * stretches in a row agree within 5 % (the device is busy for both). And
+ * without a stretch long enough to tell, it says NaN rather than a number. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "harness/clock_probe.h"
+#include "harness/stream_block.h"
+
+static int sm_count, default_khz;
+
+static double probe_over_spin(clock_probe *p, stream_block *b, cudaStream_t s, double spin_ms)
+{
+    assert_int_equal(clock_probe_record(p, s, 0), cudaSuccess);
+    if (spin_ms > 0) assert_int_equal(stream_block_hold(b, s, spin_ms), cudaSuccess);
+    assert_int_equal(clock_probe_record(p, s, 1), cudaSuccess);
+    assert_int_equal(cudaStreamSynchronize(s), cudaSuccess);
+    return clock_probe_mhz(p);
+}
+
+static void clock_within_device_range(void **state)
+{
+    (void)state;
+    cudaError_t err;
+    cudaStream_t s;
+    assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    clock_probe *p = clock_probe_create(sm_count, &err);
+    stream_block *b = stream_block_create(&err);
+    assert_non_null(p);
+    assert_non_null(b);
+    double first = probe_over_spin(p, b, s, 2.0), second = probe_over_spin(p, b, s, 2.0);
+    double def = default_khz / 1e3;
+    print_message("SM clock over 2 ms: %.1f then %.1f MHz (default %.0f MHz)\n", first, second, def);
+    assert_true(first > 0.1 * def && first < 1.1 * def);
+    assert_true(second > 0.1 * def && second < 1.1 * def);
+    assert_true(fabs(first - second) < 0.05 * def);
+    stream_block_destroy(b);
+    clock_probe_destroy(p);
+    cudaStreamDestroy(s);
+}
+
+static void too_short_is_nan(void **state)
+{
+    (void)state;
+    cudaError_t err;
+    cudaStream_t s;
+    assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
+    clock_probe *p = clock_probe_create(sm_count, &err);
+    stream_block *b = stream_block_create(&err);
+    /* two probes back to back: well under the 20 us the probe needs */
+    assert_true(isnan(probe_over_spin(p, b, s, 0)));
+    stream_block_destroy(b);
+    clock_probe_destroy(p);
+    cudaStreamDestroy(s);
+}
+
+int main(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {
+        printf("SKIPPED: no CUDA device\n");
+        return 0;
+    }
+    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
+    cudaDeviceGetAttribute(&default_khz, cudaDevAttrClockRate, 0);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(clock_within_device_range),
+        cmocka_unit_test(too_short_is_nan),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
