@@ -25,10 +25,21 @@ static void csv_num(FILE *f, double x, double scale)
     if (isfinite(x)) fprintf(f, "%.6g", x * scale);
 }
 
-static void csv_phase(FILE *f, const compare_phase *ph)
+/* A text field, quoted (a reason has commas). */
+static void csv_str(FILE *f, const char *s)
+{
+    fputs(",\"", f);
+    for (; *s; s++) fputs(*s == '"' ? "\"\"" : (char[2]){*s, 0}, f);
+    fputc('"', f);
+}
+
+/* ref: the divisors (cold, hot; NaN: not normalised) */
+static void csv_phase(FILE *f, const compare_phase *ph, double ref_base, double ref_new)
 {
     csv_num(f, ph->base_ms, 1);
     csv_num(f, ph->new_ms, 1);
+    csv_num(f, ref_base, 1);
+    csv_num(f, ref_new, 1);
     csv_num(f, ph->speedup, 1);
     csv_num(f, ph->lo, 1);
     csv_num(f, ph->hi, 1);
@@ -38,37 +49,45 @@ static void csv_phase(FILE *f, const compare_phase *ph)
     fprintf(f, ",%s,%s", compare_method_name(ph->method), compare_verdict_name(ph->verdict));
 }
 
+/* Judged pairs (compared "yes") and, with --normalize cub, the reference rows ("reference"). */
+static void csv_pair(FILE *f, const compare_result *r, const compare_pair *p, const char *compared)
+{
+    csv_config(f, p->base);
+    fprintf(f, ",\"%s\",\"%s\",%s,%s,ok,ok,", r->base.device, r->newer.device, compare_norm_name(r->normalize),
+            compared);
+    csv_phase(f, &p->cold, p->ref_base[0], p->ref_new[0]);
+    csv_phase(f, &p->hot, p->ref_base[1], p->ref_new[1]);
+    for (size_t m = 0; m < r->nmetrics; m++) csv_num(f, p->metric_change[m], 100);
+    fputc('\n', f);
+}
+
+static void csv_apart(FILE *f, const compare_result *r, const compare_apart *a)
+{
+    csv_config(f, a->base ? a->base : a->newer);
+    fprintf(f, ",\"%s\",\"%s\",%s,%s,%s,%s", r->base.device, r->newer.device, compare_norm_name(r->normalize),
+            !a->base ? "only_new" : !a->newer ? "only_base" : a->no_reference ? "no_reference" : "not_ok",
+            a->base ? row_status_name(a->base->status) : "", a->newer ? row_status_name(a->newer->status) : "");
+    csv_str(f, a->reason);
+    for (int h = 0; h < 2; h++) fputs(",,,,,,,,,,,n/a,n/a", f); /* ten empty, method, verdict */
+    for (size_t m = 0; m < r->nmetrics; m++) fputc(',', f);
+    fputc('\n', f);
+}
+
 static int render_csv(FILE *f, void *ctx)
 {
     const compare_result *r = ctx;
-    fputs("variant,dtype,op,n,block_dim,coarse,finish,scan_mode,device_base,device_new,compared,status_base,"
-          "status_new",
+    fputs("variant,dtype,op,n,block_dim,coarse,finish,scan_mode,device_base,device_new,normalize,compared,"
+          "status_base,status_new,reason",
           f);
     for (int h = 0; h < 2; h++)
-        fprintf(f, ",%1$s_base_ms,%1$s_new_ms,%1$s_speedup,%1$s_ci_low,%1$s_ci_high,%1$s_p,%1$s_change_pct,"
-                   "%1$s_threshold_pct,%1$s_method,%1$s_verdict",
+        fprintf(f, ",%1$s_base_ms,%1$s_new_ms,%1$s_base_ref_ms,%1$s_new_ref_ms,%1$s_speedup,%1$s_ci_low,%1$s_ci_high,"
+                   "%1$s_p,%1$s_change_pct,%1$s_threshold_pct,%1$s_method,%1$s_verdict",
                 h ? "hot" : "cold");
     for (size_t i = 0; i < r->nmetrics; i++) fprintf(f, ",\"m:%s[%s]_change_pct\"", r->metrics[i].m->name, r->metrics[i].m->unit);
     fputc('\n', f);
-    for (size_t i = 0; i < r->npairs; i++) {
-        const compare_pair *p = &r->pairs[i];
-        csv_config(f, p->base);
-        fprintf(f, ",\"%s\",\"%s\",yes,ok,ok", r->base.device, r->newer.device);
-        csv_phase(f, &p->cold);
-        csv_phase(f, &p->hot);
-        for (size_t m = 0; m < r->nmetrics; m++) csv_num(f, p->metric_change[m], 100);
-        fputc('\n', f);
-    }
-    for (size_t i = 0; i < r->napart; i++) {
-        const compare_apart *a = &r->apart[i];
-        csv_config(f, a->base ? a->base : a->newer);
-        fprintf(f, ",\"%s\",\"%s\",%s,%s,%s", r->base.device, r->newer.device,
-                !a->base ? "only_new" : !a->newer ? "only_base" : "not_ok",
-                a->base ? row_status_name(a->base->status) : "", a->newer ? row_status_name(a->newer->status) : "");
-        fputs(",,,,,,,,,n/a,n/a,,,,,,,,,n/a,n/a", f);
-        for (size_t m = 0; m < r->nmetrics; m++) fputc(',', f);
-        fputc('\n', f);
-    }
+    for (size_t i = 0; i < r->npairs; i++) csv_pair(f, r, &r->pairs[i], "yes");
+    for (size_t i = 0; i < r->nrefs; i++) csv_pair(f, r, &r->refs[i], "reference");
+    for (size_t i = 0; i < r->napart; i++) csv_apart(f, r, &r->apart[i]);
     return ferror(f) ? -1 : 0;
 }
 
@@ -113,35 +132,53 @@ static json_t *side_json(const compare_run *s)
     return o;
 }
 
+/* "reference_ms": what each side's times were divided by; null when not normalised. */
+static json_t *reference_json(const compare_pair *p)
+{
+    if (isnan(p->ref_base[0]) && isnan(p->ref_base[1])) return json_null();
+    return json_pack("{s:o,s:o,s:o,s:o}", "cold_base", num(p->ref_base[0]), "cold_new", num(p->ref_new[0]), "hot_base",
+                     num(p->ref_base[1]), "hot_new", num(p->ref_new[1]));
+}
+
+static json_t *pair_json(const compare_result *r, const compare_pair *p)
+{
+    json_t *row = json_object(), *m = json_object();
+    json_object_set_new(row, "variant", json_string(p->base->cfg.v->name));
+    json_object_set_new(row, "configuration", json_string(p->label));
+    json_object_set_new(row, "n", json_integer((json_int_t)p->base->cfg.a.n));
+    json_object_set_new(row, "reference_ms", reference_json(p));
+    json_object_set_new(row, "cold", phase_json(&p->cold));
+    json_object_set_new(row, "hot", phase_json(&p->hot));
+    for (size_t k = 0; k < r->nmetrics; k++) json_object_set_new(m, r->metrics[k].m->name, num(p->metric_change[k] * 100));
+    json_object_set_new(row, "metric_change_pct", m);
+    return row;
+}
+
+static json_t *apart_json(const compare_apart *a)
+{
+    json_t *x = json_object();
+    json_object_set_new(x, "configuration", json_string(a->label));
+    json_object_set_new(x, "base", a->base ? json_string(row_status_name(a->base->status)) : json_null());
+    json_object_set_new(x, "new", a->newer ? json_string(row_status_name(a->newer->status)) : json_null());
+    json_object_set_new(x, "reason", json_string(a->reason));
+    json_object_set_new(x, "no_reference", json_boolean(a->no_reference));
+    return x;
+}
+
 static json_t *compare_json(const compare_result *r)
 {
-    json_t *o = json_object(), *rows = json_array(), *apart = json_array(), *warn = json_array();
+    json_t *o = json_object(), *rows = json_array(), *refs = json_array(), *apart = json_array(), *warn = json_array();
     json_object_set_new(o, "base", side_json(&r->base));
     json_object_set_new(o, "new", side_json(&r->newer));
+    json_object_set_new(o, "normalize", json_string(compare_norm_name(r->normalize)));
     json_object_set_new(o, "threshold_pct", r->threshold >= 0 ? json_real(r->threshold * 100) : json_null());
     for (size_t i = 0; i < r->nwarnings; i++) json_array_append_new(warn, json_string(r->warnings[i]));
     json_object_set_new(o, "warnings", warn);
-    for (size_t i = 0; i < r->npairs; i++) {
-        const compare_pair *p = &r->pairs[i];
-        json_t *row = json_object(), *m = json_object();
-        json_object_set_new(row, "variant", json_string(p->base->cfg.v->name));
-        json_object_set_new(row, "configuration", json_string(p->label));
-        json_object_set_new(row, "n", json_integer((json_int_t)p->base->cfg.a.n));
-        json_object_set_new(row, "cold", phase_json(&p->cold));
-        json_object_set_new(row, "hot", phase_json(&p->hot));
-        for (size_t k = 0; k < r->nmetrics; k++) json_object_set_new(m, r->metrics[k].m->name, num(p->metric_change[k] * 100));
-        json_object_set_new(row, "metric_change_pct", m);
-        json_array_append_new(rows, row);
-    }
-    for (size_t i = 0; i < r->napart; i++) {
-        const compare_apart *a = &r->apart[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "configuration", json_string(a->label));
-        json_object_set_new(x, "base", a->base ? json_string(row_status_name(a->base->status)) : json_null());
-        json_object_set_new(x, "new", a->newer ? json_string(row_status_name(a->newer->status)) : json_null());
-        json_array_append_new(apart, x);
-    }
+    for (size_t i = 0; i < r->npairs; i++) json_array_append_new(rows, pair_json(r, &r->pairs[i]));
+    for (size_t i = 0; i < r->nrefs; i++) json_array_append_new(refs, pair_json(r, &r->refs[i]));
+    for (size_t i = 0; i < r->napart; i++) json_array_append_new(apart, apart_json(&r->apart[i]));
     json_object_set_new(o, "rows", rows);
+    json_object_set_new(o, "references", refs);
     json_object_set_new(o, "not_compared", apart);
     json_object_set_new(o, "regressions", json_integer((json_int_t)compare_regressions(r)));
     return o;

@@ -282,22 +282,62 @@ static void doc_summary(const doc *d, const compare_result *r, const vgroup *g, 
     doc_table_end(d);
 }
 
+/* A reference row's times on one side, as measured (ms), and normalised. */
+static void fmt_ref_side(char *b, const timing_stats *t, double normalised)
+{
+    if (!t->samples) snprintf(b, CELL, "–");
+    else snprintf(b, CELL, "%.4g ms (%.3f)", t->median, normalised);
+}
+
+/* --normalize cub: the library's rows as measured, and what NEW's machine
+ * did to them (NEW ÷ BASE): the shift normalising takes out. */
+static void doc_references(const doc *d, const compare_result *r)
+{
+    if (!r->nrefs) return;
+    static const char *const head[7] = {"configuration", "cold BASE", "cold NEW", "cold NEW ÷ BASE",
+                                        "hot BASE", "hot NEW", "hot NEW ÷ BASE"};
+    char h[64];
+    snprintf(h, sizeof h, "Reference (%zu)", r->nrefs);
+    doc_h(d, 2, h);
+    doc_p(d, "The library's rows, the reference of --normalize cub: each median as measured, normalised in "
+             "brackets (1.000 where it is the fastest of its n), and how NEW's time compares with BASE's. Not judged.");
+    doc_table(d, head, 7);
+    for (size_t i = 0; i < r->nrefs; i++) {
+        const compare_pair *p = &r->refs[i];
+        cells c;
+        snprintf(c[0], CELL, "%s", p->label);
+        for (int h = 0; h < 2; h++) {
+            const compare_phase *ph = h ? &p->hot : &p->cold;
+            const timing_stats *b = h ? &p->base->hot : &p->base->cold, *n = h ? &p->newer->hot : &p->newer->cold;
+            fmt_ref_side(c[1 + 3 * h], b, ph->base_ms);
+            fmt_ref_side(c[2 + 3 * h], n, ph->new_ms);
+            double shift = b->samples && n->samples ? n->median / b->median - 1 : NAN;
+            fmt_pct(c[3 + 3 * h], shift);
+        }
+        doc_row(d, c, NULL, 7);
+    }
+    doc_table_end(d);
+}
+
 static void doc_apart(const doc *d, const compare_result *r)
 {
     if (!r->napart) return;
-    static const char *const head[3] = {"configuration", "BASE", "NEW"};
+    static const char *const head[4] = {"configuration", "BASE", "NEW", "why"};
     char h[64];
     snprintf(h, sizeof h, "Not compared (%zu)", r->napart);
     doc_h(d, 2, h);
-    doc_p(d, "Configurations on one side only, or whose status is not ok on one side.");
-    doc_table(d, head, 3);
+    doc_p(d, r->normalize == CN_NONE ? "Configurations on one side only, or whose status is not ok on one side."
+                                     : "Configurations on one side only, whose status is not ok on one side, or "
+                                       "without a reference to normalise by on one side.");
+    doc_table(d, head, 4);
     for (size_t i = 0; i < r->napart; i++) {
         const compare_apart *a = &r->apart[i];
         cells c;
         snprintf(c[0], CELL, "%s", a->label);
         snprintf(c[1], CELL, "%s", a->base ? row_status_name(a->base->status) : "absent");
         snprintf(c[2], CELL, "%s", a->newer ? row_status_name(a->newer->status) : "absent");
-        doc_row(d, c, NULL, 3);
+        snprintf(c[3], CELL, "%s", a->reason);
+        doc_row(d, c, NULL, 4);
     }
     doc_table_end(d);
 }
@@ -307,17 +347,20 @@ static void doc_all(const doc *d, const compare_result *r)
     size_t ng;
     vgroup *g = groups_build(r, &ng);
     doc_h(d, 1, "Compare two runs: BASE against NEW");
+    char norm[800];
+    compare_norm_describe(r, norm, sizeof norm);
+    doc_p(d, norm);
     doc_identity(d, r);
     char rule[700];
     if (r->threshold >= 0) snprintf(rule, sizeof rule, "the threshold, %.2f %% (--threshold)", r->threshold * 100);
     else snprintf(rule, sizeof rule, "the threshold, the larger of the two rows' noise figures and %.0f %%", COMPARE_MIN_THRESHOLD * 100);
     char text[1400];
     snprintf(text, sizeof text,
-             "Speed-up = BASE median / NEW median: over 1, NEW is faster; time = NEW's median time against BASE's. "
+             "Speed-up = BASE median / NEW median%s: over 1, NEW is faster; time = NEW's median time against BASE's. "
              "faster / slower: significant (p < %.2f, or the 95 %% interval excludes 1) and beyond %s; otherwise "
              "same. Method: samples (both runs' samples.csv: Mann-Whitney U and a bootstrap of the ratio) or noise "
              "(the rows' median standard errors).",
-             COMPARE_P_SIGNIFICANT, rule);
+             r->normalize == CN_NONE ? "" : " (normalised)", COMPARE_P_SIGNIFICANT, rule);
     doc_p(d, text);
     if (g) doc_summary(d, r, g, ng);
     for (size_t k = 0; g && k < ng; k++) {
@@ -331,6 +374,7 @@ static void doc_all(const doc *d, const compare_result *r)
         }
         doc_table_end(d);
     }
+    doc_references(d, r);
     doc_apart(d, r);
     groups_free(g, ng);
 }
@@ -389,7 +433,9 @@ static int draw_charts(const char *dir, const compare_result *r, FILE *log, char
             }
         char stem[300], title[300], sub[SWEEP_PATH_MAX], msg[1024];
         snprintf(stem, sizeof stem, "compare-%s", g[k].name);
-        snprintf(title, sizeof title, "%s: speed-up of NEW over BASE", g[k].name);
+        char norm[64] = "";
+        if (r->normalize != CN_NONE) snprintf(norm, sizeof norm, ", normalised by %s", compare_norm_name(r->normalize));
+        snprintf(title, sizeof title, "%s: speed-up of NEW over BASE%s", g[k].name, norm);
         snprintf(sub, sizeof sub, "BASE %.200s, NEW %.200s; bars: 95 %% intervals; green faster, red slower, grey same",
                  base_name(r->base.dir), base_name(r->newer.dir));
         int d = compare_chart_draw(dir, stem, title, sub, pts, np, msg, sizeof msg);
