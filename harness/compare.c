@@ -91,6 +91,8 @@ int compare_load_run(const char *dir, compare_run *run, char *err, size_t errlen
 
 void compare_run_free(compare_run *run)
 {
+    free(run->lib);
+    run->lib = NULL;
     results_file_free(&run->rf);
     samples_file_free(&run->samples);
     if (run->run) json_decref(run->run);
@@ -98,6 +100,15 @@ void compare_run_free(compare_run *run)
 }
 
 /* ---- run.json differences ------------------------------------------------------------- */
+
+void compare_warn(compare_result *r, const char *line)
+{
+    char **bigger = realloc(r->warnings, (r->nwarnings + 1) * sizeof *bigger);
+    if (!bigger) return;
+    r->warnings = bigger;
+    r->warnings[r->nwarnings] = strdup(line);
+    if (r->warnings[r->nwarnings]) r->nwarnings++;
+}
 
 static void warn(compare_result *r, const char *fmt, const char *what, json_t *a, json_t *b)
 {
@@ -107,11 +118,7 @@ static void warn(compare_result *r, const char *fmt, const char *what, json_t *a
     snprintf(line, sizeof line, fmt, what, sa ? sa : "?", sb ? sb : "?");
     free(sa);
     free(sb);
-    char **bigger = realloc(r->warnings, (r->nwarnings + 1) * sizeof *bigger);
-    if (!bigger) return;
-    r->warnings = bigger;
-    r->warnings[r->nwarnings] = strdup(line);
-    if (r->warnings[r->nwarnings]) r->nwarnings++;
+    compare_warn(r, line);
 }
 
 /* One warning per field that differs: what makes timings comparable. */
@@ -171,25 +178,31 @@ static int common_metrics(compare_result *r)
     return 0;
 }
 
-static void side_of(const compare_run *run, const sweep_row *row, const char *label, int hot, compare_side *s)
+/* A phase of a row as compare_judge reads it, its times divided by ref (the
+ * --normalize reference; 1: as measured). Divided, not multiplied by 1/ref:
+ * the reference row itself comes out exactly 1. Its samples, when divided,
+ * go to *buf (the caller frees it). The noise is relative: it stays. */
+static int side_of(const compare_run *run, const sweep_row *row, const char *label, int hot, double ref,
+                   compare_side *s, double **buf)
 {
     const timing_stats *t = hot ? &row->hot : &row->cold;
-    *s = (compare_side){t->samples ? t->median : NAN, t->stdev, t->noise, t->samples, NULL, 0};
+    *s = (compare_side){t->samples ? t->median / ref : NAN, t->stdev / ref, t->noise, t->samples, NULL, 0};
     const sample_series *ss = run->has_samples ? samples_find(&run->samples, label, hot) : NULL;
-    if (ss) {
-        s->ms = ss->ms;
-        s->n_ms = ss->n;
-    }
+    if (!ss) return 0;
+    s->ms = ss->ms;
+    s->n_ms = ss->n;
+    if (ref == 1) return 0;
+    *buf = malloc((ss->n ? ss->n : 1) * sizeof **buf);
+    if (!*buf) return -1;
+    for (size_t i = 0; i < ss->n; i++) (*buf)[i] = ss->ms[i] / ref;
+    s->ms = *buf;
+    return 0;
 }
 
-static int judge_pair(compare_result *r, compare_pair *p)
+static double ref_or_1(double ref) { return isnan(ref) ? 1 : ref; }
+
+static int metric_changes(compare_result *r, compare_pair *p)
 {
-    for (int hot = 0; hot < 2; hot++) {
-        compare_side b, n;
-        side_of(&r->base, p->base, p->label, hot, &b);
-        side_of(&r->newer, p->newer, p->label, hot, &n);
-        compare_judge(&b, &n, r->threshold, hot ? &p->hot : &p->cold);
-    }
     p->metric_change = malloc((r->nmetrics ? r->nmetrics : 1) * sizeof *p->metric_change);
     if (!p->metric_change) return -1;
     for (size_t i = 0; i < r->nmetrics; i++) {
@@ -199,7 +212,40 @@ static int judge_pair(compare_result *r, compare_pair *p)
     return 0;
 }
 
-static int add_apart(compare_result *r, const sweep_row *b, const sweep_row *n, const char *label)
+static int judge_pair(compare_result *r, compare_pair *p)
+{
+    for (int hot = 0; hot < 2; hot++) {
+        compare_side b, n;
+        double *bbuf = NULL, *nbuf = NULL;
+        int ok = !side_of(&r->base, p->base, p->label, hot, ref_or_1(p->ref_base[hot]), &b, &bbuf) &&
+                 !side_of(&r->newer, p->newer, p->label, hot, ref_or_1(p->ref_new[hot]), &n, &nbuf);
+        if (ok) compare_judge(&b, &n, r->threshold, hot ? &p->hot : &p->cold);
+        free(bbuf);
+        free(nbuf);
+        if (!ok) return -1;
+    }
+    return metric_changes(r, p);
+}
+
+/* --normalize cub's reference rows: their times divided by the reference
+ * (1.0 for the fastest) on each side, shown and not judged. */
+static void reference_phase(const compare_pair *p, int hot, compare_phase *o)
+{
+    const timing_stats *b = hot ? &p->base->hot : &p->base->cold, *n = hot ? &p->newer->hot : &p->newer->cold;
+    memset(o, 0, sizeof *o);
+    o->base_ms = b->samples ? b->median / p->ref_base[hot] : NAN;
+    o->new_ms = n->samples ? n->median / p->ref_new[hot] : NAN;
+    o->speedup = o->base_ms / o->new_ms;
+    o->change = o->new_ms / o->base_ms - 1;
+    o->lo = o->hi = o->p = o->threshold = o->noise = NAN;
+    o->base_n = b->samples;
+    o->new_n = n->samples;
+    o->method = CM_NONE;
+    o->verdict = CV_NA;
+}
+
+/* why: a side has no --normalize reference; NULL: on one side only, or not ok. */
+static int add_apart(compare_result *r, const sweep_row *b, const sweep_row *n, const char *label, const char *why)
 {
     compare_apart *bigger = realloc(r->apart, (r->napart + 1) * sizeof *bigger);
     if (!bigger) return -1;
@@ -208,7 +254,36 @@ static int add_apart(compare_result *r, const sweep_row *b, const sweep_row *n, 
     a->base = b;
     a->newer = n;
     snprintf(a->label, sizeof a->label, "%s", label);
+    a->no_reference = why != NULL;
+    if (why) snprintf(a->reason, sizeof a->reason, "%s", why);
+    else if (!b || !n) snprintf(a->reason, sizeof a->reason, "only in %s", b ? "BASE" : "NEW");
+    else
+        snprintf(a->reason, sizeof a->reason, "not ok on %s",
+                 b->status == ROW_OK ? "NEW" : n->status == ROW_OK ? "BASE" : "either side");
     return 0;
+}
+
+/* A configuration ok on both sides: judged; with --normalize cub, the
+ * library's own rows are the reference (shown, not judged); a side without
+ * a reference puts it apart, with the reason. */
+static int add_pair(compare_result *r, const sweep_row *b, const sweep_row *n, const char *label)
+{
+    compare_pair p = {.base = b, .newer = n, .ref_base = {NAN, NAN}, .ref_new = {NAN, NAN}};
+    char why[320];
+    if (r->normalize != CN_NONE &&
+        (compare_norm_reference(r->normalize, &r->base, "BASE", b, p.ref_base, why, sizeof why) ||
+         compare_norm_reference(r->normalize, &r->newer, "NEW", n, p.ref_new, why, sizeof why)))
+        return add_apart(r, b, n, label, why);
+    snprintf(p.label, sizeof p.label, "%s", label);
+    if (!compare_norm_is_library(r->normalize, b)) {
+        r->pairs[r->npairs] = p;
+        return judge_pair(r, &r->pairs[r->npairs++]);
+    }
+    compare_pair *q = &r->refs[r->nrefs++];
+    *q = p;
+    reference_phase(q, 0, &q->cold);
+    reference_phase(q, 1, &q->hot);
+    return metric_changes(r, q);
 }
 
 /* Pairs in BASE's order; NEW's rows not in BASE at the end of the apart list. */
@@ -216,7 +291,8 @@ static int match_rows(compare_result *r, keyed *kn, size_t nn, size_t *common)
 {
     const results_file *a = &r->base.rf;
     r->pairs = calloc(a->count, sizeof *r->pairs);
-    if (!r->pairs) return -1;
+    r->refs = calloc(a->count, sizeof *r->refs);
+    if (!r->pairs || !r->refs) return -1;
     for (size_t i = 0; i < a->count; i++) {
         keyed probe;
         config_label(&a->rows[i].cfg, probe.label, sizeof probe.label);
@@ -227,18 +303,29 @@ static int match_rows(compare_result *r, keyed *kn, size_t nn, size_t *common)
             ++*common;
         }
         if (!n || b->status != ROW_OK || n->status != ROW_OK) {
-            if (add_apart(r, b, n, probe.label)) return -1;
-            continue;
-        }
-        compare_pair *p = &r->pairs[r->npairs++];
-        p->base = b;
-        p->newer = n;
-        snprintf(p->label, sizeof p->label, "%s", probe.label);
-        if (judge_pair(r, p)) return -1;
+            if (add_apart(r, b, n, probe.label, NULL)) return -1;
+        } else if (add_pair(r, b, n, probe.label)) return -1;
     }
     for (size_t i = 0; i < nn; i++)
-        if (!kn[i].used && add_apart(r, NULL, kn[i].row, kn[i].label)) return -1;
+        if (!kn[i].used && add_apart(r, NULL, kn[i].row, kn[i].label, NULL)) return -1;
     return 0;
+}
+
+/* Nothing judged: say why, naming the first configuration without a reference. */
+static void nothing_judged(const compare_result *r, size_t common, char *err, size_t errlen)
+{
+    const compare_apart *why = NULL;
+    for (size_t i = 0; i < r->napart && !why; i++)
+        if (r->apart[i].no_reference) why = &r->apart[i];
+    if (common && why)
+        snprintf(err, errlen, "%s and %s: no configuration ok in both has a --normalize %s reference (%s: %s)",
+                 r->base.dir, r->newer.dir, compare_norm_name(r->normalize), why->label, why->reason);
+    else if (common && r->nrefs)
+        snprintf(err, errlen, "%s and %s have only the library's rows in common: with --normalize cub they are the "
+                 "reference, and nothing is left to judge", r->base.dir, r->newer.dir);
+    else
+        snprintf(err, errlen, "%s and %s have no configuration in common%s", r->base.dir, r->newer.dir,
+                 common ? " that is ok in both" : "");
 }
 
 int compare_build(compare_result *r, char *err, size_t errlen)
@@ -246,24 +333,27 @@ int compare_build(compare_result *r, char *err, size_t errlen)
     compare_identity(r);
     keyed *kn = index_rows(&r->newer.rf);
     size_t common = 0;
-    if (!kn || common_metrics(r) || match_rows(r, kn, r->newer.rf.count, &common)) {
+    if (!kn || common_metrics(r) || compare_norm_prepare(r->normalize, &r->base) ||
+        compare_norm_prepare(r->normalize, &r->newer) || match_rows(r, kn, r->newer.rf.count, &common)) {
         free(kn);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     free(kn);
     if (!common || !r->npairs) {
-        snprintf(err, errlen, "%s and %s have no configuration in common%s", r->base.dir, r->newer.dir,
-                 common ? " that is ok in both" : "");
+        nothing_judged(r, common, err, errlen);
         return -1;
     }
+    compare_norm_warnings(r);
     return 0;
 }
 
 void compare_result_free(compare_result *r)
 {
     for (size_t i = 0; i < r->npairs; i++) free(r->pairs[i].metric_change);
+    for (size_t i = 0; i < r->nrefs; i++) free(r->refs[i].metric_change);
     free(r->pairs);
+    free(r->refs);
     free(r->apart);
     free(r->metrics);
     for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);
@@ -296,6 +386,15 @@ static const char compare_usage_text[] =
     "\n"
     "  --threshold PCT       smallest change that counts (default: the larger of the\n"
     "                        two rows' noise figures, at least 2)\n"
+    "  --normalize cub|copy  before comparing, divide each row's times by a reference\n"
+    "                        measured in its own run, so that a faster or slower\n"
+    "                        machine does not read as a change of the code:\n"
+    "                        cub: the fastest ok " SWEEP_CUB_REDUCE " / " SWEEP_CUB_SCAN " median at the\n"
+    "                        same kind, dtype, op, scan mode and n, cold by cold and\n"
+    "                        hot by hot (the library's rows: the reference, 1.0,\n"
+    "                        not judged); copy: the time a copy of the row's\n"
+    "                        bytes_moved takes at run.json's copy_bandwidth_GBps.\n"
+    "                        Rows without one are listed apart, with the reason.\n"
     "  --out DIR             compare.md, compare.csv, compare.html and the charts\n"
     "                        (default NEW/compare)\n"
     "  --csv FILE            the table as CSV, also here\n"
@@ -309,6 +408,7 @@ static const char compare_usage_text[] =
 typedef struct compare_options {
     const char *base, *newer, *out, *csv, *json;
     double threshold; /* fraction; -1: default */
+    compare_norm normalize;
     int fail_on_regression, help;
 } compare_options;
 
@@ -326,14 +426,19 @@ static int parse_options(int argc, char **argv, compare_options *o, char *err, s
         const char *a = argv[i];
         const char **val = !strcmp(a, "--out") ? &o->out : !strcmp(a, "--csv") ? &o->csv
                            : !strcmp(a, "--json") ? &o->json : NULL;
-        if (val || !strcmp(a, "--threshold")) {
+        if (val || !strcmp(a, "--threshold") || !strcmp(a, "--normalize")) {
             if (i + 1 >= argc || !argv[i + 1][0]) {
                 snprintf(err, errlen, "%s: needs a value", a);
                 return -1;
             }
             const char *v = argv[++i];
             if (val) *val = v;
-            else {
+            else if (!strcmp(a, "--normalize")) {
+                if (compare_norm_parse(v, &o->normalize)) {
+                    snprintf(err, errlen, "--normalize: '%s' is not cub or copy", v);
+                    return -1;
+                }
+            } else {
                 char *end;
                 double t = strtod(v, &end);
                 if (*end || !(t >= 0 && t < 1000)) {
@@ -412,6 +517,25 @@ static int write_outputs(const compare_result *r, const char *out, const char *c
     return failed;
 }
 
+/* One line: the verdicts per configuration (a phase slower: slower; else a
+ * phase faster: faster), of the normalised figures when normalised. */
+static void print_counts(const compare_result *r)
+{
+    size_t slower = 0, faster = 0;
+    for (size_t i = 0; i < r->npairs; i++) {
+        const compare_pair *p = &r->pairs[i];
+        int s = p->cold.verdict == CV_SLOWER || p->hot.verdict == CV_SLOWER;
+        slower += s;
+        faster += !s && (p->cold.verdict == CV_FASTER || p->hot.verdict == CV_FASTER);
+    }
+    char norm[64] = "not normalised";
+    if (r->normalize != CN_NONE) snprintf(norm, sizeof norm, "normalised by %s", compare_norm_name(r->normalize));
+    fprintf(stderr,
+            "sweep compare: %zu configurations judged, %s: %zu slower, %zu faster, %zu same (slower: in a phase); "
+            "%zu reference rows and %zu not compared listed apart\n",
+            r->npairs, norm, slower, faster, r->npairs - slower - faster, r->nrefs, r->napart);
+}
+
 int compare_main(int argc, char **argv)
 {
     static char err[2 * SWEEP_PATH_MAX + 1024];
@@ -424,6 +548,7 @@ int compare_main(int argc, char **argv)
     static compare_result r;
     memset(&r, 0, sizeof r);
     r.threshold = o.threshold;
+    r.normalize = o.normalize;
     static char base[SWEEP_PATH_MAX], newer[SWEEP_PATH_MAX], out[SWEEP_PATH_MAX], csv[SWEEP_PATH_MAX],
         json[SWEEP_PATH_MAX];
     if (resolve_user_path(o.base, base, sizeof base) || resolve_user_path(o.newer, newer, sizeof newer))
@@ -438,6 +563,7 @@ int compare_main(int argc, char **argv)
     compare_print_md(stdout, &r, NULL);
     fflush(stdout);
     rc = write_outputs(&r, out, csv, json) ? SWEEP_EXIT_FAILED : SWEEP_EXIT_OK;
+    print_counts(&r);
     size_t slower = compare_regressions(&r);
     if (rc == SWEEP_EXIT_OK && o.fail_on_regression && slower) {
         fprintf(stderr, "sweep compare: %zu configuration%s slower (--fail-on-regression)\n", slower,

@@ -1,5 +1,6 @@
-/* compare.h's outputs: the Markdown table (stdout and compare.md), the HTML
- * page, CSV, JSON and the per-variant charts (plots/compare_chart.h). */
+/* compare.h's outputs for people: the Markdown table (stdout and
+ * compare.md), the HTML page and the per-variant charts
+ * (plots/compare_chart.h). CSV and JSON: compare_export.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
@@ -281,22 +282,62 @@ static void doc_summary(const doc *d, const compare_result *r, const vgroup *g, 
     doc_table_end(d);
 }
 
+/* A reference row's times on one side, as measured (ms), and normalised. */
+static void fmt_ref_side(char *b, const timing_stats *t, double normalised)
+{
+    if (!t->samples) snprintf(b, CELL, "–");
+    else snprintf(b, CELL, "%.4g ms (%.3f)", t->median, normalised);
+}
+
+/* --normalize cub: the library's rows as measured, and what NEW's machine
+ * did to them (NEW ÷ BASE): the shift normalising takes out. */
+static void doc_references(const doc *d, const compare_result *r)
+{
+    if (!r->nrefs) return;
+    static const char *const head[7] = {"configuration", "cold BASE", "cold NEW", "cold NEW ÷ BASE",
+                                        "hot BASE", "hot NEW", "hot NEW ÷ BASE"};
+    char h[64];
+    snprintf(h, sizeof h, "Reference (%zu)", r->nrefs);
+    doc_h(d, 2, h);
+    doc_p(d, "The library's rows, the reference of --normalize cub: each median as measured, normalised in "
+             "brackets (1.000 where it is the fastest of its n), and how NEW's time compares with BASE's. Not judged.");
+    doc_table(d, head, 7);
+    for (size_t i = 0; i < r->nrefs; i++) {
+        const compare_pair *p = &r->refs[i];
+        cells c;
+        snprintf(c[0], CELL, "%s", p->label);
+        for (int h = 0; h < 2; h++) {
+            const compare_phase *ph = h ? &p->hot : &p->cold;
+            const timing_stats *b = h ? &p->base->hot : &p->base->cold, *n = h ? &p->newer->hot : &p->newer->cold;
+            fmt_ref_side(c[1 + 3 * h], b, ph->base_ms);
+            fmt_ref_side(c[2 + 3 * h], n, ph->new_ms);
+            double shift = b->samples && n->samples ? n->median / b->median - 1 : NAN;
+            fmt_pct(c[3 + 3 * h], shift);
+        }
+        doc_row(d, c, NULL, 7);
+    }
+    doc_table_end(d);
+}
+
 static void doc_apart(const doc *d, const compare_result *r)
 {
     if (!r->napart) return;
-    static const char *const head[3] = {"configuration", "BASE", "NEW"};
+    static const char *const head[4] = {"configuration", "BASE", "NEW", "why"};
     char h[64];
     snprintf(h, sizeof h, "Not compared (%zu)", r->napart);
     doc_h(d, 2, h);
-    doc_p(d, "Configurations on one side only, or whose status is not ok on one side.");
-    doc_table(d, head, 3);
+    doc_p(d, r->normalize == CN_NONE ? "Configurations on one side only, or whose status is not ok on one side."
+                                     : "Configurations on one side only, whose status is not ok on one side, or "
+                                       "without a reference to normalise by on one side.");
+    doc_table(d, head, 4);
     for (size_t i = 0; i < r->napart; i++) {
         const compare_apart *a = &r->apart[i];
         cells c;
         snprintf(c[0], CELL, "%s", a->label);
         snprintf(c[1], CELL, "%s", a->base ? row_status_name(a->base->status) : "absent");
         snprintf(c[2], CELL, "%s", a->newer ? row_status_name(a->newer->status) : "absent");
-        doc_row(d, c, NULL, 3);
+        snprintf(c[3], CELL, "%s", a->reason);
+        doc_row(d, c, NULL, 4);
     }
     doc_table_end(d);
 }
@@ -306,17 +347,20 @@ static void doc_all(const doc *d, const compare_result *r)
     size_t ng;
     vgroup *g = groups_build(r, &ng);
     doc_h(d, 1, "Compare two runs: BASE against NEW");
+    char norm[800];
+    compare_norm_describe(r, norm, sizeof norm);
+    doc_p(d, norm);
     doc_identity(d, r);
     char rule[700];
     if (r->threshold >= 0) snprintf(rule, sizeof rule, "the threshold, %.2f %% (--threshold)", r->threshold * 100);
     else snprintf(rule, sizeof rule, "the threshold, the larger of the two rows' noise figures and %.0f %%", COMPARE_MIN_THRESHOLD * 100);
     char text[1400];
     snprintf(text, sizeof text,
-             "Speed-up = BASE median / NEW median: over 1, NEW is faster; time = NEW's median time against BASE's. "
+             "Speed-up = BASE median / NEW median%s: over 1, NEW is faster; time = NEW's median time against BASE's. "
              "faster / slower: significant (p < %.2f, or the 95 %% interval excludes 1) and beyond %s; otherwise "
              "same. Method: samples (both runs' samples.csv: Mann-Whitney U and a bootstrap of the ratio) or noise "
              "(the rows' median standard errors).",
-             COMPARE_P_SIGNIFICANT, rule);
+             r->normalize == CN_NONE ? "" : " (normalised)", COMPARE_P_SIGNIFICANT, rule);
     doc_p(d, text);
     if (g) doc_summary(d, r, g, ng);
     for (size_t k = 0; g && k < ng; k++) {
@@ -330,6 +374,7 @@ static void doc_all(const doc *d, const compare_result *r)
         }
         doc_table_end(d);
     }
+    doc_references(d, r);
     doc_apart(d, r);
     groups_free(g, ng);
 }
@@ -361,159 +406,6 @@ static int render_html(FILE *f, void *ctx)
     return ferror(f) ? -1 : 0;
 }
 
-/* ---- CSV -------------------------------------------------------------------------------------- */
-
-static void csv_config(FILE *f, const sweep_row *w)
-{
-    const kernel_args *a = &w->cfg.a;
-    int scan = w->cfg.v->kind == KIND_SCAN;
-    fprintf(f, "%s,%s,%s,%zu,%u,%u,%s,%s", w->cfg.v->name, dtype_name(a->dtype), op_name(a->op), a->n, a->block_dim,
-            a->coarse, scan ? "" : finish_name(a->finish), scan ? scan_mode_name(a->scan_mode) : "");
-}
-
-static void csv_num(FILE *f, double x, double scale)
-{
-    fputc(',', f);
-    if (isfinite(x)) fprintf(f, "%.6g", x * scale);
-}
-
-static void csv_phase(FILE *f, const compare_phase *ph)
-{
-    csv_num(f, ph->base_ms, 1);
-    csv_num(f, ph->new_ms, 1);
-    csv_num(f, ph->speedup, 1);
-    csv_num(f, ph->lo, 1);
-    csv_num(f, ph->hi, 1);
-    csv_num(f, ph->p, 1);
-    csv_num(f, ph->change, 100);
-    csv_num(f, ph->threshold, 100);
-    fprintf(f, ",%s,%s", compare_method_name(ph->method), compare_verdict_name(ph->verdict));
-}
-
-static int render_csv(FILE *f, void *ctx)
-{
-    const compare_result *r = ctx;
-    fputs("variant,dtype,op,n,block_dim,coarse,finish,scan_mode,device_base,device_new,compared,status_base,"
-          "status_new",
-          f);
-    for (int h = 0; h < 2; h++)
-        fprintf(f, ",%1$s_base_ms,%1$s_new_ms,%1$s_speedup,%1$s_ci_low,%1$s_ci_high,%1$s_p,%1$s_change_pct,"
-                   "%1$s_threshold_pct,%1$s_method,%1$s_verdict",
-                h ? "hot" : "cold");
-    for (size_t i = 0; i < r->nmetrics; i++) fprintf(f, ",\"m:%s[%s]_change_pct\"", r->metrics[i].m->name, r->metrics[i].m->unit);
-    fputc('\n', f);
-    for (size_t i = 0; i < r->npairs; i++) {
-        const compare_pair *p = &r->pairs[i];
-        csv_config(f, p->base);
-        fprintf(f, ",\"%s\",\"%s\",yes,ok,ok", r->base.device, r->newer.device);
-        csv_phase(f, &p->cold);
-        csv_phase(f, &p->hot);
-        for (size_t m = 0; m < r->nmetrics; m++) csv_num(f, p->metric_change[m], 100);
-        fputc('\n', f);
-    }
-    for (size_t i = 0; i < r->napart; i++) {
-        const compare_apart *a = &r->apart[i];
-        csv_config(f, a->base ? a->base : a->newer);
-        fprintf(f, ",\"%s\",\"%s\",%s,%s,%s", r->base.device, r->newer.device,
-                !a->base ? "only_new" : !a->newer ? "only_base" : "not_ok",
-                a->base ? row_status_name(a->base->status) : "", a->newer ? row_status_name(a->newer->status) : "");
-        fputs(",,,,,,,,,n/a,n/a,,,,,,,,,n/a,n/a", f);
-        for (size_t m = 0; m < r->nmetrics; m++) fputc(',', f);
-        fputc('\n', f);
-    }
-    return ferror(f) ? -1 : 0;
-}
-
-int compare_write_csv(const char *path, const compare_result *r, char *err, size_t errlen)
-{
-    return write_file_atomic(path, render_csv, (void *)r, err, errlen);
-}
-
-/* ---- JSON ------------------------------------------------------------------------------------- */
-
-static json_t *num(double x) { return isfinite(x) ? json_real(x) : json_null(); }
-
-static json_t *phase_json(const compare_phase *ph)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "base_ms", num(ph->base_ms));
-    json_object_set_new(o, "new_ms", num(ph->new_ms));
-    json_object_set_new(o, "speedup", num(ph->speedup));
-    json_object_set_new(o, "ci_low", num(ph->lo));
-    json_object_set_new(o, "ci_high", num(ph->hi));
-    json_object_set_new(o, "p", num(ph->p));
-    json_object_set_new(o, "change_pct", num(ph->change * 100));
-    json_object_set_new(o, "threshold_pct", num(ph->threshold * 100));
-    json_object_set_new(o, "samples_base", json_integer((json_int_t)ph->base_n));
-    json_object_set_new(o, "samples_new", json_integer((json_int_t)ph->new_n));
-    json_object_set_new(o, "method", json_string(compare_method_name(ph->method)));
-    json_object_set_new(o, "verdict", json_string(compare_verdict_name(ph->verdict)));
-    return o;
-}
-
-static json_t *side_json(const compare_run *s)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "dir", json_string(s->dir));
-    json_object_set_new(o, "device", json_string(s->device));
-    json_object_set_new(o, "samples", json_boolean(s->has_samples));
-    static const char *const keys[] = {"experiment", "git_sha", "date", "driver_version", "copy_bandwidth_GBps"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        json_t *v = json_object_get(s->run, keys[i]);
-        json_object_set(o, keys[i], v ? v : json_null());
-    }
-    return o;
-}
-
-static json_t *compare_json(const compare_result *r)
-{
-    json_t *o = json_object(), *rows = json_array(), *apart = json_array(), *warn = json_array();
-    json_object_set_new(o, "base", side_json(&r->base));
-    json_object_set_new(o, "new", side_json(&r->newer));
-    json_object_set_new(o, "threshold_pct", r->threshold >= 0 ? json_real(r->threshold * 100) : json_null());
-    for (size_t i = 0; i < r->nwarnings; i++) json_array_append_new(warn, json_string(r->warnings[i]));
-    json_object_set_new(o, "warnings", warn);
-    for (size_t i = 0; i < r->npairs; i++) {
-        const compare_pair *p = &r->pairs[i];
-        json_t *row = json_object(), *m = json_object();
-        json_object_set_new(row, "variant", json_string(p->base->cfg.v->name));
-        json_object_set_new(row, "configuration", json_string(p->label));
-        json_object_set_new(row, "n", json_integer((json_int_t)p->base->cfg.a.n));
-        json_object_set_new(row, "cold", phase_json(&p->cold));
-        json_object_set_new(row, "hot", phase_json(&p->hot));
-        for (size_t k = 0; k < r->nmetrics; k++) json_object_set_new(m, r->metrics[k].m->name, num(p->metric_change[k] * 100));
-        json_object_set_new(row, "metric_change_pct", m);
-        json_array_append_new(rows, row);
-    }
-    for (size_t i = 0; i < r->napart; i++) {
-        const compare_apart *a = &r->apart[i];
-        json_t *x = json_object();
-        json_object_set_new(x, "configuration", json_string(a->label));
-        json_object_set_new(x, "base", a->base ? json_string(row_status_name(a->base->status)) : json_null());
-        json_object_set_new(x, "new", a->newer ? json_string(row_status_name(a->newer->status)) : json_null());
-        json_array_append_new(apart, x);
-    }
-    json_object_set_new(o, "rows", rows);
-    json_object_set_new(o, "not_compared", apart);
-    json_object_set_new(o, "regressions", json_integer((json_int_t)compare_regressions(r)));
-    return o;
-}
-
-static int render_json(FILE *f, void *ctx)
-{
-    if (json_dumpf(ctx, f, JSON_INDENT(2) | JSON_REAL_PRECISION(8))) return -1;
-    fputc('\n', f);
-    return 0;
-}
-
-int compare_write_json(const char *path, const compare_result *r, char *err, size_t errlen)
-{
-    json_t *o = compare_json(r);
-    int rc = write_file_atomic(path, render_json, o, err, errlen);
-    json_decref(o);
-    return rc;
-}
-
 /* ---- the results directory of the comparison ------------------------------------------------- */
 
 static const char *base_name(const char *p)
@@ -541,7 +433,9 @@ static int draw_charts(const char *dir, const compare_result *r, FILE *log, char
             }
         char stem[300], title[300], sub[SWEEP_PATH_MAX], msg[1024];
         snprintf(stem, sizeof stem, "compare-%s", g[k].name);
-        snprintf(title, sizeof title, "%s: speed-up of NEW over BASE", g[k].name);
+        char norm[64] = "";
+        if (r->normalize != CN_NONE) snprintf(norm, sizeof norm, ", normalised by %s", compare_norm_name(r->normalize));
+        snprintf(title, sizeof title, "%s: speed-up of NEW over BASE%s", g[k].name, norm);
         snprintf(sub, sizeof sub, "BASE %.200s, NEW %.200s; bars: 95 %% intervals; green faster, red slower, grey same",
                  base_name(r->base.dir), base_name(r->newer.dir));
         int d = compare_chart_draw(dir, stem, title, sub, pts, np, msg, sizeof msg);

@@ -19,145 +19,11 @@
 #include "harness/compare_stats.h"
 #include "harness/plan.h"
 #include "harness/results.h"
+#include "tests/compare_runs.h"
 #include "tests/sweep_test_util.h"
 
 #define SLOW_VARIANT "reduce_warp_shuffle"
-#define SEED_DIR "experiments/results/h200/default"
-
-static results_file seed; /* the committed default run's rows */
 static char err[8192];
-
-static int load_seed(void **state)
-{
-    (void)state;
-    const char *csv = tu_runfile(SEED_DIR "/results.csv", "results.csv");
-    if (!csv || results_read_csv_any(csv, &seed, err, sizeof err)) {
-        fprintf(stderr, "seed data: %s\n", csv ? err : "experiments/results/h200/default/results.csv not found");
-        return -1;
-    }
-    return 0;
-}
-
-static int free_seed(void **state)
-{
-    (void)state;
-    results_file_free(&seed);
-    return 0;
-}
-
-/* ---- synthetic runs ------------------------------------------------------------------ */
-
-static uint64_t rng_state;
-static double uniform(void)
-{
-    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
-    return ((rng_state >> 11) + 0.5) / 9007199254740992.0;
-}
-static double gauss(void) { return sqrt(-2 * log(uniform())) * cos(6.283185307179586 * uniform()); }
-
-typedef enum { SAMPLES, ROWS_ONLY } run_kind;
-
-/* A phase re-measured: `samples` draws around median * factor with the row's
- * own relative spread; the row's figures recomputed from them (timing.h). */
-static void remeasure(FILE *f, const sweep_row *r, const char *phase, timing_stats *t, unsigned batch, double factor)
-{
-    size_t n = t->samples;
-    double spread = t->stdev / t->median, med = t->median * factor;
-    double *x = malloc(n * sizeof *x);
-    char label[256];
-    config_label(&r->cfg, label, sizeof label);
-    for (size_t i = 0; i < n; i++) {
-        x[i] = med * (1 + spread * gauss());
-        fprintf(f, "%s,%zu,\"%s\",%s,%u,%zu,%.9g\n", r->cfg.v->name, r->cfg.a.n, label, phase, batch, i, x[i]);
-    }
-    timing_stop stop = t->stop;
-    timing_stats_compute(x, n, t);
-    t->stop = stop;
-    free(x);
-}
-
-/* A results directory from rows[0..n): results.csv, run.json (the seed's,
- * rows counted anew), and with SAMPLES a samples.csv re-measured from seed
- * `s`. Rows of `slow` get their times times `factor`. With ROWS_ONLY and
- * s != 0, each median moves by its own noise figure times a normal draw. */
-static void make_run(const char *dir, const sweep_row *rows, size_t n, run_kind kind, uint64_t s, const char *slow,
-                     double factor)
-{
-    sweep_row *w = calloc(n, sizeof *w);
-    memcpy(w, rows, n * sizeof *w);
-    rng_state = s * 0x9E3779B97F4A7C15ull + 1;
-    FILE *f = kind == SAMPLES ? fopen(tu_path(dir, "samples.csv"), "w") : NULL;
-    if (f) fputs(samples_csv_header(), f);
-    for (size_t i = 0; i < n; i++) {
-        double k = slow && !strcmp(w[i].cfg.v->name, slow) ? factor : 1.0;
-        timing_stats *t[2] = {&w[i].cold, &w[i].hot};
-        for (int h = 0; h < 2 && w[i].status == ROW_OK; h++) {
-            if (f && s) remeasure(f, &w[i], h ? "hot" : "cold", t[h], h ? w[i].hot_batch : w[i].cold_batch, k);
-            else {
-                double move = s ? 1 + t[h]->noise * gauss() : 1.0;
-                t[h]->median *= k * move, t[h]->min *= k * move, t[h]->mean *= k * move;
-            }
-        }
-    }
-    if (f) fclose(f);
-    metric_columns mc = {seed.metrics, seed.metric_count};
-    assert_int_equal(results_write_csv(tu_path(dir, "results.csv"), w, n, mc, err, sizeof err), 0);
-    json_t *run = tu_load_json(tu_runfile(SEED_DIR "/run.json", "run.json"));
-    json_object_set_new(run, "rows", json_integer((json_int_t)n));
-    assert_int_equal(json_dump_file(run, tu_path(dir, "run.json"), JSON_INDENT(2)), 0);
-    json_decref(run);
-    free(w); /* the rows' heap fields are the seed's */
-}
-
-static size_t ok_rows(const sweep_row *rows, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += rows[i].status == ROW_OK;
-    return k;
-}
-
-typedef struct tally {
-    size_t rows, same, faster, slower, slow_variant_rows;
-} tally;
-
-/* compare.json's rows. A row is faster or slower when either phase is.
- * check: every phase of every row must be "slower" for `slow`'s rows and
- * "same" for the others, judged on samples. */
-static tally read_verdicts(const char *json_path, const char *slow, int check)
-{
-    tally t = {0};
-    json_t *o = tu_load_json(json_path), *row;
-    size_t i;
-    json_array_foreach(json_object_get(o, "rows"), i, row)
-    {
-        const char *v = json_string_value(json_object_get(row, "variant"));
-        int is_slow = slow && !strcmp(v, slow), faster = 0, slower = 0;
-        for (int h = 0; h < 2; h++) {
-            json_t *ph = json_object_get(row, h ? "hot" : "cold");
-            const char *verdict = json_string_value(json_object_get(ph, "verdict"));
-            if (check) {
-                assert_string_equal(verdict, is_slow ? "slower" : "same");
-                assert_string_equal(json_string_value(json_object_get(ph, "method")), "samples");
-            }
-            faster |= !strcmp(verdict, "faster");
-            slower |= !strcmp(verdict, "slower");
-        }
-        t.rows++;
-        t.slow_variant_rows += is_slow;
-        t.faster += faster;
-        t.slower += slower;
-        t.same += !faster && !slower;
-    }
-    json_decref(o);
-    return t;
-}
-
-static tu_result run_compare(const char *base, const char *newer, const char *a1, const char *a2, const char *a3)
-{
-    const char *args[] = {"compare", base, newer, a1, a2, a3, NULL};
-    static const char *const env[] = {"BUILD_WORKING_DIRECTORY=", NULL};
-    return tu_run(NULL, env, args);
-}
 
 /* ---- 1. a run against itself ---------------------------------------------------------------- */
 
@@ -292,29 +158,6 @@ static char *small_run(const char *dir, const char *name, const char *variant, i
         if (seed.rows[i].status == ROW_OK && (strcmp(seed.rows[i].cfg.v->name, variant) == 0) == same) rows[n++] = seed.rows[i];
     make_run(p, rows, n, kind, 1, NULL, 1);
     return p;
-}
-
-static void expect_bad(const char *base, const char *newer, const char *arg, const char *names, const char *out_dir)
-{
-    const char *dir = tu_tempdir("cmp-bad-out");
-    char *csv = tu_path(dir, "c.csv"), *json = tu_path(dir, "c.json");
-    const char *args[] = {"compare", base, newer, "--csv", csv, "--json", json, arg, arg ? "--x" : NULL, NULL};
-    if (arg && strchr(arg, ' ')) { /* "--option value" */
-        static char opt[64];
-        snprintf(opt, sizeof opt, "%s", arg);
-        *strchr(opt, ' ') = '\0';
-        args[7] = opt;
-        args[8] = strchr(arg, ' ') + 1;
-    }
-    tu_result r = tu_run(NULL, NULL, args);
-    assert_int_equal(r.status, 2);
-    assert_int_equal(tu_count_lines(r.err), 1);
-    if (!strstr(r.err, names)) fail_msg("expected '%s' in: %s", names, r.err);
-    assert_string_equal(r.out, "");
-    assert_false(tu_exists(csv));
-    assert_false(tu_exists(json));
-    assert_false(tu_exists(tu_path(out_dir, "compare")));
-    tu_result_free(&r);
 }
 
 static void test_bad_input(void **state)
