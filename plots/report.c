@@ -13,6 +13,7 @@
 
 #include "plots/internal.h"
 #include "plots/render.h"
+#include "results_io/confirm_io.h"
 
 typedef struct doc {
     FILE *md, *html;
@@ -374,6 +375,66 @@ static void write_table(doc *d, const group *g)
     free(l.rows);
 }
 
+/* ---- the confirmed speed-ups (confirm.csv), the run's answer -------------------------------- */
+
+static const confirm_line *best_line(const confirm_line *l, size_t n, const confirm_line *at, const char *phase)
+{
+    const confirm_line *best = NULL;
+    for (size_t k = 0; k < n; k++)
+        if (!strcmp(l[k].role, "candidate") && !strcmp(l[k].phase, phase) && l[k].n == at->n &&
+            !strcmp(l[k].kind, at->kind) && !strcmp(l[k].dtype, at->dtype) && !strcmp(l[k].op, at->op) &&
+            !strcmp(l[k].scan_mode, at->scan_mode) && (!best || l[k].speedup > best->speedup))
+            best = &l[k];
+    return best;
+}
+
+static void confirm_cells(const confirm_line *x, char *who, char *what, size_t len)
+{
+    if (!x) {
+        snprintf(who, len, "–");
+        snprintf(what, len, "–");
+        return;
+    }
+    const char *b = strstr(x->config, "block="), *c = strstr(x->config, "coarse=");
+    if (b && c) snprintf(who, len, "%s %dx%d", x->variant, atoi(b + 6), atoi(c + 7));
+    else snprintf(who, len, "%s", x->variant);
+    snprintf(what, len, "%s %.3fx [%.3f, %.3f]", x->verdict, x->speedup, x->ci_lo, x->ci_hi);
+}
+
+static void write_confirmed(doc *d)
+{
+    char path[PATH_LEN], err[512];
+    confirm_line *l = NULL;
+    size_t n = 0;
+    join_path(path, sizeof path, d->ctx->dir, "confirm.csv");
+    int rc = confirm_read_csv(path, &l, &n, err, sizeof err);
+    if (rc) {
+        if (rc < 0) doc_p(d, "warn", "%s", err);
+        free(l);
+        return;
+    }
+    doc_h(d, 2, "Confirmed against the library", "confirmed");
+    doc_p(d, NULL, "Each size's best configurations and the library measured again in %u interleaved rounds (%s): "
+                   "library time / ours, geometric mean, bootstrap 95 %% interval. Faster or slower only where the "
+                   "whole interval clears the margin; otherwise a tie.",
+          n ? l[0].rounds : 0, "confirm.csv");
+    const char *head[] = {"Kind", "n", "Cold: ours", "Cold vs library", "Hot: ours", "Hot vs library"};
+    doc_table(d, 6, head, "lrllll");
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(l[i].role, "library") || strcmp(l[i].phase, "cold")) continue;
+        char kind[64], size[32], w1[160], v1[96], w2[160], v2[96];
+        snprintf(kind, sizeof kind, "%s %s %s%s%s", l[i].kind, l[i].dtype, l[i].op, l[i].scan_mode[0] ? " " : "",
+                 l[i].scan_mode);
+        confirm_format_n(l[i].n, size, sizeof size);
+        confirm_cells(best_line(l, n, &l[i], "cold"), w1, v1, sizeof v1);
+        confirm_cells(best_line(l, n, &l[i], "hot"), w2, v2, sizeof v2);
+        const char *cells[] = {kind, size, w1, v1, w2, v2};
+        doc_row(d, 6, cells, "lrllll");
+    }
+    doc_table_end(d);
+    free(l);
+}
+
 /* ---- failures and skips ---------------------------------------------------------------- */
 
 static void write_failures(doc *d)
@@ -478,7 +539,7 @@ int report_write(render_ctx *ctx, char *err, size_t errlen)
     doc_h(&d, 1, title, NULL);
 
     /* contents */
-    fputs("<nav><a href=\"#run\">Run</a>", d.html);
+    fputs("<nav><a href=\"#confirmed\">Confirmed</a><a href=\"#run\">Run</a>", d.html);
     for (size_t gi = 0; gi < r->ngroups; gi++) {
         const group *g = &r->groups[gi];
         fprintf(d.html, "<a href=\"#g%zu\">", gi);
@@ -493,6 +554,7 @@ int report_write(render_ctx *ctx, char *err, size_t errlen)
         doc_p(&d, "warn", "%zu chart%s could not be drawn: see plots-data/gnuplot.log.", ctx->failed,
               ctx->failed > 1 ? "s" : "");
 
+    write_confirmed(&d);
     write_metadata(&d);
 
     for (size_t gi = 0; gi < r->ngroups; gi++) {
