@@ -238,6 +238,7 @@ void summary_conditions(FILE *f, const sweep_row *rows, size_t n, const run_info
         throttled += t;
         rows_throttled += t > 0;
     }
+    if (!isfinite(clo) && !ri->nvml_status[0] && !isfinite(tlo) && !ri->drift && !ri->drift_note[0]) return;
     fprintf(f, "\n## Measurement conditions\n\n");
     if (isfinite(clo))
         fprintf(f, "- SM clock over the timed batches: %.0f-%.0f MHz (default %.0f); %lu sample%s discarded as "

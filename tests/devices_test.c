@@ -269,9 +269,15 @@ static void make_schema2(const char *dir, size_t keep)
     assert_non_null(text);
     size_t len = strlen(text), k = 0, line = 0;
     char *out = calloc(1, len + 1);
+    /* the device column and those after it (schema 4's conditions): none holds a comma */
+    size_t trailing = 1;
+    for (const char *h = strstr(text, ",device,"); h && *h != '\n'; h++) trailing += *h == ',';
+    trailing--;
     for (char *p = text; *p && line <= keep; line++) {
         char *eol = strchr(p, '\n'), *comma = eol;
-        while (comma > p && *comma != ',') comma--; /* the device field: last, no comma in it */
+        for (size_t t = 0; t < trailing; t++)
+            do comma--;
+            while (comma > p && *comma != ',');
         memcpy(out + k, p, (size_t)(comma - p));
         k += (size_t)(comma - p);
         out[k++] = '\n';

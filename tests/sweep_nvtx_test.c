@@ -104,7 +104,7 @@ static void check_tree(int with_profile)
     char stack[8][512];
     int depth = 0;
     size_t configs = 0, variant_ranges = 0, experiment_ranges = 0, run_ranges = 0, copy_ranges = 0;
-    size_t next_phase = 0;
+    size_t next_phase = 0, after_ranges = 0, after_configs = 0;
     char variant[512] = "";
     for (size_t i = 0; i < n; i++) {
         event *e = &ev[i];
@@ -113,6 +113,18 @@ static void check_tree(int with_profile)
             assert_true(depth > 0);
             if (depth == 4) assert_int_equal(next_phase, n_phases); /* every phase, in order */
             depth--;
+            continue;
+        }
+        /* after the run: the drift check (and, with library rows, the confirmation), each configuration in one range */
+        if (depth == 0 && run_ranges == 1 && (!strcmp(e->name, "drift check") || !strcmp(e->name, "confirm"))) {
+            after_ranges++;
+            snprintf(stack[depth++], sizeof stack[0], "%s", e->name);
+            continue;
+        }
+        if (depth == 1 && (!strcmp(stack[0], "drift check") || !strcmp(stack[0], "confirm"))) {
+            assert_string_equal(e->name, strcmp(stack[0], "confirm") ? "drift" : "confirm");
+            after_configs++;
+            snprintf(stack[depth++], sizeof stack[0], "%s", e->name);
             continue;
         }
         assert_true(depth < 5); /* nothing below a phase */
@@ -161,6 +173,7 @@ static void check_tree(int with_profile)
     }
     assert_int_equal(depth, 0); /* balanced */
     assert_int_equal(run_ranges, 1);
+    assert_true(after_ranges >= 1 && after_configs >= 1);
     assert_int_equal(copy_ranges, 1);
     assert_int_equal(experiment_ranges, 1);
     assert_int_equal(variant_ranges, variants);
