@@ -1,11 +1,15 @@
-/* experiments/FINDINGS.md against the committed H200 results.
+/* experiments/FINDINGS.md and README.md against the committed results.
  *
- * Every table of H200 numbers in FINDINGS.md is followed by a hidden block
+ * Every table of H200 numbers in FINDINGS.md (and every figure of the
+ * README's results) is followed by a hidden block
  *   <!-- checked by //tests:findings_test against the CSVs
  *   EXPERIMENT; col=value; col=value ... : col[*K]=printed; col[*K]=printed
  *   -->
  * naming the results.csv row (the selector columns must match exactly one
- * row) and the columns behind each printed number. This test checks that each
+ * row) and the columns behind each printed number. EXPERIMENT is a results
+ * directory under experiments/results/h200/ ("vs-cub"), or one of another
+ * device ("h100/vs-cub"), or a CSV file of one ("h200/vs-cub/confirm.csv":
+ * the confirmed ratios). This test checks that each
  * printed number is the CSV value (times K) rounded to the printed decimals,
  * and that it appears in the visible text, so a change to the CSVs or their
  * format cannot silently orphan the findings. It also re-renders one committed
@@ -26,6 +30,7 @@
 #include "tests/sweep_test_util.h"
 
 #define RESULTS "experiments/results/h200/"
+#define RESULTS_ROOT "experiments/results/"
 
 /* FINDINGS.md without its comments: what a reader sees. */
 static char *visible_text(const char *md)
@@ -70,7 +75,9 @@ static csv_table *table_for(loaded *cache, size_t *n_cache, const char *exp)
     for (size_t i = 0; i < *n_cache; i++)
         if (!strcmp(cache[i].name, exp)) return &cache[i].t;
     char rel[256], err[512];
-    snprintf(rel, sizeof rel, RESULTS "%s/results.csv", exp);
+    if (strstr(exp, ".csv")) snprintf(rel, sizeof rel, RESULTS_ROOT "%s", exp);
+    else if (!strncmp(exp, "h100/", 5) || !strncmp(exp, "h200/", 5)) snprintf(rel, sizeof rel, RESULTS_ROOT "%s/results.csv", exp);
+    else snprintf(rel, sizeof rel, RESULTS "%s/results.csv", exp);
     if (*n_cache == MAX_RESULTS) fail_msg("FINDINGS.md cites more than %d results directories", MAX_RESULTS);
     loaded *l = &cache[(*n_cache)++];
     snprintf(l->name, sizeof l->name, "%s", exp);
@@ -141,14 +148,13 @@ static int check_line(char *line, const char *visible, loaded *cache, size_t *n_
     return checked;
 }
 
-static void test_findings_match_csvs(void **state)
+/* Every check block of the markdown file `rel`: the blocks and numbers
+ * checked, the results files read (cache, n_cache). */
+static void check_file(const char *rel, loaded *cache, size_t *n_cache, int *blocks_out, int *values_out)
 {
-    (void)state;
-    char *md = tu_read_file(tu_data_file("experiments/FINDINGS.md"));
+    char *md = tu_read_file(tu_data_file(rel));
     assert_non_null(md);
     char *visible = visible_text(md);
-    loaded cache[MAX_RESULTS];
-    size_t n_cache = 0;
     int blocks = 0, values = 0;
     const char *tag = "<!-- checked by //tests:findings_test against the CSVs\n";
     for (char *p = strstr(md, tag); p; p = strstr(p, tag)) {
@@ -160,21 +166,46 @@ static void test_findings_match_csvs(void **state)
         for (char *line = p; line < end;) {
             char *nl = strchr(line, '\n');
             if (nl) *nl = '\0';
-            if (*line) values += check_line(line, visible, cache, &n_cache);
+            if (*line) values += check_line(line, visible, cache, n_cache);
             if (!nl) break;
             line = nl + 1;
         }
         p = end + 1;
     }
-    printf("FINDINGS.md: %d tables, %d numbers checked against %zu results.csv files\n", blocks, values, n_cache);
+    *blocks_out = blocks;
+    *values_out = values;
+    free(visible);
+    free(md);
+}
+
+static void test_findings_match_csvs(void **state)
+{
+    (void)state;
+    loaded cache[MAX_RESULTS];
+    size_t n_cache = 0;
+    int blocks, values;
+    check_file("experiments/FINDINGS.md", cache, &n_cache, &blocks, &values);
+    printf("FINDINGS.md: %d tables, %d numbers checked against %zu results files\n", blocks, values, n_cache);
     assert_true(blocks >= 8);
     assert_true(values >= 100);
     /* each of the five study experiments backs some of it, the default runs with and without metrics,
      * the vs-cub run and 82 beyond-cub step runs */
     assert_int_equal(n_cache, 90);
     for (size_t i = 0; i < n_cache; i++) csv_free(&cache[i].t);
-    free(visible);
-    free(md);
+}
+
+/* The README's results: every figure it states is checked the same way. */
+static void test_readme_matches_csvs(void **state)
+{
+    (void)state;
+    loaded cache[MAX_RESULTS];
+    size_t n_cache = 0;
+    int blocks, values;
+    check_file("README.md", cache, &n_cache, &blocks, &values);
+    printf("README.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
+    assert_true(blocks >= 1);
+    assert_true(values >= 20);
+    for (size_t i = 0; i < n_cache; i++) csv_free(&cache[i].t);
 }
 
 /* The smallest committed results directory, copied and drawn again. */
@@ -218,6 +249,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_findings_match_csvs),
+        cmocka_unit_test(test_readme_matches_csvs),
         cmocka_unit_test(test_rerender_committed_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
