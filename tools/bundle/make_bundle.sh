@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Packs the sweep, every test binary, the experiments and the plot scripts into
+# Packs the sweep, every test binary, the experiments, the plot scripts, the
+# tools' scripts and the committed vs-cub run (for tools/ncu_time.sh --from) into
 # a directory and a tarball for GPU hosts that have the NVIDIA driver and a
 # CUDA runtime but no Bazel and no -dev packages.
 # Usage: bazel run //tools/bundle -- [OUT_DIR]   (default: bundle-out/gpu-bundle)
@@ -17,6 +18,11 @@ cp -L "$ws"/tools/bundle/run-tests "$out/"
 cp -L "$ws"/tools/*.sh "$out/tools/"
 cp -L "$ws"/experiments/*.ini "$out/experiments/" 2>/dev/null || true
 cp -L "$ws"/plots/*.gp "$ws"/plots/*.sh "$out/plots/" 2>/dev/null || true
+# The committed vs-cub run (its rows, run.json, summary): what tools/ncu_time.sh --from
+# experiments/results/h200/vs-cub picks its configurations from.
+vs=experiments/results/h200/vs-cub
+mkdir -p "$out/$vs"
+cp -L "$ws/$vs/results.csv" "$ws/$vs/run.json" "$ws/$vs/summary.md" "$out/$vs/"
 # cmocka ships only as a shared library in Debian: carry it.
 for lib in $(ldd "$out"/tests/* 2>/dev/null | awk '/libcmocka/ {print $3}' | sort -u); do cp -L "$lib" "$out/lib/"; done
 # The commit the bundle was built from: the sweep records it in run.json
