@@ -106,6 +106,17 @@ static double get_num(const json_t *o, const char *key)
 void run_json_conditions_read(const json_t *run, run_info *ri, drift_report *d)
 {
     memset(d, 0, sizeof *d);
+    const json_t *cond = json_object_get(run, "conditions");
+    double def_mhz = get_num(cond, "default_sm_clock_MHz");
+    if (isfinite(def_mhz)) ri->device.sm_clock_khz = (int)(def_mhz * 1000 + 0.5);
+    const json_t *conf = json_object_get(run, "confirm");
+    if (json_is_object(conf)) {
+        ri->confirm_rounds = (unsigned)get_num(conf, "rounds");
+        double m = get_num(conf, "margin_pct");
+        ri->confirm_margin = isfinite(m) ? m / 100 : 0;
+        const json_t *note = json_object_get(conf, "note");
+        if (json_is_string(note)) snprintf(ri->confirm_note, sizeof ri->confirm_note, "%s", json_string_value(note));
+    }
     const json_t *j = json_object_get(run, "drift");
     if (json_is_string(j)) snprintf(ri->drift_note, sizeof ri->drift_note, "%s", json_string_value(j));
     if (!json_is_object(j)) return;

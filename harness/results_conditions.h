@@ -15,7 +15,9 @@
 void run_json_conditions(json_t *o, const run_info *ri);
 
 /* What summary_print needs of them back from a loaded run.json: the drift
- * figures into *d (d->ran 0 when none) and ri->drift pointed at it. */
+ * figures into *d (d->ran 0 when none) and ri->drift pointed at it, NVML's
+ * status, the confirmation's rounds, margin and note (its lines are
+ * confirm.csv's: the caller's to read). */
 struct drift_report;
 void run_json_conditions_read(const json_t *run, run_info *ri, struct drift_report *d);
 

@@ -2,7 +2,9 @@
  * results.csv read through the one reader (results_read_csv_any) and written
  * again through the columns table (csv_write_header, csv_write_row), and
  * summary.md printed again from those rows and run.json's fields, equal the
- * committed files, for harris-ladder and scan-ladder. run.json itself is
+ * committed files, for harris-ladder and scan-ladder (schema 3) and vs-cub
+ * (schema 4: the conditions columns, and a summary that opens with
+ * confirm.csv's table and closes with run.json's drift and conditions). run.json itself is
  * checked key by key outside "timing": the committed files were written
  * before the timing rule's text changed, so that part cannot come back. */
 #define _POSIX_C_SOURCE 200809L
@@ -17,9 +19,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "harness/drift.h"
+#include "harness/results_conditions.h"
 #include "harness/results.h"
 #include "harness/results_columns.h"
 #include "results_io/columns.h"
+#include "results_io/confirm_io.h"
 #include "tests/sweep_test_util.h"
 
 #define RESULTS "experiments/results/h200/"
@@ -64,7 +69,18 @@ static void roundtrip(const char *experiment)
     snprintf(rel, sizeof rel, RESULTS "%s/run.json", experiment);
     json_t *run = tu_load_json(tu_data_file(rel));
     run_info ri;
+    drift_report drift;
     run_json_summary_info(run, &ri);
+    run_json_conditions_read(run, &ri, &drift);
+    confirm_line *lines = NULL;
+    size_t n_lines = 0;
+    snprintf(rel, sizeof rel, RESULTS "%s/confirm.csv", experiment);
+    const char *confirm_path = tu_runfile(rel, rel);
+    if (confirm_path) {
+        assert_int_equal(confirm_read_csv(confirm_path, &lines, &n_lines, err, sizeof err), 0);
+        ri.confirm = lines;
+        ri.confirm_count = n_lines;
+    }
     snprintf(rel, sizeof rel, RESULTS "%s/summary.md", experiment);
     committed = tu_read_file(tu_data_file(rel));
     assert_non_null(committed);
@@ -76,6 +92,7 @@ static void roundtrip(const char *experiment)
     free(committed);
     json_decref(run);
     results_file_free(&rf);
+    free(lines);
 }
 
 static void test_harris_ladder(void **state)
@@ -103,11 +120,18 @@ static void test_columns_are_the_shared_list(void **state)
     }
 }
 
+static void test_vs_cub(void **state)
+{
+    (void)state;
+    roundtrip("vs-cub");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_harris_ladder),
         cmocka_unit_test(test_scan_ladder),
+        cmocka_unit_test(test_vs_cub),
         cmocka_unit_test(test_columns_are_the_shared_list),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
