@@ -123,19 +123,6 @@ static int parse_args(job *j, int argc, char **argv)
 static volatile sig_atomic_t stop_flag;
 static void on_signal(int sig) { stop_flag = sig; }
 
-static json_t *conditions_json(const gpu_conditions *g)
-{
-    if (!g->ok) return json_null();
-    char names[160];
-    json_t *c = json_object();
-    json_object_set_new(c, "temperature_C", isfinite(g->temperature_c) ? json_real(g->temperature_c) : json_null());
-    json_object_set_new(c, "power_W", isfinite(g->power_w) ? json_real(g->power_w) : json_null());
-    json_object_set_new(c, "sm_clock_MHz", isfinite(g->sm_clock_mhz) ? json_real(g->sm_clock_mhz) : json_null());
-    json_object_set_new(c, "mem_clock_MHz", isfinite(g->mem_clock_mhz) ? json_real(g->mem_clock_mhz) : json_null());
-    json_object_set_new(c, "clock_events", json_string(gpu_clock_event_names(g->clock_event_reasons, names, sizeof names)));
-    return c;
-}
-
 static int render_json(FILE *f, void *ctx)
 {
     return json_dumpf((json_t *)ctx, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) ? -1 : (fputc('\n', f), 0);
@@ -162,8 +149,8 @@ static int write_confirm_json(const job *j, int argc, char **argv, const device_
     json_object_set_new(o, "margin_pct", json_real(j->p.margin * 100));
     json_object_set_new(o, "min_samples", json_integer(j->t.min_samples));
     json_object_set_new(o, "nvml", json_string(nvml[0] ? nvml : "read"));
-    json_object_set_new(o, "conditions_start", conditions_json(c0));
-    json_object_set_new(o, "conditions_end", conditions_json(c1));
+    json_object_set_new(o, "conditions_start", gpu_conditions_json(c0));
+    json_object_set_new(o, "conditions_end", gpu_conditions_json(c1));
     json_object_set_new(o, "lines", json_integer((json_int_t)lines));
     json_object_set_new(o, "wall_time_s", json_real(wall));
     char path[SWEEP_PATH_MAX + 16];

@@ -10,7 +10,7 @@
 
 static json_t *num_or_null(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
-static json_t *conditions(const gpu_conditions *g)
+json_t *gpu_conditions_json(const gpu_conditions *g)
 {
     if (!g->ok) return json_null();
     json_t *c = json_object();
@@ -84,8 +84,8 @@ void run_json_conditions(json_t *o, const run_info *ri)
 {
     json_t *c = json_object();
     json_object_set_new(c, "nvml", json_string(ri->nvml_status[0] ? ri->nvml_status : "read"));
-    json_object_set_new(c, "start", conditions(&ri->cond_start));
-    json_object_set_new(c, "end", conditions(&ri->cond_end));
+    json_object_set_new(c, "start", gpu_conditions_json(&ri->cond_start));
+    json_object_set_new(c, "end", gpu_conditions_json(&ri->cond_end));
     if (ri->exp) {
         json_object_set_new(c, "throttle_threshold_pct", json_real(ri->exp->timing.throttle_threshold * 100));
         json_object_set_new(c, "throttle_recovery_s", json_real(ri->exp->timing.throttle_recovery_s));

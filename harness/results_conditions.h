@@ -12,6 +12,8 @@
 #include "harness/results.h"
 
 /* run.json: "conditions", "drift", "confirm". */
+/* One NVML reading as run.json and confirm.json write it (null when not read). */
+json_t *gpu_conditions_json(const gpu_conditions *g);
 void run_json_conditions(json_t *o, const run_info *ri);
 
 /* What summary_print needs of them back from a loaded run.json: the drift
