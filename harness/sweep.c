@@ -1135,7 +1135,8 @@ static int run_one(sweep_run *r, const sweep_config *cfg, sweep_row *row)
  * same configuration measured again at the end of the process, in every one
  * of 11 processes on an H200 and an H100, at the same SM clock, memory clock
  * and temperature (FINDINGS, "Drift"). So before the first row, its
- * configuration is measured once, untimed and discarded. */
+ * configuration is measured once, untimed and discarded -- on input its own
+ * validation wrote (compute-sanitizer's initcheck: not on fresh buffers). */
 static void run_process_warmup(sweep_run *r)
 {
     for (size_t i = 0; i < r->plan.count; i++) {
@@ -1144,8 +1145,11 @@ static void run_process_warmup(sweep_run *r)
         unsigned cb = 0, hb = 0;
         timing_stats c, h;
         char msg[512];
-        remeasure_config(r->dev, cfg, &r->e.timing, "process warm-up", &cb, &hb, &stop_signal, &c, &h, msg,
-                         sizeof msg);
+        sweep_validation val;
+        nvtx_push("process warm-up", NVTX_COLOR_RUN);
+        if (r->dev->ops->validate(r->dev, cfg->v, &cfg->a, config_seed(r->e.seed, &cfg->a), &val) == DEV_OK && val.ok)
+            remeasure_config(r->dev, cfg, &r->e.timing, "measure", &cb, &hb, &stop_signal, &c, &h, msg, sizeof msg);
+        nvtx_pop();
         r->dev->ops->recover(r->dev, msg, sizeof msg); /* a failure is the real run's to report */
         return;
     }
