@@ -16,12 +16,17 @@ static const char usage_head[] =
     "       sweep [options]                        (bundle: bin/sweep)\n"
     "       sweep compare BASE NEW [options]       two runs against each other (compare --help)\n"
     "       sweep merge OUT SHARD_DIR...           the shards of one plan into one run (merge --help)\n"
+    "       sweep confirm DIR [options]            a finished run's winners against CUB, again (confirm --help)\n"
     "\n"
     "Runs an experiment: each configuration is validated against the CPU reference\n"
     "(fresh random input, poisoned output; see --validate), then timed with CUDA\n"
     "events (cold: L2 flushed before each sample; hot: back-to-back launches), then\n"
     "profiled when a profiler is built in. Rows go to results.csv as they finish;\n"
-    "run.json records the run, the device and its measured copy bandwidth.\n";
+    "run.json records the run, the device and its measured copy bandwidth. Every timed\n"
+    "batch records its SM clock (throttled samples are taken again); after the last\n"
+    "row the first configurations are measured again (drift) and, where there are CUB\n"
+    "rows, each size's winners are confirmed against CUB in interleaved rounds\n"
+    "(confirm.csv, and the first table of summary.md).\n";
 
 static const char usage_tail[] =
     "\n"

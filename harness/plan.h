@@ -211,6 +211,14 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
 /* Whole plan, skipped configurations cost nothing; plus the run's fixed start-up. */
 double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estimate_model *m);
 
+/* After the rows: the drift check (the first e->drift_check configurations
+ * measured again) and, where the plan has library rows, the confirmation
+ * (per kind, dtype, op, mode and n with one: up to e->confirm_candidates + 1
+ * entrants, e->confirm_rounds rounds of a cold and a hot measurement of
+ * min_samples each). Seconds, each part on its own. */
+void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,
+                         double *confirm_s, size_t *confirm_sizes);
+
 /* "1 h 02 min", "3 min 12 s", "42 s", "0.4 s" */
 void format_duration(double s, char *buf, size_t len);
 

@@ -6,6 +6,8 @@
 #include "harness/plan.h"
 #include "harness/timing.h"
 
+#include <string.h>
+
 estimate_model estimate_model_default(void)
 {
     estimate_model m = {.peak_GBps = 4800.0, .l2_bytes = (size_t)60 << 20, .pcie_GBps = 25.0, .host_threads = 16};
@@ -72,4 +74,49 @@ void format_duration(double s, char *buf, size_t len)
     else if (s < 60) snprintf(buf, len, "%.0f s", s);
     else if (s < 3600) snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
     else snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+static int is_library(const variant *v) { return !strcmp(v->family, "cub"); }
+
+static int same_size(const sweep_config *a, const sweep_config *b)
+{
+    if (a->v->kind != b->v->kind || a->a.dtype != b->a.dtype || a->a.op != b->a.op || a->a.n != b->a.n) return 0;
+    return a->v->kind != KIND_SCAN || a->a.scan_mode == b->a.scan_mode;
+}
+
+void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,
+                         double *confirm_s, size_t *confirm_sizes)
+{
+    timing_params round = e->timing;
+    round.max_samples = round.min_samples;
+    double v, s;
+    unsigned k = 0;
+    *drift_s = *confirm_s = 0;
+    *confirm_sizes = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason || c->v->runner == RUNNER_HOST) continue;
+        if (k < e->drift_check) {
+            estimate_config_parts(c, &e->timing, m, &v, &s);
+            *drift_s += s;
+            k++;
+        }
+        if (!e->confirm_rounds || !is_library(c->v)) continue;
+        size_t j = 0; /* one library configuration per size: the first */
+        while (j < i && !(is_library(p->configs[j].v) && !p->configs[j].skip_reason && same_size(&p->configs[j], c))) j++;
+        if (j < i) continue;
+        size_t ours = 0; /* the variants that can be candidates at this size, at most confirm_candidates */
+        for (size_t q = 0; q < p->count; q++) {
+            const sweep_config *o = &p->configs[q];
+            if (o->skip_reason || is_library(o->v) || !same_size(o, c)) continue;
+            size_t r = 0;
+            while (r < q && !(p->configs[r].v == o->v && !p->configs[r].skip_reason && same_size(&p->configs[r], c))) r++;
+            ours += r == q;
+        }
+        if (!ours) continue;
+        if (ours > e->confirm_candidates) ours = e->confirm_candidates;
+        estimate_config_parts(c, &round, m, &v, &s);
+        *confirm_s += (double)(ours + 1) * e->confirm_rounds * s;
+        (*confirm_sizes)++;
+    }
 }

@@ -113,6 +113,13 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     format_duration(total_m, c, sizeof c);
     fprintf(f, "\nplan: %zu configurations to run, %zu skipped (%zu rows), %zu variants\n", to_run, p->skipped,
             p->count, p->variants);
-    fprintf(f, "estimated time: %s (validation %s, timing %s), modelled for %.0f GB/s and %zu MiB of L2\n", a, b, c,
-            m->peak_GBps, m->l2_bytes >> 20);
+    double drift, confirm;
+    size_t sizes;
+    estimate_after_rows(p, e, m, &drift, &confirm, &sizes);
+    format_duration(total_v + total_m + drift + confirm + RUN_STARTUP_S, a, sizeof a);
+    fprintf(f, "estimated time: %s (validation %s, timing %s", a, b, c);
+    format_duration(drift, b, sizeof b);
+    format_duration(confirm, c, sizeof c);
+    fprintf(f, ", drift check %s, confirmation of %zu size%s %s), modelled for %.0f GB/s and %zu MiB of L2\n", b,
+            sizes, sizes == 1 ? "" : "s", c, m->peak_GBps, m->l2_bytes >> 20);
 }
