@@ -29,42 +29,51 @@ static double probe_over_spin(clock_probe *p, stream_block *b, cudaStream_t s, d
     return clock_probe_mhz(p);
 }
 
+/* A stream, a probe and a spinner for each test (cmocka's setup and teardown). */
+typedef struct fixture {
+    cudaStream_t s;
+    clock_probe *p;
+    stream_block *b;
+} fixture;
+
+static int setup(void **state)
+{
+    static fixture f;
+    cudaError_t err;
+    if (cudaStreamCreateWithFlags(&f.s, cudaStreamNonBlocking) != cudaSuccess) return -1;
+    f.p = clock_probe_create(sm_count, &err);
+    f.b = stream_block_create(&err);
+    *state = &f;
+    return f.p && f.b ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    stream_block_destroy(f->b);
+    clock_probe_destroy(f->p);
+    cudaStreamDestroy(f->s);
+    return 0;
+}
+
 static void clock_within_device_range(void **state)
 {
-    (void)state;
-    cudaError_t err;
-    cudaStream_t s;
-    assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-    clock_probe *p = clock_probe_create(sm_count, &err);
-    stream_block *b = stream_block_create(&err);
-    assert_non_null(p);
-    assert_non_null(b);
-    double first = probe_over_spin(p, b, s, 2.0), second = probe_over_spin(p, b, s, 2.0);
+    fixture *f = *state;
+    double first = probe_over_spin(f->p, f->b, f->s, 2.0), second = probe_over_spin(f->p, f->b, f->s, 2.0);
     double def = default_khz / 1e3;
     print_message("SM clock over 2 ms: %.1f then %.1f MHz (default %.0f MHz)\n", first, second, def);
     assert_true(first > 0.1 * def && first < 1.1 * def);
     assert_true(second > 0.1 * def && second < 1.1 * def);
     assert_true(fabs(first - second) < 0.05 * def);
-    stream_block_destroy(b);
-    clock_probe_destroy(p);
-    cudaStreamDestroy(s);
 }
 
 static void too_short_is_nan(void **state)
 {
-    (void)state;
-    cudaError_t err;
-    cudaStream_t s;
-    assert_int_equal(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess);
-    clock_probe *p = clock_probe_create(sm_count, &err);
-    stream_block *b = stream_block_create(&err);
+    fixture *f = *state;
     /* two probes back to back: well under the 20 us the probe needs, unless the device is slowed */
-    double mhz = probe_over_spin(p, b, s, 0), def = default_khz / 1e3;
+    double mhz = probe_over_spin(f->p, f->b, f->s, 0), def = default_khz / 1e3;
     print_message("two probes back to back: %.1f MHz\n", mhz);
     assert_true(isnan(mhz) || (mhz > 0.1 * def && mhz < 1.1 * def));
-    stream_block_destroy(b);
-    clock_probe_destroy(p);
-    cudaStreamDestroy(s);
 }
 
 int main(void)
@@ -77,8 +86,8 @@ int main(void)
     cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
     cudaDeviceGetAttribute(&default_khz, cudaDevAttrClockRate, 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(clock_within_device_range),
-        cmocka_unit_test(too_short_is_nan),
+        cmocka_unit_test_setup_teardown(clock_within_device_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(too_short_is_nan, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
