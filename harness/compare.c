@@ -1,5 +1,7 @@
 /* compare.h: reading two results directories, matching their rows, judging
- * each configuration, and the `compare` command line. */
+ * each configuration, and the correction across configurations. The command
+ * line is harness/compare_main.c; the outputs compare_report.c,
+ * compare_summary.c and compare_export.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/compare.h"
 
@@ -97,48 +99,6 @@ void compare_run_free(compare_run *run)
     samples_file_free(&run->samples);
     if (run->run) json_decref(run->run);
     run->run = NULL;
-}
-
-/* ---- run.json differences ------------------------------------------------------------- */
-
-void compare_warn(compare_result *r, const char *line)
-{
-    char **bigger = realloc(r->warnings, (r->nwarnings + 1) * sizeof *bigger);
-    if (!bigger) return;
-    r->warnings = bigger;
-    r->warnings[r->nwarnings] = strdup(line);
-    if (r->warnings[r->nwarnings]) r->nwarnings++;
-}
-
-static void warn(compare_result *r, const char *fmt, const char *what, json_t *a, json_t *b)
-{
-    char *sa = a ? json_dumps(a, JSON_ENCODE_ANY | JSON_COMPACT) : strdup("none");
-    char *sb = b ? json_dumps(b, JSON_ENCODE_ANY | JSON_COMPACT) : strdup("none");
-    char line[1024];
-    snprintf(line, sizeof line, fmt, what, sa ? sa : "?", sb ? sb : "?");
-    free(sa);
-    free(sb);
-    compare_warn(r, line);
-}
-
-/* One warning per field that differs: what makes timings comparable. */
-static void compare_identity(compare_result *r)
-{
-    static const char *const top[] = {"experiment", "driver_version", "runtime_version", "plan", "timing"};
-    static const char *const dev[] = {"name", "sm", "sm_clock_khz", "mem_clock_khz", "mem_bus_bits", "l2_bytes"};
-    json_t *a = r->base.run, *b = r->newer.run;
-    const char *fmt = "%s differs: BASE %s, NEW %s";
-    for (size_t i = 0; i < sizeof top / sizeof top[0]; i++) {
-        json_t *x = json_object_get(a, top[i]), *y = json_object_get(b, top[i]);
-        if (!json_equal(x, y) && (x || y)) warn(r, fmt, top[i], x, y);
-    }
-    json_t *da = json_object_get(a, "device"), *db = json_object_get(b, "device");
-    for (size_t i = 0; i < sizeof dev / sizeof dev[0]; i++) {
-        json_t *x = json_object_get(da, dev[i]), *y = json_object_get(db, dev[i]);
-        char what[64];
-        snprintf(what, sizeof what, "device %s", dev[i]);
-        if (!json_equal(x, y) && (x || y)) warn(r, fmt, what, x, y);
-    }
 }
 
 /* ---- matching ---------------------------------------------------------------------------- */
@@ -328,9 +288,34 @@ static void nothing_judged(const compare_result *r, size_t common, char *err, si
                  common ? " that is ok in both" : "");
 }
 
+/* The verdicts, corrected: Benjamini-Hochberg over the p of every judged
+ * phase of every pair (the library's reference rows are not tests), then
+ * compare_decide with each one's outcome. */
+static int correct_verdicts(compare_result *r)
+{
+    double *p = malloc((2 * r->npairs + 1) * sizeof *p);
+    int *reject = malloc((2 * r->npairs + 1) * sizeof *reject);
+    if (!p || !reject) {
+        free(p);
+        free(reject);
+        return -1;
+    }
+    for (size_t i = 0; i < 2 * r->npairs; i++) {
+        const compare_phase *ph = i % 2 ? &r->pairs[i / 2].hot : &r->pairs[i / 2].cold;
+        p[i] = ph->verdict == CV_NA ? NAN : ph->p;
+    }
+    r->fdr_q = COMPARE_FDR_Q;
+    r->nrejected = cs_bh_reject(p, 2 * r->npairs, r->fdr_q, reject, &r->ntests);
+    for (size_t i = 0; i < 2 * r->npairs; i++)
+        compare_decide(i % 2 ? &r->pairs[i / 2].hot : &r->pairs[i / 2].cold, reject[i]);
+    free(p);
+    free(reject);
+    return 0;
+}
+
 int compare_build(compare_result *r, char *err, size_t errlen)
 {
-    compare_identity(r);
+    compare_check_runs(r);
     keyed *kn = index_rows(&r->newer.rf);
     size_t common = 0;
     if (!kn || common_metrics(r) || compare_norm_prepare(r->normalize, &r->base) ||
@@ -342,6 +327,10 @@ int compare_build(compare_result *r, char *err, size_t errlen)
     free(kn);
     if (!common || !r->npairs) {
         nothing_judged(r, common, err, errlen);
+        return -1;
+    }
+    if (correct_verdicts(r)) {
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
     compare_norm_warnings(r);
@@ -363,214 +352,3 @@ void compare_result_free(compare_result *r)
     memset(r, 0, sizeof *r);
 }
 
-size_t compare_regressions(const compare_result *r)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < r->npairs; i++) n += r->pairs[i].cold.verdict == CV_SLOWER || r->pairs[i].hot.verdict == CV_SLOWER;
-    return n;
-}
-
-/* ---- the command line ------------------------------------------------------------------- */
-
-static const char compare_usage_text[] =
-    "usage: bazel run //harness:sweep -- compare BASE NEW [options]\n"
-    "       sweep compare BASE NEW [options]\n"
-    "\n"
-    "Compares two results directories of the sweep, configuration by configuration\n"
-    "(variant, dtype, op, n, block dim, coarse factor, finish or scan mode): the\n"
-    "speed-up of NEW (BASE median / NEW median, cold and hot) with a 95 % interval\n"
-    "and a verdict. With both runs' samples.csv (sweep --samples): Mann-Whitney U and\n"
-    "a bootstrap of the ratio; without, each row's noise (the median's standard error).\n"
-    "faster / slower: significant (p < 0.01 or the interval excludes 1) and beyond\n"
-    "the threshold; otherwise same.\n"
-    "\n"
-    "  --threshold PCT       smallest change that counts (default: the larger of the\n"
-    "                        two rows' noise figures, at least 2)\n"
-    "  --normalize cub|copy  before comparing, divide each row's times by a reference\n"
-    "                        measured in its own run, so that a faster or slower\n"
-    "                        machine does not read as a change of the code:\n"
-    "                        cub: the fastest ok " SWEEP_CUB_REDUCE " / " SWEEP_CUB_SCAN " median at the\n"
-    "                        same kind, dtype, op, scan mode and n, cold by cold and\n"
-    "                        hot by hot (the library's rows: the reference, 1.0,\n"
-    "                        not judged); copy: the time a copy of the row's\n"
-    "                        bytes_moved takes at run.json's copy_bandwidth_GBps.\n"
-    "                        Rows without one are listed apart, with the reason.\n"
-    "  --out DIR             compare.md, compare.csv, compare.html and the charts\n"
-    "                        (default NEW/compare)\n"
-    "  --csv FILE            the table as CSV, also here\n"
-    "  --json FILE           everything as JSON\n"
-    "  --fail-on-regression  exit 1 when any configuration is slower\n"
-    "  --help                this text\n"
-    "\n"
-    "Exit status: 0; 1 regression (with --fail-on-regression) or an output failed;\n"
-    "2 bad input (nothing written).\n";
-
-typedef struct compare_options {
-    const char *base, *newer, *out, *csv, *json;
-    double threshold; /* fraction; -1: default */
-    compare_norm normalize;
-    int fail_on_regression, help;
-} compare_options;
-
-static int compare_usage_error(const char *msg)
-{
-    fprintf(stderr, "sweep compare: %s\n", msg);
-    return SWEEP_EXIT_USAGE;
-}
-
-static int parse_options(int argc, char **argv, compare_options *o, char *err, size_t errlen)
-{
-    memset(o, 0, sizeof *o);
-    o->threshold = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **val = !strcmp(a, "--out") ? &o->out : !strcmp(a, "--csv") ? &o->csv
-                           : !strcmp(a, "--json") ? &o->json : NULL;
-        if (val || !strcmp(a, "--threshold") || !strcmp(a, "--normalize")) {
-            if (i + 1 >= argc || !argv[i + 1][0]) {
-                snprintf(err, errlen, "%s: needs a value", a);
-                return -1;
-            }
-            const char *v = argv[++i];
-            if (val) *val = v;
-            else if (!strcmp(a, "--normalize")) {
-                if (compare_norm_parse(v, &o->normalize)) {
-                    snprintf(err, errlen, "--normalize: '%s' is not cub or copy", v);
-                    return -1;
-                }
-            } else {
-                char *end;
-                double t = strtod(v, &end);
-                if (*end || !(t >= 0 && t < 1000)) {
-                    snprintf(err, errlen, "--threshold: '%s' is not a percentage in [0, 1000)", v);
-                    return -1;
-                }
-                o->threshold = t / 100;
-            }
-        } else if (!strcmp(a, "--fail-on-regression")) o->fail_on_regression = 1;
-        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
-        else if (a[0] == '-' && a[1]) {
-            snprintf(err, errlen, "unknown option '%s' (see compare --help)", a);
-            return -1;
-        } else if (!o->base) o->base = a;
-        else if (!o->newer) o->newer = a;
-        else {
-            snprintf(err, errlen, "'%s': only two results directories, BASE and NEW", a);
-            return -1;
-        }
-    }
-    if (!o->help && !o->newer) {
-        snprintf(err, errlen, "needs two results directories: compare BASE NEW");
-        return -1;
-    }
-    return 0;
-}
-
-/* Can FILE be written (its directory exists and takes files; it is no directory)? */
-static int file_writable(const char *opt, const char *path, char *err, size_t errlen)
-{
-    char dir[SWEEP_PATH_MAX], why[SWEEP_PATH_MAX + 256];
-    snprintf(dir, sizeof dir, "%s", path);
-    char *slash = strrchr(dir, '/');
-    if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
-    if (path_is_dir(path)) snprintf(err, errlen, "%s: %s is a directory", opt, path);
-    else if (!path_is_dir(dir)) snprintf(err, errlen, "%s: %s: no such directory", opt, dir);
-    else if (dir_check_writable(dir, why, sizeof why)) snprintf(err, errlen, "%s: cannot write %s: %s", opt, path, why);
-    else return 0;
-    return -1;
-}
-
-/* Every output path, resolved and checked before anything is written. */
-static int resolve_outputs(compare_options *o, char *out, char *csv, char *json, const char *new_dir, char *err,
-                           size_t errlen)
-{
-    char why[SWEEP_PATH_MAX + 256];
-    if (o->out ? resolve_user_path(o->out, out, SWEEP_PATH_MAX) : path_join(out, SWEEP_PATH_MAX, new_dir, "compare")) {
-        snprintf(err, errlen, "--out: path too long");
-        return -1;
-    }
-    if (path_exists(out) && !path_is_dir(out)) {
-        snprintf(err, errlen, "--out: %s exists and is not a directory", out);
-        return -1;
-    }
-    if (dir_check_writable(out, why, sizeof why)) {
-        snprintf(err, errlen, "--out: cannot write %s: %s", out, why);
-        return -1;
-    }
-    csv[0] = json[0] = '\0';
-    if (o->csv && (resolve_user_path(o->csv, csv, SWEEP_PATH_MAX) || file_writable("--csv", csv, err, errlen))) return -1;
-    if (o->json && (resolve_user_path(o->json, json, SWEEP_PATH_MAX) || file_writable("--json", json, err, errlen)))
-        return -1;
-    return 0;
-}
-
-static int write_outputs(const compare_result *r, const char *out, const char *csv, const char *json)
-{
-    char err[SWEEP_PATH_MAX + 512];
-    int failed = 0;
-    if (make_dirs(out, err, sizeof err) || compare_write_dir(out, r, stderr, err, sizeof err)) failed = 1;
-    else if (csv[0] && compare_write_csv(csv, r, err, sizeof err)) failed = 1;
-    else if (json[0] && compare_write_json(json, r, err, sizeof err)) failed = 1;
-    if (failed) fprintf(stderr, "sweep compare: %s\n", err);
-    else fprintf(stderr, "sweep compare: %s/compare.md, compare.csv, compare.html%s%s%s%s\n", out, csv[0] ? ", " : "",
-                 csv, json[0] ? ", " : "", json);
-    return failed;
-}
-
-/* One line: the verdicts per configuration (a phase slower: slower; else a
- * phase faster: faster), of the normalised figures when normalised. */
-static void print_counts(const compare_result *r)
-{
-    size_t slower = 0, faster = 0;
-    for (size_t i = 0; i < r->npairs; i++) {
-        const compare_pair *p = &r->pairs[i];
-        int s = p->cold.verdict == CV_SLOWER || p->hot.verdict == CV_SLOWER;
-        slower += s;
-        faster += !s && (p->cold.verdict == CV_FASTER || p->hot.verdict == CV_FASTER);
-    }
-    char norm[64] = "not normalised";
-    if (r->normalize != CN_NONE) snprintf(norm, sizeof norm, "normalised by %s", compare_norm_name(r->normalize));
-    fprintf(stderr,
-            "sweep compare: %zu configurations judged, %s: %zu slower, %zu faster, %zu same (slower: in a phase); "
-            "%zu reference rows and %zu not compared listed apart\n",
-            r->npairs, norm, slower, faster, r->npairs - slower - faster, r->nrefs, r->napart);
-}
-
-int compare_main(int argc, char **argv)
-{
-    static char err[2 * SWEEP_PATH_MAX + 1024];
-    compare_options o;
-    if (parse_options(argc, argv, &o, err, sizeof err)) return compare_usage_error(err);
-    if (o.help) {
-        fputs(compare_usage_text, stdout);
-        return SWEEP_EXIT_OK;
-    }
-    static compare_result r;
-    memset(&r, 0, sizeof r);
-    r.threshold = o.threshold;
-    r.normalize = o.normalize;
-    static char base[SWEEP_PATH_MAX], newer[SWEEP_PATH_MAX], out[SWEEP_PATH_MAX], csv[SWEEP_PATH_MAX],
-        json[SWEEP_PATH_MAX];
-    if (resolve_user_path(o.base, base, sizeof base) || resolve_user_path(o.newer, newer, sizeof newer))
-        return compare_usage_error("BASE or NEW: path too long");
-    int rc = SWEEP_EXIT_USAGE;
-    if (compare_load_run(base, &r.base, err, sizeof err) || compare_load_run(newer, &r.newer, err, sizeof err) ||
-        resolve_outputs(&o, out, csv, json, newer, err, sizeof err) || compare_build(&r, err, sizeof err)) {
-        fprintf(stderr, "sweep compare: %s\n", err);
-        goto done;
-    }
-    for (size_t i = 0; i < r.nwarnings; i++) fprintf(stderr, "sweep compare: warning: %s\n", r.warnings[i]);
-    compare_print_md(stdout, &r, NULL);
-    fflush(stdout);
-    rc = write_outputs(&r, out, csv, json) ? SWEEP_EXIT_FAILED : SWEEP_EXIT_OK;
-    print_counts(&r);
-    size_t slower = compare_regressions(&r);
-    if (rc == SWEEP_EXIT_OK && o.fail_on_regression && slower) {
-        fprintf(stderr, "sweep compare: %zu configuration%s slower (--fail-on-regression)\n", slower,
-                slower == 1 ? " is" : "s are");
-        rc = SWEEP_EXIT_FAILED;
-    }
-done:
-    compare_result_free(&r);
-    return rc;
-}

@@ -11,15 +11,24 @@
  * (cub or copy) each row's times are first divided by a reference measured
  * in its own run (harness/compare_normalize.c), so that a machine a few per
  * cent faster or slower than the other does not read as a change of the
- * code; rows without a reference are listed apart. Output: a Markdown
- * table on stdout, and into --out DIR (default NEW/compare/) compare.md,
- * compare.csv, compare.html and a chart per variant (compare-<variant>.png
- * and .svg, plots/compare.gp); --csv FILE and --json FILE besides.
+ * code; rows without a reference are listed apart. The verdicts are
+ * corrected across configurations (Benjamini-Hochberg, compare_stats.h).
+ * Output: on stdout the short form (harness/compare_summary.c: one line per
+ * variant x dtype), with --detail the per-configuration Markdown document
+ * instead; files only when asked: --out DIR gets compare.md (always with the
+ * per-configuration tables), compare.csv, compare.html and a chart per
+ * variant (compare-<variant>.png and .svg, plots/compare.gp); --csv FILE and
+ * --json FILE besides. Nothing is written into BASE or NEW unless --out
+ * names it. Warnings (harness/compare_warnings.c) go to stderr, one line each.
+ *
+ * The files call down, never in a circle: compare_main.c (the command line)
+ * -> compare_report.c, compare_summary.c, compare_export.c, compare.c ->
+ * compare_normalize.c, compare_warnings.c -> compare_result.c, compare_stats.c.
  *
  * Exit status: 0; 1 with --fail-on-regression when any configuration is
- * slower (significantly, and by more than the threshold), or when an output
- * could not be written; 2 on bad input (one line naming the value, before
- * anything is written). */
+ * slower (significantly after the correction, and by more than the
+ * threshold), or when an output could not be written; 2 on bad input (one
+ * line naming the value, before anything is written). */
 #ifndef HARNESS_COMPARE_H
 #define HARNESS_COMPARE_H
 
@@ -98,7 +107,22 @@ typedef struct compare_result {
     size_t nmetrics;
     char **warnings; /* one line each: run.json differences */
     size_t nwarnings;
+    double fdr_q;             /* Benjamini-Hochberg's q */
+    size_t ntests, nrejected; /* phases with a p, and those the correction rejected */
 } compare_result;
+
+/* The short form's line: a variant x dtype (x op, when by_op). */
+typedef struct compare_group {
+    const char *name;
+    dtype_t dtype;
+    op_t op;
+    int by_op;
+    int mode, several_modes;               /* finish or scan mode: the last seen; more than one */
+    size_t nconfigs, faster, slower, same; /* configurations (slower: in a phase) */
+    double gm[2], lo[2], hi[2];            /* cold, hot: geometric mean speed-up and its 95 % interval */
+    const compare_pair *worst;             /* the lowest speed-up of a judged phase */
+    int worst_hot;
+} compare_group;
 
 /* argv[0] is "compare". Returns the exit status. */
 int compare_main(int argc, char **argv);
@@ -112,10 +136,19 @@ void compare_run_free(compare_run *run);
  * r->normalize set. 0, or -1 with a message when nothing is in common. */
 int compare_build(compare_result *r, char *err, size_t errlen);
 void compare_result_free(compare_result *r);
+
+/* ---- the result's common parts (harness/compare_result.c) ---- */
+
 /* Number of pairs with a phase judged slower. */
 size_t compare_regressions(const compare_result *r);
 /* One more line in r->warnings. */
 void compare_warn(compare_result *r, const char *line);
+
+/* ---- warnings on the runs (harness/compare_warnings.c) ---- */
+
+/* The same run twice; different devices, clocks, copy bandwidths; run.json
+ * settings that differ: one line each in r->warnings. */
+void compare_check_runs(compare_result *r);
 
 /* ---- --normalize (harness/compare_normalize.c) ---- */
 
@@ -137,7 +170,25 @@ int compare_norm_reference(compare_norm m, const compare_run *run, const char *s
  * differ, runs over several devices). */
 void compare_norm_warnings(compare_result *r);
 
-/* ---- the outputs (harness/compare_report.c) ---- */
+/* ---- the short form (harness/compare_summary.c) ---- */
+
+/* n as 2^k when a power of two, else the number. */
+void compare_size_text(size_t n, char *buf, size_t len);
+/* "f32 sum n=2^22 block=256 coarse=1 recursive" */
+void compare_config_text(const sweep_config *c, char *buf, size_t len);
+/* The groups in order of first appearance (malloc'd; NULL out of memory). */
+compare_group *compare_groups(const compare_result *r, size_t *ng);
+/* "0.957 2^22 256×4 hot (slower)"; "–" without one. */
+void compare_worst_text(const compare_group *g, char *buf, size_t len);
+/* "1.002 [0.998, 1.006]"; "–" without one. hot: 0 cold, 1 hot. */
+void compare_mean_text(const compare_group *g, int hot, char *buf, size_t len);
+/* The two runs, then one line per group. */
+void compare_print_short(FILE *f, const compare_result *r);
+/* The counts, the correction and the threshold, the normalisation; without
+ * detail also the interval's method and where the rest is. */
+void compare_print_footer(FILE *f, const compare_result *r, int detail);
+
+/* ---- the outputs (harness/compare_report.c, compare_export.c) ---- */
 
 void compare_print_md(FILE *f, const compare_result *r, const char *chart_dir);
 int compare_write_csv(const char *path, const compare_result *r, char *err, size_t errlen);

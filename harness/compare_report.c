@@ -57,27 +57,6 @@ static void groups_free(vgroup *g, size_t ng)
     free(g);
 }
 
-typedef struct tally {
-    size_t faster, slower, same, na, nlog;
-    double logsum;
-} tally;
-
-static void tally_add(tally *t, const compare_phase *ph)
-{
-    switch (ph->verdict) {
-    case CV_FASTER: t->faster++; break;
-    case CV_SLOWER: t->slower++; break;
-    case CV_SAME: t->same++; break;
-    case CV_NA: t->na++; break;
-    }
-    if (ph->verdict != CV_NA && ph->speedup > 0) {
-        t->logsum += log(ph->speedup);
-        t->nlog++;
-    }
-}
-
-static double geomean(const tally *t) { return t->nlog ? exp(t->logsum / t->nlog) : NAN; }
-
 /* ---- cells, shared by Markdown and HTML --------------------------------------------------- */
 
 #define NCELLS 10
@@ -113,8 +92,7 @@ static void fmt_metrics(char *b, const compare_result *r, const compare_pair *p)
 
 static void pair_cells(const compare_result *r, const compare_pair *p, cells c)
 {
-    size_t vl = strlen(p->base->cfg.v->name);
-    snprintf(c[0], CELL, "%s", p->label + (strncmp(p->label, p->base->cfg.v->name, vl) ? 0 : vl + 1));
+    compare_config_text(&p->base->cfg, c[0], CELL);
     fmt_speedup(c[1], &p->cold);
     fmt_pct(c[2], p->cold.change);
     snprintf(c[3], CELL, "%s", compare_verdict_name(p->cold.verdict));
@@ -251,35 +229,37 @@ static void doc_identity(const doc *d, const compare_result *r)
     }
 }
 
-static void doc_summary(const doc *d, const compare_result *r, const vgroup *g, size_t ng)
+/* The short form's table: one row per variant x dtype (x op). */
+static void doc_summary(const doc *d, const compare_result *r)
 {
-    static const char *const head[9] = {"variant", "configurations", "cold geomean speed-up", "cold faster / slower / same",
-                                        "hot geomean speed-up", "hot faster / slower / same", "", "", ""};
+    static const char *const head[7] = {"variant", "configurations", "cold geomean speed-up [95 % CI]",
+                                        "hot geomean speed-up [95 % CI]", "faster / slower / same",
+                                        "worst (speed-up n block×coarse phase)", ""};
+    size_t ng;
+    compare_group *g = compare_groups(r, &ng);
+    if (!g) return;
     doc_h(d, 2, "Summary");
     doc_table(d, head, 6);
-    tally all[2] = {{0}};
-    for (size_t k = 0; k <= ng; k++) {
-        tally t[2] = {{0}};
-        if (k < ng)
-            for (size_t i = 0; i < g[k].n; i++) {
-                tally_add(&t[0], &r->pairs[g[k].idx[i]].cold);
-                tally_add(&t[1], &r->pairs[g[k].idx[i]].hot);
-            }
+    for (size_t k = 0; k < ng; k++) {
         cells c;
-        snprintf(c[0], CELL, "%s", k < ng ? g[k].name : "all");
-        snprintf(c[1], CELL, "%zu", k < ng ? g[k].n : r->npairs);
-        for (int h = 0; h < 2; h++) {
-            tally *x = k < ng ? &t[h] : &all[h];
-            snprintf(c[2 + 2 * h], CELL, isfinite(geomean(x)) ? "%.3f×" : "–", geomean(x));
-            snprintf(c[3 + 2 * h], CELL, "%zu / %zu / %zu", x->faster, x->slower, x->same);
-            if (k < ng) {
-                all[h].faster += x->faster, all[h].slower += x->slower, all[h].same += x->same;
-                all[h].logsum += x->logsum, all[h].nlog += x->nlog;
-            }
-        }
+        snprintf(c[0], CELL, "%s %s%s%s", g[k].name, dtype_name(g[k].dtype), g[k].by_op ? " " : "",
+                 g[k].by_op ? op_name(g[k].op) : "");
+        snprintf(c[1], CELL, "%zu", g[k].nconfigs);
+        compare_mean_text(&g[k], 0, c[2], CELL);
+        compare_mean_text(&g[k], 1, c[3], CELL);
+        snprintf(c[4], CELL, "%zu / %zu / %zu", g[k].faster, g[k].slower, g[k].same);
+        compare_worst_text(&g[k], c[5], CELL);
         doc_row(d, c, NULL, 6);
     }
     doc_table_end(d);
+    free(g);
+}
+
+/* A row's configuration with its variant, sizes as 2^k. */
+static void row_text(const sweep_row *w, char *b)
+{
+    size_t n = (size_t)snprintf(b, CELL, "%s ", w->cfg.v->name);
+    compare_config_text(&w->cfg, b + n, CELL - n);
 }
 
 /* A reference row's times on one side, as measured (ms), and normalised. */
@@ -305,7 +285,7 @@ static void doc_references(const doc *d, const compare_result *r)
     for (size_t i = 0; i < r->nrefs; i++) {
         const compare_pair *p = &r->refs[i];
         cells c;
-        snprintf(c[0], CELL, "%s", p->label);
+        row_text(p->base, c[0]);
         for (int h = 0; h < 2; h++) {
             const compare_phase *ph = h ? &p->hot : &p->cold;
             const timing_stats *b = h ? &p->base->hot : &p->base->cold, *n = h ? &p->newer->hot : &p->newer->cold;
@@ -333,7 +313,7 @@ static void doc_apart(const doc *d, const compare_result *r)
     for (size_t i = 0; i < r->napart; i++) {
         const compare_apart *a = &r->apart[i];
         cells c;
-        snprintf(c[0], CELL, "%s", a->label);
+        row_text(a->base ? a->base : a->newer, c[0]);
         snprintf(c[1], CELL, "%s", a->base ? row_status_name(a->base->status) : "absent");
         snprintf(c[2], CELL, "%s", a->newer ? row_status_name(a->newer->status) : "absent");
         snprintf(c[3], CELL, "%s", a->reason);
@@ -354,15 +334,16 @@ static void doc_all(const doc *d, const compare_result *r)
     char rule[700];
     if (r->threshold >= 0) snprintf(rule, sizeof rule, "the threshold, %.2f %% (--threshold)", r->threshold * 100);
     else snprintf(rule, sizeof rule, "the threshold, the larger of the two rows' noise figures and %.0f %%", COMPARE_MIN_THRESHOLD * 100);
-    char text[1400];
+    char text[1600];
     snprintf(text, sizeof text,
              "Speed-up = BASE median / NEW median%s: over 1, NEW is faster; time = NEW's median time against BASE's. "
-             "faster / slower: significant (p < %.2f, or the 95 %% interval excludes 1) and beyond %s; otherwise "
-             "same. Method: samples (both runs' samples.csv: Mann-Whitney U and a bootstrap of the ratio) or noise "
-             "(the rows' median standard errors).",
-             r->normalize == CN_NONE ? "" : " (normalised)", COMPARE_P_SIGNIFICANT, rule);
+             "faster / slower: significant after the Benjamini-Hochberg correction (q = %.2f, over %zu tests: the cold "
+             "and hot phases of every configuration judged) and beyond %s; otherwise same. Method: samples (both runs' "
+             "samples.csv: Mann-Whitney U and a bootstrap of the ratio) or noise (the rows' median standard errors). "
+             "A geometric mean's interval: a percentile bootstrap over its configurations' log speed-ups.",
+             r->normalize == CN_NONE ? "" : " (normalised)", r->fdr_q, r->ntests, rule);
     doc_p(d, text);
-    if (g) doc_summary(d, r, g, ng);
+    doc_summary(d, r);
     for (size_t k = 0; g && k < ng; k++) {
         doc_h(d, 2, g[k].name);
         doc_chart(d, g[k].name);

@@ -251,8 +251,68 @@ void compare_judge(const compare_side *base, const compare_side *newer, double t
     out->speedup = out->base_ms / out->new_ms;
     out->change = out->new_ms / out->base_ms - 1;
     out->threshold = threshold >= 0 ? threshold : fmax(isfinite(out->noise) ? out->noise : 0, COMPARE_MIN_THRESHOLD);
-    int significant = (isfinite(out->p) && out->p < COMPARE_P_SIGNIFICANT) ||
-                      (isfinite(out->lo) && (out->lo > 1 || out->hi < 1));
-    int large = out->speedup > 1 + out->threshold || out->speedup < 1 / (1 + out->threshold);
-    out->verdict = !(significant && large) ? CV_SAME : out->speedup > 1 ? CV_FASTER : CV_SLOWER;
+    out->verdict = CV_SAME;
+    compare_decide(out, isfinite(out->p) && out->p <= COMPARE_FDR_Q);
+}
+
+void compare_decide(compare_phase *ph, int significant)
+{
+    if (ph->verdict == CV_NA) return;
+    int large = ph->speedup > 1 + ph->threshold || ph->speedup < 1 / (1 + ph->threshold);
+    ph->verdict = !(significant && large) ? CV_SAME : ph->speedup > 1 ? CV_FASTER : CV_SLOWER;
+}
+
+/* ---- across configurations ------------------------------------------------------------ */
+
+static const double *bh_p; /* qsort has no context argument */
+
+static int by_p(const void *x, const void *y)
+{
+    double a = bh_p[*(const size_t *)x], b = bh_p[*(const size_t *)y];
+    return a < b ? -1 : a > b;
+}
+
+size_t cs_bh_reject(const double *p, size_t n, double q, int *reject, size_t *tests)
+{
+    size_t *order = malloc((n ? n : 1) * sizeof *order), m = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        reject[i] = 0;
+        if (order && isfinite(p[i])) order[m++] = i;
+    }
+    if (tests) *tests = m;
+    if (!order) return 0;
+    bh_p = p;
+    qsort(order, m, sizeof *order, by_p);
+    /* step up: the largest rank whose p is within its share of q */
+    for (size_t r = m; r > 0 && !k; r--)
+        if (p[order[r - 1]] <= q * (double)r / (double)m) k = r;
+    for (size_t r = 0; r < k; r++) reject[order[r]] = 1;
+    free(order);
+    return k;
+}
+
+void cs_geomean_interval(const double *logs, size_t n, unsigned rounds, uint64_t seed, double level, double *gm,
+                         double *lo, double *hi)
+{
+    *gm = *lo = *hi = NAN;
+    if (!n) return;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) sum += logs[i];
+    *gm = exp(sum / (double)n);
+    double *means = malloc((rounds ? rounds : 1) * sizeof *means);
+    if (!means || !rounds) {
+        free(means);
+        return;
+    }
+    uint64_t rng = seed ? seed : 1;
+    for (unsigned r = 0; r < rounds; r++) {
+        double s = 0;
+        for (size_t i = 0; i < n; i++) s += logs[xorshift(&rng) % n];
+        means[r] = s / (double)n;
+    }
+    qsort(means, rounds, sizeof *means, dbl_cmp);
+    double tail = (1 - level) / 2;
+    *lo = exp(means[(size_t)floor(tail * (rounds - 1))]);
+    *hi = exp(means[(size_t)ceil((1 - tail) * (rounds - 1))]);
+    free(means);
 }

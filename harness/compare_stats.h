@@ -11,11 +11,16 @@
  *     standard error of its median (noise_*_pct; else 1.2533 * stdev /
  *     (median * sqrt(samples))); log(ratio) is taken as normal with the two
  *     errors added in quadrature, which gives both the interval and p.
- * Verdict: faster or slower only when the change is significant (p < 0.01,
- * or the interval excludes 1) and larger than the threshold (the ratio
- * beyond 1 + t or below 1 / (1 + t)); otherwise same. The default threshold
- * is the larger of the two rows' noise figures, and at least 2 %: smaller
- * changes come and go between runs of one build on one GPU. */
+ * Verdict (compare_decide, the one place of the rule): faster or slower
+ * only when the change is significant and larger than the threshold (the
+ * ratio beyond 1 + t or below 1 / (1 + t)); otherwise same. Significant:
+ * rejected by Benjamini-Hochberg at q = 0.05 over every phase judged in the
+ * comparison (harness/compare.c), so that among hundreds of configurations
+ * the share of false "faster" / "slower" stays near 5 % instead of growing
+ * with their number; compare_judge alone is the one-test case, p <= q. The
+ * default threshold is the larger of the two rows' noise figures, and at
+ * least 2 %: smaller changes come and go between runs of one build on one
+ * GPU. */
 #ifndef HARNESS_COMPARE_STATS_H
 #define HARNESS_COMPARE_STATS_H
 
@@ -23,7 +28,7 @@
 #include <stdint.h>
 
 #define COMPARE_MIN_THRESHOLD 0.02 /* 2 % */
-#define COMPARE_P_SIGNIFICANT 0.01
+#define COMPARE_FDR_Q 0.05 /* Benjamini-Hochberg's false discovery rate */
 #define COMPARE_CI_LEVEL 0.95
 #define COMPARE_BOOTSTRAP_ROUNDS 2000
 #define COMPARE_BOOTSTRAP_SEED 20240601u
@@ -60,8 +65,12 @@ typedef struct compare_side {
 } compare_side;
 
 /* Judge one phase. threshold < 0: the default rule (above). Leaves verdict
- * CV_NA when either side has no median. */
+ * CV_NA when either side has no median; else decided as one test (p <= q). */
 void compare_judge(const compare_side *base, const compare_side *newer, double threshold, compare_phase *out);
+/* The verdict of a judged phase, given whether its p passed the correction:
+ * faster / slower when significant and beyond the threshold, else same.
+ * A phase without a verdict (CV_NA) keeps it. */
+void compare_decide(compare_phase *ph, int significant);
 
 /* ---- the pieces, for tests ---- */
 
@@ -77,5 +86,14 @@ void cs_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, 
 /* Relative standard error of a median from a row: noise when there, else
  * 1.2533 * stdev / (median * sqrt(samples)); NaN when neither is. */
 double cs_median_rse(const compare_side *s);
+/* Benjamini-Hochberg step-up over the finite values of p[0..n) (NaN: no
+ * test, never rejected, not counted): reject[i] = 1 for the rejected ones.
+ * Returns the number rejected; *tests, when not NULL, gets the count of
+ * tests. */
+size_t cs_bh_reject(const double *p, size_t n, double q, int *reject, size_t *tests);
+/* The geometric mean of exp(logs[0..n)) with a percentile bootstrap
+ * interval of the mean log (`rounds` resamples, seeded): NaN when n == 0. */
+void cs_geomean_interval(const double *logs, size_t n, unsigned rounds, uint64_t seed, double level, double *gm,
+                         double *lo, double *hi);
 
 #endif
