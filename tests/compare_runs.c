@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <sys/stat.h>
+
 #include <cmocka.h>
 #include <jansson.h>
 
@@ -63,11 +66,17 @@ static void remeasure(FILE *f, const sweep_row *r, const char *phase, timing_sta
     free(x);
 }
 
-/* The seed's run.json, rows counted anew, the copy bandwidth scaled. */
+/* The seed's run.json, rows counted anew, the copy bandwidth scaled, a start
+ * time of its own (each synthetic run is a run of its own, not the seed). */
 static void write_run_json(const char *dir, size_t n, double copy)
 {
+    static unsigned runs;
+    char date[32];
+    snprintf(date, sizeof date, "2026-01-01T%02u:%02u:%02uZ", runs / 3600 % 24, runs / 60 % 60, runs % 60);
+    runs++;
     json_t *run = tu_load_json(tu_runfile(SEED_DIR "/run.json", "run.json"));
     json_object_set_new(run, "rows", json_integer((json_int_t)n));
+    json_object_set_new(run, "date", json_string(date));
     double bw = json_number_value(json_object_get(run, "copy_bandwidth_GBps"));
     if (copy != 1) json_object_set_new(run, "copy_bandwidth_GBps", isnan(copy) ? json_null() : json_real(bw * copy));
     assert_int_equal(json_dump_file(run, tu_path(dir, "run.json"), JSON_INDENT(2)), 0);
@@ -173,4 +182,77 @@ void expect_bad(const char *base, const char *newer, const char *arg, const char
     assert_false(tu_exists(json));
     assert_false(tu_exists(tu_path(out_dir, "compare")));
     tu_result_free(&r);
+}
+
+/* ---- committed runs, copied ------------------------------------------------------------ */
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    assert_int_equal(fclose(out), 0);
+}
+
+char *copy_committed_run(const char *rel_dir, const char *parent, const char *name)
+{
+    static const char *const files[] = {"results.csv", "run.json", "samples.csv", "summary.md"};
+    char *dest = tu_path(parent, name), rel[512];
+    assert_int_equal(mkdir(dest, 0755), 0);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(rel, sizeof rel, "%s/%s", rel_dir, files[i]);
+        const char *from = tu_runfile(rel, rel);
+        if (from && tu_exists(from)) copy_file(from, tu_path(dest, files[i]));
+        else assert_true(i >= 2); /* results.csv and run.json: every run has them */
+    }
+    return dest;
+}
+
+/* FNV-1a over bytes. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)p)[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t tree_add(uint64_t h, const char *dir, const char *rel, size_t *files)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s%s%s", dir, rel[0] ? "/" : "", rel);
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    /* readdir's order is the file system's: sum the entries' hashes, order-free */
+    uint64_t sum = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char sub[4096], full[8192];
+        snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        snprintf(full, sizeof full, "%s/%s", dir, sub);
+        struct stat st;
+        assert_int_equal(stat(full, &st), 0);
+        uint64_t eh = fnv(0xcbf29ce484222325ull, sub, strlen(sub));
+        if (S_ISDIR(st.st_mode)) eh = tree_add(eh, dir, sub, files);
+        else {
+            char *text = tu_read_file(full);
+            assert_non_null(text);
+            eh = fnv(eh, text, (size_t)st.st_size);
+            eh = fnv(eh, &st.st_mtime, sizeof st.st_mtime);
+            free(text);
+            ++*files;
+        }
+        sum += eh;
+    }
+    closedir(d);
+    return fnv(h, &sum, sizeof sum);
+}
+
+uint64_t tree_checksum(const char *dir, size_t *files)
+{
+    *files = 0;
+    return tree_add(0xcbf29ce484222325ull, dir, "", files);
 }

@@ -60,4 +60,14 @@ tu_result run_compare(const char *base, const char *newer, const char *a1, const
  * more option, "--option value" for two. */
 void expect_bad(const char *base, const char *newer, const char *arg, const char *names, const char *out_dir);
 
+/* A committed run (rel_dir under the repository, e.g.
+ * experiments/results/h200/default) copied into parent/name: its
+ * results.csv, run.json, and samples.csv and summary.md where it has them.
+ * Returns the copy's path. */
+char *copy_committed_run(const char *rel_dir, const char *parent, const char *name);
+
+/* A checksum of every file under dir (names, contents, modification
+ * times), and how many files. */
+uint64_t tree_checksum(const char *dir, size_t *files);
+
 #endif

@@ -51,13 +51,21 @@ static void test_against_itself(void **state)
     assert_int_equal(json_array_size(json_object_get(o, "not_compared")), seed.count - t.rows);
     assert_int_equal(json_integer_value(json_object_get(o, "regressions")), 0);
     json_decref(o);
-    /* the outputs: NEW/compare */
-    const char *outs[] = {"compare/compare.md", "compare/compare.csv", "compare/compare.html"};
-    for (size_t k = 0; k < 3; k++) assert_true(tu_exists(tu_path(base, outs[k])));
-    char *csv = tu_read_file(tu_path(base, "compare/compare.csv"));
+    /* said, and nothing written but --json: no NEW/compare */
+    assert_int_equal(tu_count(r.err, "warning: BASE and NEW are the same run (the same directory)"), 1);
+    assert_non_null(strstr(r.out, "Benjamini-Hochberg, q = 0.05, over "));
+    assert_false(tu_exists(tu_path(base, "compare")));
+    tu_result_free(&r);
+    /* --out: the files there */
+    char *out = tu_path(dir, "out");
+    r = run_compare(base, base, "--out", out, NULL);
+    assert_int_equal(r.status, 0);
+    const char *outs[] = {"compare.md", "compare.csv", "compare.html"};
+    for (size_t k = 0; k < 3; k++) assert_true(tu_exists(tu_path(out, outs[k])));
+    char *csv = tu_read_file(tu_path(out, "compare.csv"));
     assert_int_equal(tu_count_lines(csv), seed.count + 1);
     free(csv);
-    assert_non_null(strstr(r.out, "| all | "));
+    assert_false(tu_exists(tu_path(base, "compare")));
     tu_result_free(&r);
 }
 
@@ -215,16 +223,16 @@ static void test_no_gnuplot(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("cmp-nognuplot");
-    char *base = small_run(dir, "base", SLOW_VARIANT, 1, ROWS_ONLY);
-    const char *args[] = {"compare", base, base, NULL};
+    char *base = small_run(dir, "base", SLOW_VARIANT, 1, ROWS_ONLY), *out = tu_path(dir, "out");
+    const char *args[] = {"compare", base, base, "--out", out, NULL};
     static const char *const env[] = {"GNUPLOT=/nonexistent/gnuplot", NULL};
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 0);
     assert_int_equal(tu_count(r.err, "gnuplot not found"), 1);
-    assert_true(tu_exists(tu_path(base, "compare/compare.html")));
-    assert_true(tu_exists(tu_path(base, "compare/compare.csv")));
-    assert_false(tu_exists(tu_path(base, "compare/compare-" SLOW_VARIANT ".png")));
-    char *md = tu_read_file(tu_path(base, "compare/compare.md"));
+    assert_true(tu_exists(tu_path(out, "compare.html")));
+    assert_true(tu_exists(tu_path(out, "compare.csv")));
+    assert_false(tu_exists(tu_path(out, "compare-" SLOW_VARIANT ".png")));
+    char *md = tu_read_file(tu_path(out, "compare.md"));
     assert_non_null(strstr(md, "| noise |")); /* rows only: the rows' noise */
     free(md);
     tu_result_free(&r);
