@@ -60,6 +60,7 @@ typedef struct compare_lib {
 /* One side: a results directory as read. */
 typedef struct compare_run {
     char dir[4096];
+    const char *shown; /* the directory as the user named it (NULL: dir) */
     results_file rf;
     samples_file samples;
     int has_samples;
@@ -143,6 +144,8 @@ void compare_result_free(compare_result *r);
 size_t compare_regressions(const compare_result *r);
 /* One more line in r->warnings. */
 void compare_warn(compare_result *r, const char *line);
+/* n as 2^k when a power of two, else the number: sizes in every output for people. */
+void compare_size_text(size_t n, char *buf, size_t len);
 
 /* ---- warnings on the runs (harness/compare_warnings.c) ---- */
 
@@ -172,8 +175,6 @@ void compare_norm_warnings(compare_result *r);
 
 /* ---- the short form (harness/compare_summary.c) ---- */
 
-/* n as 2^k when a power of two, else the number. */
-void compare_size_text(size_t n, char *buf, size_t len);
 /* "f32 sum n=2^22 block=256 coarse=1 recursive" */
 void compare_config_text(const sweep_config *c, char *buf, size_t len);
 /* The groups in order of first appearance (malloc'd; NULL out of memory). */

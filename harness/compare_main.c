@@ -194,6 +194,8 @@ int compare_main(int argc, char **argv)
         fprintf(stderr, "sweep compare: %s\n", err);
         goto done;
     }
+    r.base.shown = o.base;
+    r.newer.shown = o.newer;
     if (o.detail) compare_print_md(stdout, &r, NULL);
     else compare_print_short(stdout, &r);
     compare_print_footer(stdout, &r, o.detail);

@@ -120,8 +120,10 @@ int compare_norm_prepare(compare_norm m, compare_run *run)
 static void key_text(kind_t kind, dtype_t dtype, op_t op, scan_mode_t mode, size_t n, char *buf, size_t len)
 {
     int scan = kind == KIND_SCAN;
-    snprintf(buf, len, "%s %s%s%s n=%zu", dtype_name(dtype), op_name(op), scan ? " " : "",
-             scan ? scan_mode_name(mode) : "", n);
+    char size[32];
+    compare_size_text(n, size, sizeof size);
+    snprintf(buf, len, "%s %s%s%s n=%s", dtype_name(dtype), op_name(op), scan ? " " : "",
+             scan ? scan_mode_name(mode) : "", size);
 }
 
 static int cub_reference(const compare_run *run, const char *side, const sweep_row *row, double ref[2], char *why,

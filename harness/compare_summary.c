@@ -11,15 +11,6 @@
 #include "harness/compare.h"
 #include "kernels/variant.h"
 
-void compare_size_text(size_t n, char *buf, size_t len)
-{
-    if (n && !(n & (n - 1))) {
-        int k = 0;
-        while ((size_t)1 << k != n) k++;
-        snprintf(buf, len, "2^%d", k);
-    } else snprintf(buf, len, "%zu", n);
-}
-
 void compare_config_text(const sweep_config *c, char *buf, size_t len)
 {
     const kernel_args *a = &c->a;
@@ -135,7 +126,7 @@ static void side_line(FILE *f, const char *what, const compare_run *s)
 {
     const char *date = json_string_value(json_object_get(s->run, "date"));
     const char *sha = json_string_value(json_object_get(s->run, "git_sha"));
-    fprintf(f, "%-4s %s (%s, %s, git %.7s)\n", what, s->dir, s->device, date ? date : "no date", sha ? sha : "?");
+    fprintf(f, "%-4s %s (%s, %s, git %.7s)\n", what, s->shown ? s->shown : s->dir, s->device, date ? date : "no date", sha ? sha : "?");
 }
 
 void compare_print_short(FILE *f, const compare_result *r)
@@ -200,9 +191,9 @@ void compare_print_footer(FILE *f, const compare_result *r, int detail)
     if (r->threshold >= 0) snprintf(rule, sizeof rule, "%.2f %% (--threshold)", r->threshold * 100);
     else snprintf(rule, sizeof rule, "the larger of the two rows' noise figures, at least %.0f %%",
                   COMPARE_MIN_THRESHOLD * 100);
-    fprintf(f, "correction: Benjamini-Hochberg, q = %.2f, over %zu tests (cold and hot of each configuration; p: "
-               "Mann-Whitney U on samples.csv %zu, the rows' noise %zu); faster / slower: rejected and beyond the "
-               "threshold, %s\n",
+    fprintf(f, "correction: Benjamini-Hochberg, q = %.2f, over %zu tests (cold and hot of each configuration; p of "
+               "%zu from samples.csv by Mann-Whitney U, of %zu from the rows' noise); faster / slower: rejected and "
+               "beyond the threshold, %s\n",
             r->fdr_q, r->ntests, by_samples, by_noise, rule);
     if (!detail)
         fprintf(f, "interval of a geometric mean: percentile bootstrap of its configurations' log speed-ups (%d "
