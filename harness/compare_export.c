@@ -172,6 +172,9 @@ static json_t *compare_json(const compare_result *r)
     json_object_set_new(o, "new", side_json(&r->newer));
     json_object_set_new(o, "normalize", json_string(compare_norm_name(r->normalize)));
     json_object_set_new(o, "threshold_pct", r->threshold >= 0 ? json_real(r->threshold * 100) : json_null());
+    json_object_set_new(o, "correction", json_pack("{s:s,s:f,s:I,s:I}", "method", "Benjamini-Hochberg", "q", r->fdr_q,
+                                                   "tests", (json_int_t)r->ntests, "rejected",
+                                                   (json_int_t)r->nrejected));
     for (size_t i = 0; i < r->nwarnings; i++) json_array_append_new(warn, json_string(r->warnings[i]));
     json_object_set_new(o, "warnings", warn);
     for (size_t i = 0; i < r->npairs; i++) json_array_append_new(rows, pair_json(r, &r->pairs[i]));

@@ -253,6 +253,13 @@ static void doc_summary(const doc *d, const compare_result *r)
     }
     doc_table_end(d);
     free(g);
+    size_t n[2][4] = {{0}}; /* cold, hot: by verdict */
+    for (size_t i = 0; i < r->npairs; i++) n[0][r->pairs[i].cold.verdict]++, n[1][r->pairs[i].hot.verdict]++;
+    char line[300];
+    snprintf(line, sizeof line, "By phase, of %zu configurations: cold %zu faster, %zu slower, %zu same; hot %zu faster, "
+             "%zu slower, %zu same.", r->npairs, n[0][CV_FASTER], n[0][CV_SLOWER], n[0][CV_SAME], n[1][CV_FASTER],
+             n[1][CV_SLOWER], n[1][CV_SAME]);
+    doc_p(d, line);
 }
 
 /* A row's configuration with its variant, sizes as 2^k. */

@@ -90,6 +90,44 @@ static void test_geomean_interval(void **state)
     assert_true(isnan(gm) && isnan(lo) && isnan(hi));
 }
 
+/* A change of 3 % against 1 % noise on each side: p = 0.037 alone, slower
+ * by itself; among 400 configurations that did not change, the correction
+ * keeps it (0.037 > 0.05 / 800), and --fail-on-regression follows the
+ * corrected verdict. */
+static void test_fail_on_regression_corrected(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("cmp-corrected");
+    sweep_row *rows = calloc(400, sizeof *rows);
+    size_t n = 0;
+    for (size_t i = 0; i < seed.count && n < 400; i++)
+        if (seed.rows[i].status == ROW_OK && seed.rows[i].hot.samples) rows[n++] = seed.rows[i];
+    for (size_t i = 0; i < n; i++) rows[i].cold.noise = rows[i].hot.noise = 0.01;
+    const char *names[4] = {"base", "new", "base1", "new1"};
+    char *d[4];
+    for (int k = 0; k < 4; k++) {
+        d[k] = tu_path(dir, names[k]);
+        assert_int_equal(mkdir(d[k], 0755), 0);
+    }
+    make_run(d[0], rows, n, ROWS_ONLY, 0, NULL, 1);
+    make_run(d[2], rows, 1, ROWS_ONLY, 0, NULL, 1);
+    rows[0].cold.median *= 1.03, rows[0].hot.median *= 1.03;
+    make_run(d[1], rows, n, ROWS_ONLY, 0, NULL, 1);
+    make_run(d[3], rows, 1, ROWS_ONLY, 0, NULL, 1);
+    tu_result r = run_compare(d[2], d[3], "--fail-on-regression", NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_int_equal(tu_count(r.err, "1 configuration is slower (--fail-on-regression)"), 1);
+    tu_result_free(&r);
+    r = run_compare(d[0], d[1], "--fail-on-regression", NULL, NULL);
+    if (r.status) fprintf(stderr, "%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    char counts[160];
+    snprintf(counts, sizeof counts, "%zu configurations judged, not normalised: 0 slower, 0 faster, %zu same", n, n);
+    assert_non_null(strstr(r.out, counts));
+    tu_result_free(&r);
+    free(rows);
+}
+
 /* ---- the committed runs --------------------------------------------------------------------- */
 
 /* No size written out where it is a power of two: "4194304" is 2^22.
@@ -161,6 +199,9 @@ static void test_detail(void **state)
     assert_non_null(strstr(r.out, "Benjamini-Hochberg, q = 0.05, over "));
     assert_no_long_powers(r.out);
     assert_true(tu_count_lines(r.out) > 2000);
+    /* the counts the README and FINDINGS quote for this pair */
+    assert_non_null(strstr(r.out, "By phase, of 2402 configurations: cold 20 faster, 36 slower, 2346 same; hot 24 "
+                                  "faster, 44 slower, 2334 same."));
     assert_true(tree_checksum(base, &nb2) == cb && tree_checksum(newer, &nn2) == cn);
     assert_true(nb2 == nb && nn2 == nn);
     tu_result_free(&r);
@@ -230,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_bh_step_up),
         cmocka_unit_test(test_decide),
         cmocka_unit_test(test_geomean_interval),
+        cmocka_unit_test(test_fail_on_regression_corrected),
         cmocka_unit_test(test_default_pair),
         cmocka_unit_test(test_detail),
         cmocka_unit_test(test_same_run),

@@ -50,6 +50,11 @@ static void test_against_itself(void **state)
     }
     assert_int_equal(json_array_size(json_object_get(o, "not_compared")), seed.count - t.rows);
     assert_int_equal(json_integer_value(json_object_get(o, "regressions")), 0);
+    /* the correction: every phase a test (p = 1 each), none rejected */
+    json_t *c = json_object_get(o, "correction");
+    assert_string_equal(json_string_value(json_object_get(c, "method")), "Benjamini-Hochberg");
+    assert_int_equal(json_integer_value(json_object_get(c, "tests")), 2 * t.rows);
+    assert_int_equal(json_integer_value(json_object_get(c, "rejected")), 0);
     json_decref(o);
     /* said, and nothing written but --json: no NEW/compare */
     assert_int_equal(tu_count(r.err, "warning: BASE and NEW are the same run (the same directory)"), 1);
