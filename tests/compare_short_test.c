@@ -264,6 +264,63 @@ static void test_different_devices(void **state)
     tu_result_free(&r);
 }
 
+/* The rows' own SM clocks (no clock in either run.json): said, with both. */
+static void test_different_clocks_rows(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("cmp-clocks");
+    char *base = tu_path(dir, "base"), *newer = tu_path(dir, "new");
+    assert_int_equal(mkdir(base, 0755) | mkdir(newer, 0755), 0);
+    sweep_row *rows = calloc(200, sizeof *rows);
+    memcpy(rows, seed.rows, 200 * sizeof *rows);
+    for (size_t i = 0; i < 200; i++) rows[i].cold.clock_mean_mhz = rows[i].hot.clock_mean_mhz = 1980;
+    make_run(base, rows, 200, ROWS_ONLY, 0, NULL, 1);
+    for (size_t i = 0; i < 200; i++) rows[i].cold.clock_mean_mhz = rows[i].hot.clock_mean_mhz = 1755;
+    make_run(newer, rows, 200, ROWS_ONLY, 0, NULL, 1);
+    tu_result r = run_compare(base, newer, NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(tu_count(r.err, "warning: different clocks: median SM clock of the rows (sm_clock_cold_mean_MHz) "
+                                     "BASE 1980, NEW 1755; --normalize cub|copy"), 1);
+    tu_result_free(&r);
+    /* within 1 %: nothing said */
+    for (size_t i = 0; i < 200; i++) rows[i].cold.clock_mean_mhz = rows[i].hot.clock_mean_mhz = 1970;
+    char *near = tu_path(dir, "near");
+    assert_int_equal(mkdir(near, 0755), 0);
+    make_run(near, rows, 200, ROWS_ONLY, 0, NULL, 1);
+    r = run_compare(base, near, NULL, NULL, NULL);
+    assert_int_equal(tu_count(r.err, "different clocks"), 0);
+    tu_result_free(&r);
+    free(rows);
+}
+
+/* The README's example of the short form is this build's output on the
+ * committed runs, line for line (the BASE and NEW lines name the copies here). */
+static void test_readme_example(void **state)
+{
+    (void)state;
+    const char *cmd = "$ bazel run //harness:sweep -- compare " H200 "default " H200 "default-rerun-2\n";
+    char *readme = tu_read_file(tu_data_file("README.md")), *at = strstr(readme, cmd);
+    assert_non_null(at);
+    at += strlen(cmd);
+    char *end = strstr(at, "```");
+    assert_non_null(end);
+    *end = '\0';
+    const char *dir = tu_tempdir("cmp-readme");
+    char *base = copy_committed_run(H200 "default", dir, "default");
+    char *newer = copy_committed_run(H200 "default-rerun-2", dir, "default-rerun-2");
+    tu_result r = run_compare(base, newer, NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    size_t checked = 0;
+    for (char *line = strtok(at, "\n"); line; line = strtok(NULL, "\n")) {
+        if (!strncmp(line, "BASE ", 5) || !strncmp(line, "NEW ", 4) || !strcmp(line, "…")) continue;
+        if (!strstr(r.out, line) && !strstr(r.err, line)) fail_msg("README line not in the output: %s", line);
+        checked++;
+    }
+    assert_true(checked >= 10);
+    tu_result_free(&r);
+    free(readme);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,6 +333,8 @@ int main(void)
         cmocka_unit_test(test_detail),
         cmocka_unit_test(test_same_run),
         cmocka_unit_test(test_different_devices),
+        cmocka_unit_test(test_different_clocks_rows),
+        cmocka_unit_test(test_readme_example),
     };
     return cmocka_run_group_tests(tests, load_seed, free_seed);
 }
