@@ -86,8 +86,9 @@ static void caption_bandwidth(chart_job *j)
     folded_text(j->g->folded, folded, sizeof folded);
     snprintf(j->c->caption, sizeof j->c->caption,
              "Cold-L2 bandwidth (bytes moved%s ÷ median time) per variant against n; each point is %s. "
-             "Dashed: the device's theoretical peak; dotted: the copy bandwidth measured in this run.",
-             is_scan(j->g) ? ", counting read + write," : "", folded);
+             "Dashed: the device's theoretical peak; dotted: the copy bandwidth measured in this run. The y axis is "
+             "logarithmic where the bandwidths span more than %.0f×." BARS_CAPTION,
+             is_scan(j->g) ? ", counting read + write," : "", folded, LOG_Y_SPAN);
 }
 
 static int data_bandwidth(chart_job *j)
@@ -153,7 +154,7 @@ static void caption_time(chart_job *j)
     folded_text(j->g->folded, folded, sizeof folded);
     int ideal = group_has_ideal_data(j->ctx, j->g);
     snprintf(j->c->caption, sizeof j->c->caption,
-             "Cold median time per variant against n, both axes logarithmic; each point is %s. %s%s", folded,
+             "Cold median time per variant against n, both axes logarithmic; each point is %s. %s%s" BARS_CAPTION, folded,
              group_has_cub(j->ctx, j->g) ? "The library baseline (CUB) is drawn bold. " : "",
              ideal ? "Dashed: the bytes moved at the theoretical peak. Where a line stops being flat (launch "
                      "latency) and runs parallel to it, bandwidth rules."
@@ -217,7 +218,7 @@ static void caption_hotcold(chart_job *j)
              "Bandwidth with a cold L2 (flushed before each launch, solid) and a hot one (the same input reused, "
              "dashed) for footprints (the bytes moved) from 1/16 to 16 times the L2 size (%s); the dashed vertical "
              "line is where the footprint equals the L2. One panel per variant, a common scale. Left of the line a "
-             "hot launch finds its data in L2.",
+             "hot launch finds its data in L2." BARS_CAPTION,
              l2txt[0] ? l2txt : "?");
 }
 
@@ -355,6 +356,7 @@ static int chart_draw(render_ctx *ctx, const run_scales *sc, int gi, const char 
     if (j.c) {
         k->caption(&j);
         if (k->data(&j) == 0) {
+            fit_titles(&j);
             pbuf p = {0};
             common_titles(ctx, j.g, &p, j.title, j.sub);
             pb_add(&p, "%s", j.p.s ? j.p.s : "");

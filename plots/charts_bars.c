@@ -108,7 +108,7 @@ void caption_ladder(chart_job *j)
     textf(j->c->caption, sizeof j->c->caption,
           "Each reduction at n = %s in the order of the results (the seeds' tables), the library baseline set apart "
           "at the bottom: cold median time (left) and speedup (right): cumulative against %s, and step over the "
-          "rung above. Each bar is %s.%s%s%s%s",
+          "rung above. Each bar is %s; \"fastest\" marks the lowest time.%s%s%s%s" BARS_CAPTION,
           ns, l->base_var >= 0 ? j->ctx->r->vars[l->base_var].name : "the first rung", folded,
           l->n && l->n != want ? " The requested n was not measured: this is the nearest." : "",
           l->missing[0] ? " Not measured at this n: " : "", l->missing, l->missing[0] ? "." : "");

@@ -172,7 +172,9 @@ void caption_speedup_vs_cub(chart_job *j)
     snprintf(j->c->caption, sizeof j->c->caption,
              "Speed-up over CUB (CUB's median time ÷ the variant's, at the same n) of each other variant against "
              "n; %s. Each point compares the variant's fastest configuration at that n with CUB's, both in that "
-             "L2 state. Above the dashed line at 1 the variant beats CUB.",
+             "L2 state. Above the dashed line at 1 the variant beats CUB. Error bars: 95 %% intervals: the "
+             "confirmation's (confirm.csv: its speed-up and bootstrap interval) where it measured the point, else "
+             "from the two medians' noise. Log y where the speed-ups span more than 4×.",
              panels_text(j->flag));
 }
 
@@ -182,7 +184,8 @@ void caption_pct_copy(chart_job *j)
     snprintf(j->c->caption, sizeof j->c->caption,
              "Bandwidth (bytes moved%s ÷ median time) of each variant, CUB included, as a percentage of the copy "
              "bandwidth measured in this run (%.0f GB/s, read + write), against n; %s. Each point is the "
-             "variant's fastest configuration at that n in that L2 state. Dashed: 100 %%.",
+             "variant's fastest configuration at that n in that L2 state. Dashed: 100 %%. Error bars: each median's "
+             "95 %% interval from its noise (noise_cold_pct, noise_hot_pct).",
              strcmp(j->g->kind, "scan") == 0 ? ", read + write" : "", j->ctx->r->run.copy_GBps, panels_text(j->flag));
 }
 
@@ -272,6 +275,7 @@ static void vs_cub_params(chart_job *j, int pct, const char *dat, vs_cub_sum *s)
              j->flag ? "left: cold L2, right: hot L2" : "cold L2; no hot times in these results",
              g->folded ? "over its configurations" : "one configuration each", bars);
     p_y_axis(p, ylog, ymin, ymax);
+    p_int(p, "hasconf", s->nconfirmed > 0);
     p_str(p, "ylab", pct ? (ylog ? "% of the measured copy bandwidth (log scale)" : "% of the measured copy bandwidth")
                          : (ylog ? "speed-up over CUB (×, log scale)" : "speed-up over CUB (×)"));
     p_str(p, "data", dat);

@@ -143,7 +143,11 @@ void heat_range(const render_ctx *ctx, double *lo, double *hi);
 /* A y axis is logarithmic where its values span more than this factor. */
 #define LOG_Y_SPAN 20.0
 /* What the error bars of the charts against n are (subtitles). */
-#define BARS_TEXT "bars: the median's 95 % interval (± 1.96 × its standard error, noise_*_pct)"
+#define BARS_TEXT "bars: each median's 95 % interval"
+/* (a format string: for snprintf only) */
+#define BARS_CAPTION                                                                                              \
+    " Error bars: each median's 95 %% interval, ± 1.96 times its standard error (results.csv noise_cold_pct, " \
+    "noise_hot_pct); hidden by the marker where the noise is small."
 /* ylog, ymin, ymax and yt (1-2-5 tics of a log axis, or '') */
 void p_y_axis(pbuf *p, int ylog, double ymin, double ymax);
 
