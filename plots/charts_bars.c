@@ -181,6 +181,9 @@ static void ladder_params(chart_job *j, const char *dat, const ladder_extent *e)
     log_tics(sxmin, sxmax, &st);
     p_num(p, "txmin", txmin);
     p_num(p, "txmax", txmax);
+    /* about 10 and 20 pixels right of the interval on the ~500-pixel time panel */
+    p_num(p, "mkf", pow(txmax / txmin, 0.02));
+    p_num(p, "lbf", pow(txmax / txmin, 0.04));
     p_str(p, "tt", tt.s ? tt.s : "");
     p_num(p, "sxmin", sxmin);
     p_num(p, "sxmax", sxmax);

@@ -8,7 +8,8 @@
 # median's 95 % interval)), ymax (last bar's y), txmin, txmax, tt (the time axis; tt a tic
 # list or ''), sxmin, sxmax, st (the speedup axis), base (the baseline's
 # name), left (screen x where the bars begin), split (screen x between the
-# panels).
+# panels), mkf, lbf (factors past the interval's end where the marker and the
+# time label go: a fixed distance in pixels on the log axis).
 load gpdir.'/common.gp'
 set multiplot title maintitle(ttl, sub)
 set yrange [ymax+0.7:-0.7]
@@ -30,8 +31,8 @@ set mxtics 10
 plot data using (sqrt(txmin*$3)):1:(txmin):3:($1-0.36):($1+0.36):6:ytic(2) \
         with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
      '' using 3:1:10:11 with xerrorbars pt -1 lc '#333333' lw 1.2 notitle, \
-     '' using ($11*1.1):1:9:6 with points pt variable lc rgb variable ps 1.1 notitle, \
-     '' using ($11*1.22):1:7 with labels left font ',9' notitle
+     '' using ($11*mkf):1:9:6 with points pt variable lc rgb variable ps 1.1 notitle, \
+     '' using ($11*lbf):1:7 with labels left font ',9' notitle
 
 # right: speedup
 set lmargin at screen split + 0.02
