@@ -221,6 +221,8 @@ static void heat_write(FILE *f, chart_job *j, void *arg)
 {
     (void)arg;
     heat *h = j->state;
+    double lo, hi;
+    heat_scale(j, &lo, &hi);
     fprintf(f, "# x y bw_cold_GBps label label_colour (x: coarse index, y: block dim index)\n");
     for (size_t b = 0; b < h->nb; b++)
         for (size_t cc = 0; cc < h->nc; cc++) {
@@ -228,9 +230,7 @@ static void heat_write(FILE *f, chart_job *j, void *arg)
             if (!isfinite(x)) continue;
             char lab[32];
             snprintf(lab, sizeof lab, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x);
-            double lo, hi;
-            heat_scale(j, &lo, &hi);
-            double t = (x - lo) / (hi - lo);
+            double t = (x - lo) / (hi - lo); /* on the run's scale: dark cells get white labels */
             fprintf(f, "%zu %zu %.6g", cc, b, x);
             dat_str(f, lab);
             fprintf(f, " %u\n", t < 0.62 ? 0xffffffu : 0x111111u);
