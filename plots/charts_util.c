@@ -380,10 +380,11 @@ int names_px(const render_ctx *ctx, const group *g)
     return (int)(longest * 7.5) + 24;
 }
 
-/* Per-block lists of variants: names, colours, point types, widths. */
+/* Per-block lists of variants: names, colours, point types, dash types,
+ * widths (the palette's slots, palette.h). */
 void var_lists(const render_ctx *ctx, const int *vars, size_t nv, pbuf *p)
 {
-    pbuf names = {0}, colors = {0}, pts = {0}, lws = {0};
+    pbuf names = {0}, colors = {0}, pts = {0}, dts = {0}, lws = {0};
     for (size_t i = 0; i < nv; i++) {
         const var_info *v = &ctx->r->vars[vars[i]];
         char nm[128];
@@ -393,15 +394,18 @@ void var_lists(const render_ctx *ctx, const int *vars, size_t nv, pbuf *p)
         pb_add(&names, "%s%s", i ? " " : "", nm);
         pb_add(&colors, "%s#%06x", i ? " " : "", v->color);
         pb_add(&pts, "%s%d", i ? " " : "", v->point_type);
+        pb_add(&dts, "%s%d", i ? " " : "", v->dash_type);
         pb_add(&lws, "%s%s", i ? " " : "", v->is_cub ? "2.8" : "1.4");
     }
     p_str(p, "names", names.s ? names.s : "");
     p_str(p, "colors", colors.s ? colors.s : "");
     p_str(p, "pts", pts.s ? pts.s : "");
+    p_str(p, "dts", dts.s ? dts.s : "");
     p_str(p, "lws", lws.s ? lws.s : "");
     free(names.s);
     free(colors.s);
     free(pts.s);
+    free(dts.s);
     free(lws.s);
 }
 
@@ -436,6 +440,24 @@ void common_titles(const render_ctx *ctx, const group *g, pbuf *p, const char *t
 
 /* ---- the series file: per variant, the fastest configuration per n ------------ */
 
+void median_interval(double t, double noise_pct, double *lo, double *hi)
+{
+    double e = isfinite(noise_pct) && noise_pct > 0 ? t * 1.96 * noise_pct / 100.0 : 0;
+    *lo = t - e > 0 ? t - e : t;
+    *hi = t + e;
+}
+
+/* bandwidth low and high, time low and high (µs) of one median */
+static void series_intervals(FILE *f, double t_ms, double noise_pct, double bw)
+{
+    double lo, hi;
+    median_interval(t_ms, noise_pct, &lo, &hi);
+    dat_num(f, bw * t_ms / hi);
+    dat_num(f, bw * t_ms / lo);
+    dat_num(f, lo * 1e3);
+    dat_num(f, hi * 1e3);
+}
+
 int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ideal, char *err, size_t errlen)
 {
     char name[200];
@@ -444,7 +466,9 @@ int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ide
     if (!f) return -1;
     fprintf(f, "# %s %s %s: per variant (one block each, in this order), the fastest configuration per n\n", g->kind,
             g->dtype, g->op);
-    fprintf(f, "# n bw_cold_GBps time_cold_us bw_hot_GBps time_hot_us block_dim coarse\n");
+    fprintf(f, "# n bw_cold_GBps time_cold_us bw_hot_GBps time_hot_us block_dim coarse, then the medians' 95 %% "
+               "intervals (median × (1 ± 1.96 noise), the value itself where the noise is unknown): bw_cold_lo "
+               "bw_cold_hi time_cold_lo_us time_cold_hi_us bw_hot_lo bw_hot_hi time_hot_lo_us time_hot_hi_us\n");
     for (size_t i = 0; i < g->ns; i++) {
         fprintf(f, "# %s\n", ctx->r->vars[g->s[i].var].name);
         for (size_t j = 0; j < g->s[i].npts; j++) {
@@ -454,7 +478,10 @@ int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ide
             dat_num(f, w->t_cold * 1e3);
             dat_num(f, w->bw_hot);
             dat_num(f, w->t_hot * 1e3);
-            fprintf(f, " %ld %ld\n", w->block_dim, w->coarse);
+            fprintf(f, " %ld %ld", w->block_dim, w->coarse);
+            series_intervals(f, w->t_cold, w->noise_cold, w->bw_cold);
+            series_intervals(f, w->t_hot, w->noise_hot, w->bw_hot);
+            fputc('\n', f);
         }
         fputs("\n\n", f);
     }

@@ -1,5 +1,5 @@
 /* The chart-building helpers of charts.c, shared with the charts kept in
- * files of their own (charts_cub.c): gnuplot parameter strings, the chart
+ * files of their own (charts_bars.c, charts_heatmap.c, charts_cub.c): gnuplot parameter strings, the chart
  * list, drawing, data files, titles and the log2 n axis. */
 #ifndef PLOTS_CHARTS_UTIL_H
 #define PLOTS_CHARTS_UTIL_H
@@ -50,7 +50,7 @@ void dat_str(FILE *f, const char *s); /* a double-quoted data-file string */
  * nothing added when the range spans three decades or more. */
 void log_tics(double lo, double hi, pbuf *out);
 
-/* names, colors, pts, lws: one word per variant of vars[0..nv) */
+/* names, colors, pts, dts, lws: one word per variant of vars[0..nv) */
 void var_lists(const render_ctx *ctx, const int *vars, size_t nv, pbuf *p);
 /* Pixels wide a chart must be for its title and subtitle. */
 int titles_px(const render_ctx *ctx, const group *g, const char *title, const char *sub);
@@ -66,13 +66,22 @@ void series_lists(const render_ctx *ctx, const group *g, pbuf *p);
 /* plots-data/series-<stem>.dat: per variant the fastest configuration per n
  * (and the bytes moved at the peak when with_ideal). */
 int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ideal, char *err, size_t errlen);
+/* The median t's 95 % interval from its relative standard error (the
+ * noise columns, %): t × (1 ± 1.96 noise); [t, t] when the noise is unknown. */
+void median_interval(double t, double noise_pct, double *lo, double *hi);
 /* Does g have the data for the ideal line (a peak and bytes moved)? */
 int group_has_ideal_data(const render_ctx *ctx, const group *g);
 
 /* ---- the chart table (charts.c) ----------------------------------------------------- */
 
+/* Scales shared by every chart of a run (charts_render computes them once). */
+typedef struct run_scales {
+    double heat_lo, heat_hi; /* the heatmaps' colour range, GB/s (hi <= lo: none) */
+} run_scales;
+
 /* One chart being made: what a chart kind's functions share. */
 typedef struct chart_job {
+    const run_scales *scales;
     render_ctx *ctx;
     int gi;
     const group *g;
@@ -113,6 +122,34 @@ int chart_data_file(chart_job *j, char *dat, size_t len, void (*write)(FILE *f, 
 void fit_titles(chart_job *j);
 /* xmin, xmax, xstep, xstart of a log2 n axis from lo to hi. */
 void p_n_axis(pbuf *p, unsigned long long lo, unsigned long long hi);
+
+/* The bar charts at one n (charts_bars.c): the chart table's functions. */
+int title_ladder(chart_job *j);
+void caption_ladder(chart_job *j);
+int data_ladder(chart_job *j);
+void done_ladder(chart_job *j);
+int title_metrics(chart_job *j);
+void caption_metrics(chart_job *j);
+int data_metrics(chart_job *j);
+
+/* The heatmaps (charts_heatmap.c): the chart table's functions, and the
+ * lowest and highest cell over every heatmap the run draws. */
+int title_heatmap(chart_job *j);
+void caption_heatmap(chart_job *j);
+int data_heatmap(chart_job *j);
+void done_heatmap(chart_job *j);
+void heat_range(const render_ctx *ctx, double *lo, double *hi);
+
+/* A y axis is logarithmic where its values span more than this factor. */
+#define LOG_Y_SPAN 20.0
+/* What the error bars of the charts against n are (subtitles). */
+#define BARS_TEXT "bars: each median's 95 % interval"
+/* (a format string: for snprintf only) */
+#define BARS_CAPTION                                                                                              \
+    " Error bars: each median's 95 %% interval, ± 1.96 times its standard error (results.csv noise_cold_pct, " \
+    "noise_hot_pct); hidden by the marker where the noise is small."
+/* ylog, ymin, ymax and yt (1-2-5 tics of a log axis, or ''); in charts.c */
+void p_y_axis(pbuf *p, int ylog, double ymin, double ymax);
 
 /* The charts against CUB (charts_cub.c): the chart table's functions. */
 int title_speedup_vs_cub(chart_job *j);

@@ -18,6 +18,10 @@
 extern char **environ;
 
 static const unsigned verdict_rgb[] = {0x7a7a7a, 0x1a9850, 0xd73027}; /* same, faster, slower */
+/* The verdict in the marker's shape too, for readers who cannot tell the
+ * green from the red: circle, triangle up, triangle down; filled cold, open
+ * hot (gnuplot point types). */
+static const int verdict_pt[2][3] = {{7, 9, 11}, {6, 8, 10}};
 
 /* Points of one n and phase side by side: the k-th of m moved by a fraction
  * of an octave, so that configurations at one n do not hide each other. */
@@ -39,7 +43,7 @@ static void write_data(FILE *f, const compare_chart_point *p, size_t np, double 
 {
     r[0] = INFINITY, r[1] = 0, r[2] = 1, r[3] = 1;
     for (int hot = 0; hot < 2; hot++) {
-        fprintf(f, "# %s: n speed-up low high colour\n", hot ? "hot" : "cold");
+        fprintf(f, "# %s: n speed-up low high colour marker\n", hot ? "hot" : "cold");
         for (size_t i = 0; i < np; i++) {
             if (p[i].hot != hot || !isfinite(p[i].speedup)) continue;
             double lo = isfinite(p[i].lo) ? p[i].lo : p[i].speedup, hi = isfinite(p[i].hi) ? p[i].hi : p[i].speedup;
@@ -47,7 +51,7 @@ static void write_data(FILE *f, const compare_chart_point *p, size_t np, double 
             dat(f, p[i].speedup);
             dat(f, lo);
             dat(f, hi);
-            fprintf(f, " %u\n", verdict_rgb[p[i].verdict]);
+            fprintf(f, " %u %d\n", verdict_rgb[p[i].verdict], verdict_pt[hot][p[i].verdict]);
             r[0] = fmin(r[0], p[i].n), r[1] = fmax(r[1], p[i].n), r[2] = fmin(r[2], lo), r[3] = fmax(r[3], hi);
         }
         fputs("\n\n", f);

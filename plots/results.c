@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "plots/results.h"
+#include "plots/palette.h"
 
 #include "results_io/columns.h"
 
@@ -135,72 +136,6 @@ static int parse_long(const char *s, long *out)
     if (parse_ull(s, &v)) return -1;
     *out = (long)v;
     return 0;
-}
-
-/* ---- colours ---------------------------------------------------------------
- * One hue per family (in order of first appearance), shades within it from
- * dark to light in order, so a family's ladder reads as one colour growing
- * lighter; the library baseline (family cub) is black. */
-
-static unsigned hsl(double h, double s, double l)
-{
-    double c = (1 - fabs(2 * l - 1)) * s, hp = fmod(fmod(h, 360.0) + 360.0, 360.0) / 60.0;
-    double x = c * (1 - fabs(fmod(hp, 2.0) - 1)), r = 0, g = 0, b = 0;
-    if (hp < 1) r = c, g = x;
-    else if (hp < 2) r = x, g = c;
-    else if (hp < 3) g = c, b = x;
-    else if (hp < 4) g = x, b = c;
-    else if (hp < 5) r = x, b = c;
-    else r = c, b = x;
-    double m = l - c / 2;
-    unsigned R = (unsigned)lround((r + m) * 255), G = (unsigned)lround((g + m) * 255), B = (unsigned)lround((b + m) * 255);
-    return R << 16 | G << 8 | B;
-}
-
-/* Is vars[j] the first variant of its family within its kind? */
-static int first_of_family(const results *r, size_t j)
-{
-    for (size_t q = 0; q < j; q++)
-        if (strcmp(r->vars[q].kind, r->vars[j].kind) == 0 && strcmp(r->vars[q].family, r->vars[j].family) == 0)
-            return 0;
-    return 1;
-}
-
-static void assign_colors(results *r)
-{
-    static const double hues[] = {215, 4, 135, 275, 180, 45, 320, 95, 245, 22, 160, 345};
-    static const int pts[] = {7, 5, 9, 13, 11, 15, 6, 4, 8, 12, 10, 14};
-    /* Each kind is drawn on its own charts: families, shades and point types
-     * are counted within the kind. */
-    for (size_t i = 0; i < r->nvars; i++) {
-        var_info *v = &r->vars[i];
-        size_t pos = 0, k = 0, count = 0, fam_first = i;
-        for (size_t j = 0; j < r->nvars; j++) {
-            const var_info *o = &r->vars[j];
-            if (strcmp(o->kind, v->kind) != 0) continue;
-            if (j < i) pos++;
-            if (strcmp(o->family, v->family) == 0) {
-                if (j < i) k++;
-                if (j < fam_first) fam_first = j;
-                count++;
-            }
-        }
-        size_t nf = 0; /* families (not cub) of this kind that appear before v's */
-        for (size_t j = 0; j < fam_first; j++)
-            if (strcmp(r->vars[j].kind, v->kind) == 0 && !r->vars[j].is_cub && first_of_family(r, j)) nf++;
-        double t = count > 1 ? (double)k / (double)(count - 1) : 0.0;
-        if (v->is_cub) {
-            v->color = 0x000000;
-        } else {
-            double h = hues[nf % (sizeof hues / sizeof hues[0])];
-            /* dark to light, with a small hue drift so neighbours differ;
-             * yellows and greens stay darker, to read on white */
-            double top = h >= 35 && h <= 150 ? 0.28 : 0.38;
-            v->color = hsl(h + (t - 0.5) * (count > 3 ? 40 : 20), count > 1 ? 0.78 : 0.72,
-                           count > 1 ? 0.24 + top * t : 0.40);
-        }
-        v->point_type = pts[pos % (sizeof pts / sizeof pts[0])];
-    }
 }
 
 /* ---- groups and the fastest configuration per variant and n ---------------- */
@@ -458,6 +393,8 @@ static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, co
                 {c->at[RC_TIME_HOT_MEDIAN_MS], &w->t_hot},
                 {c->at[RC_TIME_COLD_MIN_MS], &w->t_cold_min},
                 {c->at[RC_TIME_COLD_IQR_MS], &w->t_cold_iqr},
+                {c->at[RC_NOISE_COLD_PCT], &w->noise_cold},
+                {c->at[RC_NOISE_HOT_PCT], &w->noise_hot},
                 {c->at[RC_BW_COLD_GBPS], &w->bw_cold},
                 {c->at[RC_BW_HOT_GBPS], &w->bw_hot},
                 {c->at[RC_VALIDATION_ERROR_ABS], &w->err_abs},
@@ -561,7 +498,7 @@ int results_load(const char *dir, results *r, char *err, size_t errlen)
     for (size_t i = 0; i < t->nrows; i++)
         if (load_row(r, &c, i, path, err, errlen)) goto fail;
     if (t->truncated_last) note(r, "The last line of results.csv was cut short (an interrupted run) and is left out.");
-    assign_colors(r);
+    palette_assign(r->vars, r->nvars);
     if (build_groups(r)) {
         snprintf(err, errlen, "%s: out of memory", path);
         goto fail;

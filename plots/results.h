@@ -35,6 +35,7 @@ typedef struct row {
     double bytes;           /* bytes_moved; NaN when absent */
     double t_cold, t_hot;   /* median ms */
     double t_cold_min, t_cold_iqr;
+    double noise_cold, noise_hot; /* the medians' relative standard error, %; NaN when absent */
     double bw_cold, bw_hot; /* GB/s (from the columns, else bytes / time) */
     double err_abs, tol_abs;
     double m[PM_COUNT];     /* NaN when absent */
@@ -46,8 +47,9 @@ typedef struct row {
 typedef struct var_info {
     const char *name, *alias, *family, *kind;
     int is_cub;             /* family "cub": the library baseline */
-    unsigned color;         /* 0xRRGGBB, one per variant, by family */
+    unsigned color;         /* 0xRRGGBB: the variant's palette slot (palette.h) */
     int point_type;         /* gnuplot point type */
+    int dash_type;          /* gnuplot dash type (1: solid) */
 } var_info;
 
 typedef struct run_info {
