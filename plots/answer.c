@@ -7,20 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plots/chart_families.h"
 #include "plots/render.h"
 #include "results_io/confirm_io.h"
-
-/* The prefixes charts.c gives its charts (its chart_table), longest first
- * where one begins another. */
-const char *const plots_chart_families[] = {"speedup-vs-cub", "ladder",  "bandwidth", "pct-copy",
-                                            "time",           "heatmap", "metrics",   "hotcold", NULL};
-
-int plots_chart_family_known(const char *name)
-{
-    for (size_t i = 0; name && plots_chart_families[i]; i++)
-        if (!strcmp(name, plots_chart_families[i])) return 1;
-    return 0;
-}
 
 /* The margin a verdict must clear, as the confirmation's default (1 %). */
 #define ROWS_MARGIN 0.01

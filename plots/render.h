@@ -70,11 +70,6 @@ typedef struct plots_options {
  * the message names it). msg receives one line saying what happened. */
 int plots_render(const char *results_dir, const plots_options *opt, char *msg, size_t msglen);
 
-/* The chart families, the names an experiment's lead_chart takes (the prefix
- * of charts/<family>-*.png), NULL-terminated; and whether name is one. */
-extern const char *const plots_chart_families[];
-int plots_chart_family_known(const char *name);
-
 /* Non-zero when a gnuplot executable is found ($GNUPLOT, else on PATH). */
 int plots_gnuplot_available(void);
 

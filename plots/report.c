@@ -363,8 +363,9 @@ static const char *const css =
 
 /* Where a chart of group gi goes: the appendix (heatmaps, the per-variant
  * hot/cold panels, a ladder chart where there is no ladder), or its group. */
-static int in_appendix(const render_ctx *ctx, const chart *c)
+static int in_appendix(const render_ctx *ctx, const chart *c, const char *lead)
 {
+    if (chart_is_family(c, group_lead_family(ctx, c->group, lead))) return 0; /* shown first */
     if (chart_is_family(c, "heatmap") || chart_is_family(c, "hotcold")) return 1;
     return chart_is_family(c, "ladder") && !group_has_ladder(ctx, &ctx->r->groups[c->group]);
 }
@@ -405,25 +406,25 @@ static void write_groups(doc *d, const char *lead)
         if (group_has_ladder(ctx, g)) write_table(d, g);
         for (size_t k = 0; k < ctx->ncharts; k++) {
             const chart *c = &ctx->charts[k];
-            if (c->group == (int)gi && !chart_is_family(c, fam) && !in_appendix(ctx, c)) doc_chart(d, c, NULL);
+            if (c->group == (int)gi && !chart_is_family(c, fam) && !in_appendix(ctx, c, lead)) doc_chart(d, c, NULL);
         }
         doc_fold_end(d);
     }
     if (!r->ngroups) doc_p(d, "warn", "results.csv has no rows.");
 }
 
-static void write_appendix(doc *d)
+static void write_appendix(doc *d, const char *lead)
 {
     const render_ctx *ctx = d->ctx;
     size_t n = 0;
-    for (size_t k = 0; k < ctx->ncharts; k++) n += in_appendix(ctx, &ctx->charts[k]);
+    for (size_t k = 0; k < ctx->ncharts; k++) n += in_appendix(ctx, &ctx->charts[k], lead);
     if (!n) return;
     doc_fold(d, 2, "Appendix: heatmaps and per-variant charts", "appendix", 0);
     for (size_t k = 0; k < ctx->ncharts; k++) {
         const chart *c = &ctx->charts[k];
         char h[128];
         group_title(&ctx->r->groups[c->group], h, sizeof h);
-        if (in_appendix(ctx, c)) doc_chart(d, c, h);
+        if (in_appendix(ctx, c, lead)) doc_chart(d, c, h);
     }
     doc_fold_end(d);
 }
@@ -500,7 +501,7 @@ int report_write(render_ctx *ctx, char *err, size_t errlen)
     write_groups(&d, lead);
     write_metadata(&d);
     write_failures(&d);
-    write_appendix(&d);
+    write_appendix(&d, lead);
     fputs("</body>\n</html>\n", d.html);
     int bad = ferror(d.md) || ferror(d.html);
     bad |= fclose(d.md) != 0;
