@@ -57,7 +57,10 @@ const char *lead_family(const render_ctx *ctx, int *from_run)
         if (!strcmp(r->groups[gi].kind, "reduce") && group_has_ladder(ctx, &r->groups[gi])) return "ladder";
     for (size_t gi = 0; gi < r->ngroups; gi++)
         if (group_has_cub(ctx, &r->groups[gi])) return "speedup-vs-cub";
-    return "bandwidth";
+    /* one variant throughout: its configurations are the question */
+    for (size_t gi = 0; gi < r->ngroups; gi++)
+        if (r->groups[gi].ns > 1) return "bandwidth";
+    return "heatmap";
 }
 
 int chart_is_family(const chart *c, const char *fam)
@@ -253,8 +256,13 @@ static size_t group_points(const render_ctx *ctx, const group *g, ans_set *set)
             unsigned long long t = ns[b];
             ns[b] = ns[b - 1], ns[b - 1] = t;
         }
+    size_t ours = 0;
+    for (size_t i = 0; i < g->ns; i++) ours += !r->vars[g->s[i].var].is_cub;
     for (size_t m = 0; m < k; m++)
-        if (rows_point(ctx, g, ns[m], ref ? series_at(ref, ns[m]) : NULL, &set->p[set->n])) set->n++;
+        if (rows_point(ctx, g, ns[m], ref ? series_at(ref, ns[m]) : NULL, &set->p[set->n])) {
+            if (lib < 0 && ours == 1) snprintf(set->p[set->n].verdict, sizeof set->p->verdict, "one");
+            set->n++;
+        }
     free(ns);
     return set->n;
 }
@@ -295,7 +303,8 @@ static void answer_line(doc *d, const ans_set *set, size_t a, size_t b, int firs
     char s1[64], s2[64];
     speed_text(p[lo].s, p[lo].lo, p[lo].hi, s1, sizeof s1);
     speed_text(p[hi].s, p[hi].lo, p[hi].hi, s2, sizeof s2);
-    if (!strcmp(p[a].verdict, "baseline")) snprintf(speed, sizeof speed, "the baseline itself");
+    if (!strcmp(p[a].verdict, "one")) snprintf(speed, sizeof speed, "– (one variant: nothing to compare)");
+    else if (!strcmp(p[a].verdict, "baseline")) snprintf(speed, sizeof speed, "the baseline itself");
     else if (!p[a].verdict[0]) snprintf(speed, sizeof speed, "– (no reference at this n)");
     else if (lo == hi || !strcmp(s1, s2)) snprintf(speed, sizeof speed, "%s %s", p[a].verdict, s1);
     else snprintf(speed, sizeof speed, "%s %s … %s", p[a].verdict, s1, s2);
@@ -336,6 +345,7 @@ static void answer_method(doc *d, const ans_set *sets, size_t nsets, unsigned ro
     int confirmed = 0, rows_lib = 0, rows_base = 0;
     char bases[256] = "";
     for (size_t s = 0; s < nsets; s++) {
+        if (sets[s].n && !strcmp(sets[s].p[0].verdict, "one")) continue; /* no speed-up given */
         if (sets[s].confirmed) confirmed = 1;
         else if (sets[s].vs_library) rows_lib = 1;
         else rows_base = 1;
@@ -343,7 +353,7 @@ static void answer_method(doc *d, const ans_set *sets, size_t nsets, unsigned ro
     const results *r = d->ctx->r;
     for (size_t gi = 0; gi < r->ngroups && rows_base; gi++) {
         const group *g = &r->groups[gi];
-        if (!g->ns || group_has_cub(d->ctx, g)) continue;
+        if (g->ns < 2 || group_has_cub(d->ctx, g)) continue;
         const char *name = r->vars[g->s[base_series(d->ctx, g)].var].name;
         if (strstr(bases, name)) continue;
         size_t l = strlen(bases);
@@ -367,6 +377,7 @@ static void answer_method(doc *d, const ans_set *sets, size_t nsets, unsigned ro
                        "it does not clear 1 by %.0f %%: one run's noise, run-to-run variation is wider.%s%s%s %s",
               ref, ROWS_MARGIN * 100, rows_base ? " Baseline: " : "", rows_base ? bases : "", rows_base ? "." : "",
               copy);
+    if (!confirmed && !rows_lib && !rows_base) doc_p(d, NULL, "%s", copy);
 }
 
 /* The sets: from confirm.csv per key where the run confirmed, else from the rows per group. */
