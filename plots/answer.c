@@ -53,8 +53,11 @@ const char *lead_family(const render_ctx *ctx, int *from_run)
     *from_run = named && plots_chart_family_known(named);
     if (*from_run) return named;
     const results *r = ctx->r;
+    /* a run of reduction ladders only (not one that also holds scans) */
+    int ladders = r->ngroups > 0;
     for (size_t gi = 0; gi < r->ngroups; gi++)
-        if (!strcmp(r->groups[gi].kind, "reduce") && group_has_ladder(ctx, &r->groups[gi])) return "ladder";
+        ladders &= !strcmp(r->groups[gi].kind, "reduce") && group_has_ladder(ctx, &r->groups[gi]);
+    if (ladders) return "ladder";
     for (size_t gi = 0; gi < r->ngroups; gi++)
         if (group_has_cub(ctx, &r->groups[gi])) return "speedup-vs-cub";
     /* one variant throughout: its configurations are the question */

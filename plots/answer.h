@@ -23,8 +23,8 @@
 void answer_write(doc *d);
 
 /* The chart family the run leads with, and where it came from: run.json
- * (*from_run 1), else the rule: "ladder" when a reduction group has a
- * ladder (group_has_ladder), else "speedup-vs-cub" when a group has a
+ * (*from_run 1), else the rule: "ladder" when every group is a reduction
+ * with a ladder (group_has_ladder), else "speedup-vs-cub" when a group has a
  * library row, else "heatmap" when every group holds one variant, else
  * "bandwidth". */
 const char *lead_family(const render_ctx *ctx, int *from_run);
