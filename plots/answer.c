@@ -99,17 +99,17 @@ const char *group_lead_family(const render_ctx *ctx, int gi, const char *lead)
 
 void run_question(const render_ctx *ctx, const char *lead, char *buf, size_t len, int *from_run)
 {
-    const char *q = info_text(ctx, "question");
-    if (!q) q = info_text(ctx, "description");
+    const char *q = info_text(ctx, "question"), *desc = info_text(ctx, "description");
     *from_run = q != NULL;
+    const char *standing = !strcmp(lead, "speedup-vs-cub") ? "Where does one of ours beat the library, and by how much?"
+                           : !strcmp(lead, "ladder")
+                               ? "How much does each rung of the ladder gain, and how close does the top come to the "
+                                 "library and the copy bandwidth?"
+                               : "Which variant and configuration is fastest at each size, and how close to the copy "
+                                 "bandwidth?";
     if (q) snprintf(buf, len, "%s", q);
-    else if (!strcmp(lead, "speedup-vs-cub"))
-        snprintf(buf, len, "Where does one of ours beat the library, and by how much?");
-    else if (!strcmp(lead, "ladder"))
-        snprintf(buf, len, "How much does each rung of the ladder gain, and how close does the top come to the "
-                           "library and the copy bandwidth?");
-    else snprintf(buf, len, "Which variant and configuration is fastest at each size, and how close to the copy "
-                            "bandwidth?");
+    else if (desc) textf(buf, len, "%s (the experiment names none; it runs %s)", standing, desc);
+    else snprintf(buf, len, "%s (run.json names none: the default question)", standing);
 }
 
 /* ---- the answer's points --------------------------------------------------------------- */
@@ -427,7 +427,7 @@ void answer_write(doc *d)
     char q[1024];
     run_question(ctx, lead, q, sizeof q, &q_from_run);
     doc_h(d, 2, "What this run found", "found");
-    doc_p(d, NULL, "Question: %s%s", q, q_from_run ? "" : " (the default question: run.json names none)");
+    doc_p(d, NULL, "Question: %s", q);
 
     char path[PATH_LEN], err[512];
     confirm_line *l = NULL;

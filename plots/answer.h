@@ -33,8 +33,9 @@ const char *lead_family(const render_ctx *ctx, int *from_run);
  * such a chart, else speedup-vs-cub where it has one, else bandwidth. */
 const char *group_lead_family(const render_ctx *ctx, int gi, const char *lead);
 
-/* The run's question: run.json's experiment_info.question, else its
- * description, else the lead family's standing question (*from_run 0). */
+/* The run's question: run.json's experiment_info.question, else the lead
+ * family's standing question, said to be one, with the experiment's
+ * description where run.json has it (*from_run 0). */
 void run_question(const render_ctx *ctx, const char *lead, char *buf, size_t len, int *from_run);
 
 /* A ladder exists in group g when it holds its bottom rung: the variant
