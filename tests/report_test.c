@@ -180,6 +180,8 @@ static void test_render_leaves_input_untouched(void **state)
 
 /* ---- the first screen ----------------------------------------------------------------- */
 
+static char last_out[4096]; /* the output directory of the last first_lines() */
+
 /* The first `lines` lines of the report rendered (no charts) from a copy of a committed run. */
 static char *first_lines(const char *name, int with_confirm, size_t lines, char **whole)
 {
@@ -214,6 +216,7 @@ static char *first_lines(const char *name, int with_confirm, size_t lines, char 
     if (p) *p = '\0';
     if (whole) *whole = md;
     else free(md);
+    snprintf(last_out, sizeof last_out, "%s", out);
     return head;
 }
 
@@ -362,6 +365,22 @@ static void test_no_ladder_table_without_ladder(void **state)
     assert_non_null(strstr(lead, "speed-up over CUB"));
     free(md);
     free(head);
+    /* index.html: the answer and the lead chart open, everything after them a click away */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/index.html", last_out);
+    char *html = tu_read_file(path);
+    assert_non_null(html);
+    const char *h_found = strstr(html, "<h2 id=\"found\">"), *h_lead = strstr(html, "<h2 id=\"lead\">"),
+               *fold = strstr(html, "<details");
+    assert_true(h_found && h_lead && fold && h_found < h_lead && h_lead < fold);
+    static const char *const folded[] = {"confirmed", "g0", "run", "failures", "appendix"};
+    for (size_t i = 0; i < sizeof folded / sizeof folded[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "<details><summary><h2 id=\"%s\">", folded[i]);
+        if (!strstr(html, want)) fail_msg("index.html: %s is not folded", folded[i]);
+    }
+    assert_int_equal(tu_count(html, "<details"), tu_count(html, "</details>"));
+    free(html);
 }
 
 /* ---- the experiment files and the sweep ----------------------------------------------- */
