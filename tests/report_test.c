@@ -346,6 +346,49 @@ static void test_rows_answer(void **state)
     free(head);
 }
 
+/* Without library rows (harris-ladder less its reduce_cub rows) the answer is
+ * the fastest rung's speed-up over the bottom one, reduce0. */
+static void test_baseline_answer(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("nolib");
+    char cmd[8400], out[4200];
+    snprintf(cmd, sizeof cmd, "grep -v '^reduce_cub,' '%s' > '%s/results.csv' && cp -L '%s' '%s/'",
+             tu_data_file(RESULTS "harris-ladder/results.csv"), dir, tu_data_file(RESULTS "harris-ladder/run.json"),
+             dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(out, sizeof out, "%s/report", dir);
+    plots_options o = {0};
+    o.no_charts = 1;
+    o.out_dir = out;
+    char msg[2048], path[4400];
+    assert_int_equal(plots_render(dir, &o, msg, sizeof msg), 0);
+    snprintf(path, sizeof path, "%s/report.md", out);
+    char *md = tu_read_file(path);
+    assert_non_null(strstr(md, "Speed-up over the baseline, cold (95 % interval)"));
+    assert_non_null(strstr(md, "Baseline: reduce_interleaved_divergent."));
+    /* the speed-up at 2^24, recomputed from the rows */
+    csv_table t;
+    char err[512];
+    snprintf(path, sizeof path, "%s/results.csv", dir);
+    assert_int_equal(csv_read_file(path, &t, err, sizeof err), 0);
+    int cv = csv_column(&t, "variant"), cn = csv_column(&t, "n"), cs = csv_column(&t, "status"),
+        ct = csv_column(&t, "time_cold_median_ms");
+    double base = INFINITY, best = INFINITY;
+    for (size_t i = 0; i < t.nrows; i++) {
+        char **f = t.rows[i];
+        if (strcmp(f[cs], "ok") || strtoull(f[cn], NULL, 10) != (1ull << 24)) continue;
+        double x = strtod(f[ct], NULL);
+        if (!strcmp(f[cv], "reduce_interleaved_divergent")) base = fmin(base, x);
+        best = fmin(best, x);
+    }
+    csv_free(&t);
+    char want[64];
+    snprintf(want, sizeof want, "%.2f×", base / best);
+    if (!strstr(md, want)) fail_msg("the speed-up over reduce0 at 2^24, %s, is not in the report", want);
+    free(md);
+}
+
 /* No ladder in vs-cub (no reduce0 rung): no ladder table, the ladder chart in the appendix. */
 static void test_no_ladder_table_without_ladder(void **state)
 {
@@ -463,6 +506,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vs_cub_first_screen),
         cmocka_unit_test(test_rows_answer),
+        cmocka_unit_test(test_baseline_answer),
         cmocka_unit_test(test_no_ladder_table_without_ladder),
         cmocka_unit_test(test_render_leaves_input_untouched),
         cmocka_unit_test(test_experiment_files_name_question_and_lead),
