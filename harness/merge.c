@@ -340,8 +340,8 @@ static void render_charts(const merge_job *j)
     char msg[1024];
     if (!plots_gnuplot_available()) {
         fprintf(stderr, "sweep merge: gnuplot not found: no charts; draw them later with `bazel run //plots:render -- "
-                        "%s`\n",
-                j->out);
+                        "--out %s %s`\n",
+                j->out, j->out);
         return;
     }
     plots_options po;

@@ -22,7 +22,8 @@
  * built-in default's value; unknown sections or keys, duplicate keys and bad
  * values are errors reported as file:line):
  *
- *   [experiment]  name, description, variants, families, seed, validate, cpu_baseline
+ *   [experiment]  name, description, question, lead_chart, variants, families, seed,
+ *                 validate, cpu_baseline
  *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
  *   [timing]      min_samples, max_samples, max_noise, timeout, throttle_threshold,
  *                 throttle_recovery, drift_check
@@ -76,6 +77,11 @@ typedef struct axes_override {
 typedef struct experiment {
     char name[EXPERIMENT_NAME_LEN];
     char description[256];
+    /* What the experiment asks and the chart family its report leads with
+     * (plots_chart_families: speedup-vs-cub, ladder, ...); "" when not set:
+     * the renderer then falls back to its rule (plots/answer.h). */
+    char question[512];
+    char lead_chart[32];
     char source[4096]; /* the file it was read from; "" for the built-in default */
     glob_list variants; /* name globs or exact aliases; empty = every variant */
     glob_list families; /* family globs; empty = every family */

@@ -99,6 +99,20 @@ static void run_json_timing(json_t *o, const experiment *e)
     json_object_set_new(o, "seed", json_integer((json_int_t)e->seed));
 }
 
+/* "experiment_info": what the experiment file says of itself, for the
+ * report's opening (plots/answer.h): the question and the lead chart
+ * ("" when the file names none), and the description. Beside "experiment",
+ * which stays the name (resume and compare read it as a string). */
+static void run_json_experiment_info(json_t *o, const experiment *e)
+{
+    json_t *info = json_object();
+    json_object_set_new(info, "name", json_string(e->name));
+    json_object_set_new(info, "description", json_string(e->description));
+    json_object_set_new(info, "question", json_string(e->question));
+    json_object_set_new(info, "lead_chart", json_string(e->lead_chart));
+    json_object_set_new(o, "experiment_info", info);
+}
+
 /* "shard" (null for the whole plan), "plan_fingerprint" and, for a shard,
  * "plan_positions": each results.csv row's index in the whole plan, in row
  * order, so `sweep merge` puts the rows back in plan order. */
@@ -135,6 +149,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, "host", json_string(ri->host));
     json_object_set_new(o, "experiment", json_string(ri->experiment));
     json_object_set_new(o, "experiment_source", json_string(ri->experiment_source));
+    if (ri->exp) run_json_experiment_info(o, ri->exp);
     run_json_device(o, ri);
     run_json_devices(o, ri);
     json_object_set_new(o, "fake_device", json_boolean(ri->fake_device));

@@ -10,6 +10,7 @@
 #include "cupti/metrics.h"
 #include "harness/axes.h"
 #include "harness/plan_axes.h"
+#include "plots/chart_families.h"
 
 #define FIELD(type) ((type *)((char *)e + s->field))
 
@@ -118,6 +119,21 @@ static int set_finishes(const setting *s, const char *text, experiment *e, char 
     return parse_finishes(text, FIELD(finish_policy), &e->finishes, err, errlen);
 }
 
+/* A chart family of the report (plots/render.h); s->max is the field's size. */
+static int set_lead_chart(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
+{
+    if (!plots_chart_family_known(text)) {
+        char known[256] = "";
+        for (size_t i = 0; plots_chart_families[i]; i++) {
+            size_t l = strlen(known);
+            snprintf(known + l, sizeof known - l, "%s%s", i ? ", " : "", plots_chart_families[i]);
+        }
+        snprintf(err, errlen, "'%s': not a chart family (known: %s)", text, known);
+        return -1;
+    }
+    return set_text(s, text, e, err, errlen);
+}
+
 /* The metrics mode and list: the whole experiment (field unused). */
 static int set_metrics(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
 {
@@ -135,6 +151,12 @@ static const setting table[] = {
     {"experiment", "description", NULL, set_text, 0, sizeof(((experiment *)0)->description), AT(description), 0,
      "every variant, f32 sum, n = 2^10..2^30 (x4), block dims 64..1024, coarse factors 1..32", SETTING_FILE_ONLY,
      NULL, NULL},
+    /* No fallback: a file that names no question or lead chart leaves them
+     * to the renderer's rule rather than borrowing the default's. */
+    {"experiment", "question", NULL, set_text, 0, sizeof(((experiment *)0)->question), AT(question), 0, NULL,
+     SETTING_FILE_ONLY, NULL, NULL},
+    {"experiment", "lead_chart", NULL, set_lead_chart, 0, sizeof(((experiment *)0)->lead_chart), AT(lead_chart), 0,
+     NULL, SETTING_FILE_ONLY, NULL, NULL},
     {"experiment", "variants", "--variants", set_globs, 0, 0, AT(variants), AT(variants_origin), NULL,
      SETTING_HELP_PLAN, "GLOBS",
      "comma-separated variant name globs, or exact seed aliases;\n"

@@ -604,8 +604,9 @@ static void render_charts(const char *out_dir, int quiet)
 {
     char msg[1024];
     if (!plots_gnuplot_available()) {
-        fprintf(stderr, "sweep: gnuplot not found: no charts; draw them later with `bazel run //plots:render -- %s`\n",
-                out_dir);
+        fprintf(stderr,
+                "sweep: gnuplot not found: no charts; draw them later with `bazel run //plots:render -- --out %s %s`\n",
+                out_dir, out_dir);
         return;
     }
     plots_options po;

@@ -43,7 +43,8 @@ typedef struct ladder {
 typedef struct render_ctx {
     const results *r;
     plots_options opt;
-    char dir[PATH_LEN];      /* the results directory */
+    char dir[PATH_LEN];      /* the results directory (read only) */
+    char out[PATH_LEN];      /* where the report and charts go: opt.out_dir, else dir */
     char data_dir[PATH_LEN]; /* dir/plots-data */
     char charts_dir[PATH_LEN];
     char gpdir[PATH_LEN];    /* scripts directory as gnuplot sees it (from data_dir) */
@@ -66,6 +67,9 @@ int charts_render(render_ctx *ctx, char *err, size_t errlen);
 
 /* Write report.md and index.html. Returns 0 or -1 with a message. */
 int report_write(render_ctx *ctx, char *err, size_t errlen);
+
+/* The command that draws this report again (for "draw it later" notes). */
+void render_command(const render_ctx *ctx, char *buf, size_t len);
 
 /* "f32 sum", "Reductions" / "Scans" */
 const char *kind_title(const char *kind);

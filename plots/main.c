@@ -1,8 +1,11 @@
 /* bazel run //plots:render -- [options] RESULTS_DIR
- * Charts and report from a results directory (results.csv and run.json),
- * e.g. one brought back from a GPU host without gnuplot. */
-#define _POSIX_C_SOURCE 200809L
+ * Charts and report from a results directory (results.csv, run.json and
+ * confirm.csv), e.g. one brought back from a GPU host without gnuplot. The
+ * results directory is only read: the report goes to --out DIR, by default
+ * ./<basename>-report/ where the command was typed. */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +15,13 @@
 static void usage(FILE *f)
 {
     fputs("usage: render [options] RESULTS_DIR\n"
-          "Draws the charts (gnuplot) and writes report.md and index.html into RESULTS_DIR,\n"
-          "reading only RESULTS_DIR/results.csv and RESULTS_DIR/run.json.\n"
+          "Draws the charts (gnuplot) and writes report.md, index.html, charts/ and plots-data/\n"
+          "into the output directory, reading only RESULTS_DIR (results.csv, run.json,\n"
+          "confirm.csv), which it leaves untouched.\n"
+          "  --out DIR        output directory, created if missing (default: ./NAME-report,\n"
+          "                   NAME the results directory's last component, relative to the\n"
+          "                   directory the command was typed in); --out RESULTS_DIR\n"
+          "                   writes beside the results, as the committed runs keep them\n"
           "  --n N            n of the ladder, metrics and heatmap charts and the tables\n"
           "                   (2^22 by default; 2^K or a number)\n"
           "  --baseline NAME  variant (or alias) of the cumulative speedup (default: reduce0)\n"
@@ -43,6 +51,27 @@ static int parse_n(const char *s, size_t *out)
     return 0;
 }
 
+/* The output directory: --out as given (relative to where the command was
+ * typed), else ./<basename of dir>-report there. -1 when dir has no name. */
+static int out_path(const char *dir, const char *out, const char *bwd, char *buf, size_t len)
+{
+    const char *base = bwd && *bwd ? bwd : ".";
+    if (out) {
+        if (out[0] == '/' || !(bwd && *bwd)) snprintf(buf, len, "%s", out);
+        else snprintf(buf, len, "%s/%s", bwd, out);
+        return 0;
+    }
+    char name[PATH_MAX];
+    if (!realpath(dir, name) && snprintf(name, sizeof name, "%s", dir) >= (int)sizeof name) return -1;
+    size_t l = strlen(name);
+    while (l > 1 && name[l - 1] == '/') name[--l] = '\0';
+    const char *slash = strrchr(name, '/');
+    const char *last = slash ? slash + 1 : name;
+    if (!*last || !strcmp(last, ".") || !strcmp(last, "..")) return -1;
+    snprintf(buf, len, "%s/%s-report", base, last);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     plots_options o = {0};
@@ -67,13 +96,15 @@ int main(int argc, char **argv)
                 fprintf(stderr, "render: --n wants 2^K or a positive number, not %s\n", t < 0 ? "nothing" : val);
                 return 2;
             }
-        } else if ((t = TAKES("--baseline")) || (t = TAKES("--scripts")) || (t = TAKES("--gnuplot"))) {
-            if (t < 0) {
+        } else if ((t = TAKES("--baseline")) || (t = TAKES("--scripts")) || (t = TAKES("--gnuplot")) ||
+                   (t = TAKES("--out"))) {
+            if (t < 0 || !*val) {
                 fprintf(stderr, "render: %s wants a value\n", a);
                 return 2;
             }
             if (!strcmp(a, "--baseline")) o.baseline = val;
             else if (!strcmp(a, "--scripts")) o.scripts_dir = val;
+            else if (!strcmp(a, "--out")) o.out_dir = val;
             else o.gnuplot = val;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "render: unknown option %s\n", a);
@@ -105,6 +136,12 @@ int main(int argc, char **argv)
         snprintf(sbuf, sizeof sbuf, "%s/%s", bwd, o.scripts_dir);
         o.scripts_dir = sbuf;
     }
+    char obuf[8192];
+    if (out_path(dir, o.out_dir, bwd, obuf, sizeof obuf)) {
+        fprintf(stderr, "render: no output directory can be named after %s; give --out DIR\n", dir);
+        return 2;
+    }
+    o.out_dir = obuf;
     char msg[2048];
     int rc = plots_render(dir, &o, msg, sizeof msg);
     fprintf(rc < 0 ? stderr : stdout, "%s\n", msg);

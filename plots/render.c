@@ -93,13 +93,32 @@ static int write_file(const char *path, const char *text, char *err, size_t errl
     return 0;
 }
 
-/* plots-data/ and charts/ under the results directory (absolute, since
- * gnuplot runs inside plots-data), emptied of what an earlier run drew. */
+/* mkdir -p: the output directory and any missing parents. */
+static int make_dirs(const char *path, char *err, size_t errlen)
+{
+    char p[PATH_LEN];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/') continue;
+        *s = '\0';
+        if (mkdir(p, 0755) && errno != EEXIST) {
+            textf(err, errlen, "%s: %s", p, strerror(errno));
+            return -1;
+        }
+        *s = '/';
+    }
+    return make_dir(p, err, errlen);
+}
+
+/* The output directory (created), and plots-data/ and charts/ under it
+ * (absolute, since gnuplot runs inside plots-data), emptied of what an
+ * earlier run drew. */
 static int setup_dirs(render_ctx *ctx, char *err, size_t errlen)
 {
     char abs_dir[PATH_MAX];
-    if (!realpath(ctx->dir, abs_dir)) {
-        snprintf(err, errlen, "%s: %s", ctx->dir, strerror(errno));
+    if (make_dirs(ctx->out, err, errlen)) return -1;
+    if (!realpath(ctx->out, abs_dir)) {
+        snprintf(err, errlen, "%s: %s", ctx->out, strerror(errno));
         return -1;
     }
     join_path(ctx->data_dir, sizeof ctx->data_dir, abs_dir, "plots-data");
@@ -156,7 +175,7 @@ static int render_charts(render_ctx *ctx, char *err, size_t errlen)
     join_path(cmds_path, sizeof cmds_path, ctx->data_dir, "commands.sh");
     ctx->cmds = fopen(cmds_path, "w");
     if (ctx->cmds) {
-        fputs("#!/bin/sh\n# Redraws every chart of this results directory into ../charts/ (gnuplot: $GNUPLOT or\n"
+        fputs("#!/bin/sh\n# Redraws every chart of this report into ../charts/ (gnuplot: $GNUPLOT or\n"
               "# gnuplot on PATH). Written by plots/render with the data beside it.\nset -e\n"
               "cd \"$(dirname \"$0\")\"\ngnuplot=${GNUPLOT:-gnuplot}\nmkdir -p ../charts\n",
               ctx->cmds);
@@ -176,24 +195,29 @@ static int render_charts(render_ctx *ctx, char *err, size_t errlen)
 static int render_message(const render_ctx *ctx, char *msg, size_t msglen)
 {
     if (ctx->opt.no_charts) {
-        snprintf(msg, msglen, "plots: report in %s/index.html and report.md (charts turned off)", ctx->dir);
+        snprintf(msg, msglen, "plots: report in %s/index.html and report.md (charts turned off)", ctx->out);
         return 0;
     }
     if (ctx->why_not_drawn) {
-        snprintf(msg, msglen,
-                 "plots: %s; wrote %s/report.md and index.html without charts; draw them later with "
-                 "`bazel run //plots:render -- %s`",
-                 ctx->why_not_drawn, ctx->dir, ctx->dir);
+        char redo[PATH_LEN];
+        render_command(ctx, redo, sizeof redo);
+        snprintf(msg, msglen, "plots: %s; wrote %s/report.md and index.html without charts; draw them later with `%s`",
+                 ctx->why_not_drawn, ctx->out, redo);
         return 1;
     }
     if (ctx->failed) {
         snprintf(msg, msglen, "plots: %zu chart%s failed (see %s/plots-data/gnuplot.log); %zu drawn, report in %s/index.html",
-                 ctx->failed, ctx->failed > 1 ? "s" : "", ctx->dir, ctx->drawn, ctx->dir);
+                 ctx->failed, ctx->failed > 1 ? "s" : "", ctx->out, ctx->drawn, ctx->out);
         return 1;
     }
     snprintf(msg, msglen, "plots: %zu chart%s drawn, %zu skipped (no data); report in %s/index.html and report.md",
-             ctx->drawn, ctx->drawn == 1 ? "" : "s", ctx->skipped, ctx->dir);
+             ctx->drawn, ctx->drawn == 1 ? "" : "s", ctx->skipped, ctx->out);
     return 0;
+}
+
+void render_command(const render_ctx *ctx, char *buf, size_t len)
+{
+    textf(buf, len, "bazel run //plots:render -- --out %s %s", ctx->out, ctx->dir);
 }
 
 int plots_render(const char *results_dir, const plots_options *opt, char *msg, size_t msglen)
@@ -211,6 +235,9 @@ int plots_render(const char *results_dir, const plots_options *opt, char *msg, s
     snprintf(ctx.dir, sizeof ctx.dir, "%s", results_dir);
     size_t dl = strlen(ctx.dir);
     while (dl > 1 && ctx.dir[dl - 1] == '/') ctx.dir[--dl] = '\0';
+    snprintf(ctx.out, sizeof ctx.out, "%s", ctx.opt.out_dir && *ctx.opt.out_dir ? ctx.opt.out_dir : ctx.dir);
+    dl = strlen(ctx.out);
+    while (dl > 1 && ctx.out[dl - 1] == '/') ctx.out[--dl] = '\0';
 
     results r;
     if (results_load(ctx.dir, &r, err, sizeof err)) {

@@ -1,16 +1,19 @@
 /* Charts and a report from one results directory.
  *
- * Reads RESULTS_DIR/results.csv and RESULTS_DIR/run.json (nothing else, and
- * nothing about kernels) and writes, into RESULTS_DIR:
+ * Reads RESULTS_DIR/results.csv, run.json and confirm.csv (nothing else, and
+ * nothing about kernels) and writes, into the output directory (out_dir,
+ * else RESULTS_DIR itself):
  *
  *   charts/<chart>.png and .svg   every chart, drawn by gnuplot (plots/<chart>.gp)
  *   plots-data/                   the chart data (.dat), the gnuplot scripts
  *                                 and commands.sh, which redraws every chart
  *                                 by hand; gnuplot.log holds gnuplot's output
- *   report.md, index.html         metadata, the seed-style tables, failures and
- *                                 skips, every chart inline (index.html opens
- *                                 from the file system: no server, no external
- *                                 assets; PNGs are embedded in base64)
+ *   report.md, index.html         what the run found (plots/answer.c), the lead
+ *                                 chart, then per kind x dtype the tables and
+ *                                 charts, the run's metadata, failures and
+ *                                 skips, and an appendix (heatmaps); index.html
+ *                                 opens from the file system: no server, no
+ *                                 external assets; PNGs are embedded in base64
  *
  * The charts, per kind (reduce, scan), dtype and op found in the results:
  *   bandwidth  cold bandwidth vs n per variant, theoretical peak and copy lines
@@ -52,6 +55,10 @@ typedef struct plots_options {
     int link_charts;         /* non-zero: index.html refers to the charts/ PNG files instead of
                                 embedding them (for results kept beside their charts,
                                 as the committed ones are: half the bytes) */
+    const char *out_dir;     /* where report.md, index.html, charts/ and plots-data/ go
+                                (created if missing); NULL: results_dir itself (the
+                                sweep's end-of-run report). The results directory is
+                                only read when it differs. */
     FILE *log;               /* progress and notes, one line each; NULL: silent */
 } plots_options;
 

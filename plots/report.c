@@ -10,171 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "plots/answer.h"
+#include "plots/doc.h"
 #include "plots/internal.h"
 #include "plots/render.h"
 #include "results_io/confirm_io.h"
-
-typedef struct doc {
-    FILE *md, *html;
-    const render_ctx *ctx;
-} doc;
-
-static void md_esc(FILE *f, const char *s, int in_table)
-{
-    for (; *s; s++) {
-        if (*s == '\n') fputs(in_table ? " " : "\n", f);
-        else if (in_table && *s == '|') fputs("\\|", f);
-        else if (strchr("\\*`<", *s)) fprintf(f, "\\%c", *s); /* '_' inside words is literal */
-        else fputc(*s, f);
-    }
-}
-
-static void html_esc(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
-static void doc_h(doc *d, int level, const char *text, const char *id)
-{
-    for (int i = 0; i < level; i++) fputc('#', d->md);
-    fputc(' ', d->md);
-    md_esc(d->md, text, 0);
-    fputs("\n\n", d->md);
-    fprintf(d->html, "<h%d", level);
-    if (id) fprintf(d->html, " id=\"%s\"", id);
-    fputc('>', d->html);
-    html_esc(d->html, text);
-    fprintf(d->html, "</h%d>\n", level);
-}
-
-static void doc_p(doc *d, const char *cls, const char *fmt, ...)
-{
-    char buf[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (cls && strcmp(cls, "warn") == 0) fputs("**", d->md);
-    md_esc(d->md, buf, 0);
-    if (cls && strcmp(cls, "warn") == 0) fputs("**", d->md);
-    fputs("\n\n", d->md);
-    fprintf(d->html, "<p%s%s%s>", cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-    html_esc(d->html, buf);
-    fputs("</p>\n", d->html);
-}
-
-/* Tables: the header row, then rows; align: 'l' or 'r' per column. */
-static void doc_table(doc *d, size_t ncols, const char *const *head, const char *align)
-{
-    fputs("|", d->md);
-    for (size_t i = 0; i < ncols; i++) {
-        fputc(' ', d->md);
-        md_esc(d->md, head[i], 1);
-        fputs(" |", d->md);
-    }
-    fputs("\n|", d->md);
-    for (size_t i = 0; i < ncols; i++) fputs(align[i] == 'r' ? "---:|" : "---|", d->md);
-    fputc('\n', d->md);
-    fputs("<table>\n<tr>", d->html);
-    for (size_t i = 0; i < ncols; i++) {
-        fprintf(d->html, "<th%s>", align[i] == 'r' ? " class=\"r\"" : "");
-        html_esc(d->html, head[i]);
-        fputs("</th>", d->html);
-    }
-    fputs("</tr>\n", d->html);
-}
-
-static void doc_row(doc *d, size_t ncols, const char *const *cells, const char *align)
-{
-    fputs("|", d->md);
-    for (size_t i = 0; i < ncols; i++) {
-        fputc(' ', d->md);
-        md_esc(d->md, cells[i], 1);
-        fputs(" |", d->md);
-    }
-    fputc('\n', d->md);
-    fputs("<tr>", d->html);
-    for (size_t i = 0; i < ncols; i++) {
-        fprintf(d->html, "<td%s>", align[i] == 'r' ? " class=\"r\"" : "");
-        html_esc(d->html, cells[i]);
-        fputs("</td>", d->html);
-    }
-    fputs("</tr>\n", d->html);
-}
-
-static void doc_table_end(doc *d)
-{
-    fputc('\n', d->md);
-    fputs("</table>\n", d->html);
-}
-
-int plots_embed_base64(FILE *out, const char *path)
-{
-    static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    unsigned char in[3 * 1024];
-    size_t got;
-    while ((got = fread(in, 1, sizeof in, f)) > 0) {
-        for (size_t i = 0; i < got; i += 3) {
-            unsigned v = (unsigned)in[i] << 16;
-            if (i + 1 < got) v |= (unsigned)in[i + 1] << 8;
-            if (i + 2 < got) v |= in[i + 2];
-            fputc(b64[v >> 18 & 63], out);
-            fputc(b64[v >> 12 & 63], out);
-            fputc(i + 1 < got ? b64[v >> 6 & 63] : '=', out);
-            fputc(i + 2 < got ? b64[v & 63] : '=', out);
-        }
-        if (got < sizeof in) break;
-    }
-    fclose(f);
-    return 0;
-}
-
-static void doc_chart(doc *d, const chart *c)
-{
-    const render_ctx *ctx = d->ctx;
-    doc_h(d, 3, c->title, NULL);
-    if (c->state == CH_SKIPPED) {
-        doc_p(d, "note", "Skipped: %s.", c->note);
-        return;
-    }
-    if (c->state == CH_FAILED) {
-        doc_p(d, "warn", "Not drawn: %s (see plots-data/gnuplot.log).", c->note);
-        return;
-    }
-    if (c->state == CH_NOT_DRAWN) {
-        doc_p(d, "note", "Not drawn: %s. Data in plots-data/; draw it with `bazel run //plots:render -- %s` or "
-                         "plots-data/commands.sh.",
-              ctx->why_not_drawn ? ctx->why_not_drawn : "gnuplot was not run", ctx->dir);
-        return;
-    }
-    fprintf(d->md, "![%s](charts/%s.png)\n\n", c->title, c->stem);
-    md_esc(d->md, c->caption, 0);
-    fprintf(d->md, " ([SVG](charts/%s.svg))\n\n", c->stem);
-    char png[PATH_LEN];
-    textf(png, sizeof png, "%s/%s.png", ctx->charts_dir, c->stem);
-    fputs("<figure><img alt=\"", d->html);
-    html_esc(d->html, c->title);
-    if (ctx->opt.link_charts) {
-        fprintf(d->html, "\" src=\"charts/%s.png", c->stem);
-    } else {
-        fputs("\" src=\"data:image/png;base64,", d->html);
-        plots_embed_base64(d->html, png);
-    }
-    fputs("\"><figcaption>", d->html);
-    html_esc(d->html, c->caption);
-    fprintf(d->html, " <a href=\"charts/%s.svg\">SVG</a></figcaption></figure>\n", c->stem);
-}
 
 /* ---- metadata ---------------------------------------------------------------- */
 
@@ -248,7 +90,7 @@ static void write_metadata(doc *d)
     const results *r = d->ctx->r;
     json_t *root = r->run.json;
     static const char *const head[2] = {"What", "Value"};
-    doc_h(d, 2, "Run", "run");
+    doc_fold(d, 2, "Run", "run", 0);
     if (root) {
         json_t *interrupted = json_object_get(root, "interrupted");
         if (json_is_true(interrupted)) doc_p(d, "warn", "This run was interrupted: the results are incomplete.");
@@ -312,6 +154,7 @@ static void write_metadata(doc *d)
     kv(d, "configurations", buf);
     doc_table_end(d);
     if (r->notes[0]) doc_p(d, "note", "%s", r->notes);
+    doc_fold_end(d);
 }
 
 /* ---- the seed-style table ----------------------------------------------------------- */
@@ -413,7 +256,7 @@ static void write_confirmed(doc *d)
         free(l);
         return;
     }
-    doc_h(d, 2, "Confirmed against the library", "confirmed");
+    doc_fold(d, 2, "Confirmed against the library: every size", "confirmed", 0);
     doc_p(d, NULL, "Each size's best configurations and the library measured again in %u interleaved rounds (%s): "
                    "library time / ours, geometric mean, bootstrap 95 %% interval. Faster or slower only where the "
                    "whole interval clears the margin; otherwise a tie.",
@@ -432,6 +275,7 @@ static void write_confirmed(doc *d)
         doc_row(d, 6, cells, "lrllll");
     }
     doc_table_end(d);
+    doc_fold_end(d);
     free(l);
 }
 
@@ -440,8 +284,8 @@ static void write_confirmed(doc *d)
 static void write_failures(doc *d)
 {
     const results *r = d->ctx->r;
-    doc_h(d, 2, "Failures and skips", "failures");
     size_t nfail = r->n_invalid + r->n_error + r->n_other;
+    doc_fold(d, 2, "Failures and skips", "failures", nfail > 0);
     if (!nfail) {
         doc_p(d, NULL, "No configuration failed.");
     } else {
@@ -471,6 +315,7 @@ static void write_failures(doc *d)
     }
     if (!r->n_skipped) {
         doc_p(d, NULL, "No configuration was skipped.");
+        doc_fold_end(d);
         return;
     }
     doc_p(d, NULL, "%zu configuration%s skipped, by variant and reason:", r->n_skipped, r->n_skipped > 1 ? "s were" : " was");
@@ -498,6 +343,7 @@ static void write_failures(doc *d)
         }
     }
     doc_table_end(d);
+    doc_fold_end(d);
     free(first);
     free(count);
 }
@@ -512,14 +358,129 @@ static const char *const css =
     "font-variant-numeric:tabular-nums}"
     "figure{margin:1em 0 2.2em}figure img{max-width:100%;height:auto;border:1px solid #eee}"
     "figcaption{color:#555;font-size:0.92em;max-width:1100px}p.note{color:#666}p.warn{color:#a00;font-weight:bold}"
-    "nav a{margin-right:1em}h2{border-bottom:2px solid #ccc;padding-bottom:0.2em;margin-top:1.8em}";
+    "nav a{margin-right:1em}h2{border-bottom:2px solid #ccc;padding-bottom:0.2em;margin-top:1.8em}"
+    "summary{cursor:pointer}summary>h2,summary>h3{display:inline-block}";
 
+/* Where a chart of group gi goes: the appendix (heatmaps, the per-variant
+ * hot/cold panels, a ladder chart where there is no ladder), or its group. */
+static int in_appendix(const render_ctx *ctx, const chart *c, const char *lead)
+{
+    if (chart_is_family(c, group_lead_family(ctx, c->group, lead))) return 0; /* shown first */
+    if (chart_is_family(c, "heatmap") || chart_is_family(c, "hotcold")) return 1;
+    return chart_is_family(c, "ladder") && !group_has_ladder(ctx, &ctx->r->groups[c->group]);
+}
+
+static void group_title(const group *g, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s, %s %s", kind_title(g->kind), g->dtype, g->op);
+}
+
+/* The lead chart of every group, right after the answer. */
+static void write_lead(doc *d, const char *lead)
+{
+    const render_ctx *ctx = d->ctx;
+    doc_h(d, 2, "The lead chart", "lead");
+    for (size_t gi = 0; gi < ctx->r->ngroups; gi++) {
+        const char *fam = group_lead_family(ctx, (int)gi, lead);
+        char h[128];
+        group_title(&ctx->r->groups[gi], h, sizeof h);
+        for (size_t k = 0; k < ctx->ncharts; k++)
+            if (ctx->charts[k].group == (int)gi && chart_is_family(&ctx->charts[k], fam))
+                doc_chart(d, &ctx->charts[k], h);
+    }
+}
+
+/* Per kind x dtype: the ladder's table where there is a ladder, and the
+ * charts neither led with nor in the appendix. */
+static void write_groups(doc *d, const char *lead)
+{
+    const render_ctx *ctx = d->ctx;
+    const results *r = ctx->r;
+    for (size_t gi = 0; gi < r->ngroups; gi++) {
+        const group *g = &r->groups[gi];
+        const char *fam = group_lead_family(ctx, (int)gi, lead);
+        char h[128], id[32];
+        group_title(g, h, sizeof h);
+        snprintf(id, sizeof id, "g%zu", gi);
+        doc_fold(d, 2, h, id, 0);
+        if (group_has_ladder(ctx, g)) write_table(d, g);
+        for (size_t k = 0; k < ctx->ncharts; k++) {
+            const chart *c = &ctx->charts[k];
+            if (c->group == (int)gi && !chart_is_family(c, fam) && !in_appendix(ctx, c, lead)) doc_chart(d, c, NULL);
+        }
+        doc_fold_end(d);
+    }
+    if (!r->ngroups) doc_p(d, "warn", "results.csv has no rows.");
+}
+
+static void write_appendix(doc *d, const char *lead)
+{
+    const render_ctx *ctx = d->ctx;
+    size_t n = 0;
+    for (size_t k = 0; k < ctx->ncharts; k++) n += in_appendix(ctx, &ctx->charts[k], lead);
+    if (!n) return;
+    doc_fold(d, 2, "Appendix: heatmaps and per-variant charts", "appendix", 0);
+    for (size_t k = 0; k < ctx->ncharts; k++) {
+        const chart *c = &ctx->charts[k];
+        char h[128];
+        group_title(&ctx->r->groups[c->group], h, sizeof h);
+        if (in_appendix(ctx, c, lead)) doc_chart(d, c, h);
+    }
+    doc_fold_end(d);
+}
+
+static void write_nav(doc *d, int confirmed)
+{
+    const results *r = d->ctx->r;
+    fputs("<nav><a href=\"#found\">Found</a><a href=\"#lead\">Lead chart</a>", d->html);
+    if (confirmed) fputs("<a href=\"#confirmed\">Confirmed</a>", d->html);
+    for (size_t gi = 0; gi < r->ngroups; gi++) {
+        char h[128];
+        group_title(&r->groups[gi], h, sizeof h);
+        fprintf(d->html, "<a href=\"#g%zu\">", gi);
+        html_esc(d->html, h);
+        fputs("</a>", d->html);
+    }
+    fputs("<a href=\"#run\">Run</a><a href=\"#failures\">Failures and skips</a>"
+          "<a href=\"#appendix\">Appendix</a></nav>\n",
+          d->html);
+}
+
+static void write_chart_warning(doc *d)
+{
+    const render_ctx *ctx = d->ctx;
+    if (ctx->why_not_drawn) {
+        char redo[PATH_LEN];
+        render_command(ctx, redo, sizeof redo);
+        doc_p(d, "warn", "Charts were not drawn: %s. Draw them later with `%s`.", ctx->why_not_drawn, redo);
+    } else if (ctx->failed) {
+        doc_p(d, "warn", "%zu chart%s could not be drawn: see plots-data/gnuplot.log.", ctx->failed,
+              ctx->failed > 1 ? "s" : "");
+    }
+}
+
+static void write_head(doc *d)
+{
+    const results *r = d->ctx->r;
+    char title[512], exp[256] = "";
+    if (r->run.json) json_text(json_object_get(r->run.json, "experiment"), exp, sizeof exp);
+    int named = exp[0] && strcmp(exp, "–");
+    snprintf(title, sizeof title, "Reduction and scan results%s%s%s%s", named ? ": " : "", named ? exp : "",
+             r->run.device[0] ? " on " : "", r->run.device);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", d->html);
+    html_esc(d->html, title);
+    fprintf(d->html, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+    doc_h(d, 1, title, NULL);
+}
+
+/* The order: the answer and the lead chart (the first screen), then the
+ * long tables and the groups, each a click away in index.html. */
 int report_write(render_ctx *ctx, char *err, size_t errlen)
 {
-    const results *r = ctx->r;
-    char md_path[PATH_LEN], html_path[PATH_LEN];
-    join_path(md_path, sizeof md_path, ctx->dir, "report.md");
-    join_path(html_path, sizeof html_path, ctx->dir, "index.html");
+    char md_path[PATH_LEN], html_path[PATH_LEN], confirm_path[PATH_LEN];
+    join_path(md_path, sizeof md_path, ctx->out, "report.md");
+    join_path(html_path, sizeof html_path, ctx->out, "index.html");
+    join_path(confirm_path, sizeof confirm_path, ctx->dir, "confirm.csv");
     doc d = {.ctx = ctx};
     d.md = fopen(md_path, "w");
     d.html = fopen(html_path, "w");
@@ -529,53 +490,24 @@ int report_write(render_ctx *ctx, char *err, size_t errlen)
         if (d.html) fclose(d.html);
         return -1;
     }
-    char title[512], exp[256] = "";
-    if (r->run.json) json_text(json_object_get(r->run.json, "experiment"), exp, sizeof exp);
-    snprintf(title, sizeof title, "Reduction and scan results%s%s%s%s", exp[0] && strcmp(exp, "–") ? ": " : "",
-             exp[0] && strcmp(exp, "–") ? exp : "", r->run.device[0] ? " on " : "", r->run.device);
-    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", d.html);
-    html_esc(d.html, title);
-    fprintf(d.html, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
-    doc_h(&d, 1, title, NULL);
-
-    /* contents */
-    fputs("<nav><a href=\"#confirmed\">Confirmed</a><a href=\"#run\">Run</a>", d.html);
-    for (size_t gi = 0; gi < r->ngroups; gi++) {
-        const group *g = &r->groups[gi];
-        fprintf(d.html, "<a href=\"#g%zu\">", gi);
-        html_esc(d.html, kind_title(g->kind));
-        fprintf(d.html, ", %s %s</a>", g->dtype, g->op);
-    }
-    fputs("<a href=\"#failures\">Failures and skips</a></nav>\n", d.html);
-    if (ctx->why_not_drawn)
-        doc_p(&d, "warn", "Charts were not drawn: %s. Draw them later with `bazel run //plots:render -- %s`.",
-              ctx->why_not_drawn, ctx->dir);
-    else if (ctx->failed)
-        doc_p(&d, "warn", "%zu chart%s could not be drawn: see plots-data/gnuplot.log.", ctx->failed,
-              ctx->failed > 1 ? "s" : "");
-
+    write_head(&d);
+    write_nav(&d, access(confirm_path, F_OK) == 0);
+    answer_write(&d);
+    write_chart_warning(&d);
+    int from_run;
+    const char *lead = lead_family(ctx, &from_run);
+    write_lead(&d, lead);
     write_confirmed(&d);
+    write_groups(&d, lead);
     write_metadata(&d);
-
-    for (size_t gi = 0; gi < r->ngroups; gi++) {
-        const group *g = &r->groups[gi];
-        char h[128], id[32];
-        snprintf(h, sizeof h, "%s, %s %s", kind_title(g->kind), g->dtype, g->op);
-        snprintf(id, sizeof id, "g%zu", gi);
-        doc_h(&d, 2, h, id);
-        write_table(&d, g);
-        for (size_t k = 0; k < ctx->ncharts; k++)
-            if (ctx->charts[k].group == (int)gi) doc_chart(&d, &ctx->charts[k]);
-    }
-    if (!r->ngroups) doc_p(&d, "warn", "results.csv has no rows.");
-
     write_failures(&d);
+    write_appendix(&d, lead);
     fputs("</body>\n</html>\n", d.html);
     int bad = ferror(d.md) || ferror(d.html);
     bad |= fclose(d.md) != 0;
     bad |= fclose(d.html) != 0;
     if (bad) {
-        snprintf(err, errlen, "%s: write error", ctx->dir);
+        snprintf(err, errlen, "%s: write error", ctx->out);
         return -1;
     }
     return 0;
