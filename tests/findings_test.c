@@ -64,88 +64,197 @@ static int appears(const char *text, const char *num)
 }
 
 typedef struct loaded {
-    char name[64];
+    char name[96];
     csv_table t;
+    json_t *json; /* a run.json instead of a CSV */
 } loaded;
 
-#define MAX_RESULTS 128
+#define MAX_RESULTS 160
 
-static csv_table *table_for(loaded *cache, size_t *n_cache, const char *exp)
+static loaded *source_for(loaded *cache, size_t *n_cache, const char *exp)
 {
     for (size_t i = 0; i < *n_cache; i++)
-        if (!strcmp(cache[i].name, exp)) return &cache[i].t;
+        if (!strcmp(cache[i].name, exp)) return &cache[i];
     char rel[256], err[512];
-    if (strstr(exp, ".csv")) snprintf(rel, sizeof rel, RESULTS_ROOT "%s", exp);
+    if (strstr(exp, ".csv") || strstr(exp, ".json")) snprintf(rel, sizeof rel, RESULTS_ROOT "%s", exp);
     else if (!strncmp(exp, "h100/", 5) || !strncmp(exp, "h200/", 5)) snprintf(rel, sizeof rel, RESULTS_ROOT "%s/results.csv", exp);
     else snprintf(rel, sizeof rel, RESULTS "%s/results.csv", exp);
-    if (*n_cache == MAX_RESULTS) fail_msg("FINDINGS.md cites more than %d results directories", MAX_RESULTS);
+    if (*n_cache == MAX_RESULTS) fail_msg("the docs cite more than %d results files", MAX_RESULTS);
     loaded *l = &cache[(*n_cache)++];
+    memset(l, 0, sizeof *l);
     snprintf(l->name, sizeof l->name, "%s", exp);
-    if (csv_read_file(tu_data_file(rel), &l->t, err, sizeof err)) fail_msg("%s", err);
-    return &l->t;
+    if (strstr(exp, ".json")) l->json = tu_load_json(tu_data_file(rel));
+    else if (csv_read_file(tu_data_file(rel), &l->t, err, sizeof err)) fail_msg("%s", err);
+    return l;
+}
+
+/* A number in run.json by a dotted path ("drift.items.0.cold_ms.1"). */
+static double json_number(json_t *root, const char *exp, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *v = root;
+    char *save = NULL;
+    for (char *key = strtok_r(buf, ".", &save); key && v; key = strtok_r(NULL, ".", &save))
+        v = json_is_array(v) ? json_array_get(v, strtoul(key, NULL, 10)) : json_object_get(v, key);
+    if (!json_is_number(v)) fail_msg("%s: no number at '%s'", exp, path);
+    return json_number_value(v);
+}
+
+typedef struct selection {
+    csv_table *t;
+    size_t rows[4096]; /* the matching rows */
+    size_t n;
+} selection;
+
+/* The rows of t whose columns equal the selectors "col=value" in sel[0..n_sel). */
+static void select_rows(const char *exp, csv_table *t, char **sel, int n_sel, selection *out)
+{
+    int cols[8];
+    char *val[8];
+    if (n_sel > 8) fail_msg("%s: more than 8 selectors", exp);
+    for (int i = 0; i < n_sel; i++) {
+        char *eq = strchr(sel[i], '=');
+        *eq = '\0';
+        val[i] = eq + 1;
+        if ((cols[i] = csv_column(t, sel[i])) < 0) fail_msg("%s: no column '%s'", exp, sel[i]);
+    }
+    out->t = t;
+    out->n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        int ok = 1;
+        for (int i = 0; i < n_sel && ok; i++) ok = !strcmp(t->rows[r][cols[i]], val[i]);
+        if (!ok) continue;
+        if (out->n < sizeof out->rows / sizeof out->rows[0]) out->rows[out->n] = r;
+        out->n++; /* counted past the array for rows=N; column_value refuses that many */
+    }
+}
+
+/* COL of the selected row, or "min:COL" / "max:COL" over the selected rows. */
+static double column_value(const char *exp, const selection *s, const char *what)
+{
+    int agg = !strncmp(what, "min:", 4) ? -1 : !strncmp(what, "max:", 4) ? 1 : 0;
+    const char *col = agg ? what + 4 : what;
+    int c = csv_column(s->t, col);
+    if (c < 0) fail_msg("%s: no column '%s'", exp, col);
+    if (!agg && s->n != 1) fail_msg("%s: %zu rows match the selector of a check of %s (want 1)", exp, s->n, col);
+    if (s->n == 0) fail_msg("%s: no row matches the selector of a check of %s", exp, what);
+    if (s->n > sizeof s->rows / sizeof s->rows[0]) fail_msg("%s: %zu rows for %s: narrow the selector", exp, s->n, what);
+    double best = atof(s->t->rows[s->rows[0]][c]);
+    for (size_t i = 1; i < s->n; i++) {
+        double v = atof(s->t->rows[s->rows[i]][c]);
+        if ((agg < 0 && v < best) || (agg > 0 && v > best)) best = v;
+    }
+    return best;
+}
+
+/* One term "EXP; sel=v; ...; WHAT": WHAT is a column (min:/max: allowed), or
+ * a dotted path where EXP is a run.json. */
+static double term_value(char *term, loaded *cache, size_t *n_cache)
+{
+    char *items[10];
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(term, ";", &save); tok && n < 10; tok = strtok_r(NULL, ";", &save)) {
+        while (*tok == ' ') tok++;
+        for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';) *--e = '\0';
+        items[n++] = tok;
+    }
+    if (n < 2) fail_msg("ratio term without a column: %s", term);
+    loaded *l = source_for(cache, n_cache, items[0]);
+    if (l->json) return json_number(l->json, items[0], items[n - 1]);
+    static selection s;
+    select_rows(items[0], &l->t, items + 1, n - 2, &s);
+    return column_value(items[0], &s, items[n - 1]);
+}
+
+/* The printed number is the value (times k) at the printed decimals, and the reader sees it. */
+static void check_printed(const char *doc, const char *visible, const char *exp, const char *what, double value,
+                          const char *printed)
+{
+    const char *dot = strchr(printed, '.');
+    int decimals = dot ? (int)strlen(dot + 1) : 0;
+    char want[64];
+    snprintf(want, sizeof want, "%.*f", decimals, value);
+    if (strcmp(want, printed)) fail_msg("%s %s: %s says %s, the results give %s (%.9g)", exp, what, doc, printed, want, value);
+    if (!appears(visible, printed)) fail_msg("%s %s=%s is checked but not shown in %s", exp, what, printed, doc);
+}
+
+/* Splits "NAME[*K]=PRINTED" in place. */
+static const char *split_value(char *tok, double *k)
+{
+    while (*tok == ' ') tok++;
+    char *eq = strchr(tok, '=');
+    if (!eq) fail_msg("bad value '%s'", tok);
+    *eq = '\0';
+    *k = 1;
+    char *star = strchr(tok, '*');
+    if (star) {
+        *star = '\0';
+        *k = atof(star + 1);
+    }
+    return eq + 1;
+}
+
+/* "TERM / TERM : ratio[*K]=printed": one value over another. */
+static int check_ratio(const char *doc, char *line, char *values, const char *visible, loaded *cache, size_t *n_cache)
+{
+    char *slash = strstr(line, " / ");
+    *slash = '\0';
+    char label[160];
+    snprintf(label, sizeof label, "%s", line);
+    double num = term_value(line, cache, n_cache), den = term_value(slash + 3, cache, n_cache);
+    int checked = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(values, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        double k;
+        const char *printed = split_value(tok, &k);
+        if (strcmp(tok + strspn(tok, " "), "ratio")) fail_msg("a ratio line takes ratio=..., not '%s'", tok);
+        check_printed(doc, visible, label, "ratio", num / den * k, printed);
+        checked++;
+    }
+    return checked;
 }
 
 /* One check line; returns the number of values checked. */
-static int check_line(char *line, const char *visible, loaded *cache, size_t *n_cache)
+static int check_line(const char *doc, char *line, const char *visible, loaded *cache, size_t *n_cache)
 {
     char *colon = strstr(line, " : ");
     if (!colon) fail_msg("check line without ' : ': %s", line);
     *colon = '\0';
     char *values = colon + 3;
+    if (strstr(line, " / ")) return check_ratio(doc, line, values, visible, cache, n_cache);
     char *save = NULL;
     char *exp = strtok_r(line, ";", &save);
-    csv_table *t = table_for(cache, n_cache, exp);
-    /* selectors */
-    char *sel_col[8], *sel_val[8];
+    loaded *l = source_for(cache, n_cache, exp);
+    char *sel[8];
     int n_sel = 0;
     for (char *tok; (tok = strtok_r(NULL, ";", &save));) {
         while (*tok == ' ') tok++;
-        char *eq = strchr(tok, '=');
-        if (!eq || n_sel == 8) fail_msg("bad selector '%s'", tok);
-        *eq = '\0';
-        sel_col[n_sel] = tok;
-        sel_val[n_sel++] = eq + 1;
+        if (!strchr(tok, '=') || n_sel == 8) fail_msg("bad selector '%s'", tok);
+        sel[n_sel++] = tok;
     }
-    int cols[8];
-    for (int i = 0; i < n_sel; i++)
-        if ((cols[i] = csv_column(t, sel_col[i])) < 0) fail_msg("%s: no column '%s' in results.csv", exp, sel_col[i]);
-    size_t hit = 0, hits = 0;
-    for (size_t r = 0; r < t->nrows; r++) {
-        int ok = 1;
-        for (int i = 0; i < n_sel && ok; i++) ok = !strcmp(t->rows[r][cols[i]], sel_val[i]);
-        if (ok) {
-            hit = r;
-            hits++;
-        }
-    }
-    if (hits != 1) fail_msg("%s: %zu rows match the selector of a FINDINGS.md check (want 1)", exp, hits);
+    static selection s;
+    if (!l->json) select_rows(exp, &l->t, sel, n_sel, &s);
     int checked = 0;
     char *save2 = NULL;
     for (char *tok = strtok_r(values, ";", &save2); tok; tok = strtok_r(NULL, ";", &save2)) {
-        while (*tok == ' ') tok++;
-        char *eq = strchr(tok, '=');
-        if (!eq) fail_msg("bad value '%s'", tok);
-        *eq = '\0';
-        const char *printed = eq + 1;
-        double k = 1;
-        char *star = strchr(tok, '*');
-        if (star) {
-            *star = '\0';
-            k = atof(star + 1);
-        }
-        int c = csv_column(t, tok);
-        if (c < 0) fail_msg("%s: no column '%s' in results.csv", exp, tok);
-        const char *dot = strchr(printed, '.');
-        int decimals = dot ? (int)strlen(dot + 1) : 0;
-        char want[64];
-        snprintf(want, sizeof want, "%.*f", decimals, atof(t->rows[hit][c]) * k);
-        if (strcmp(want, printed))
-            fail_msg("%s %s: FINDINGS.md says %s, results.csv gives %s (%s)", exp, tok, printed, want,
-                     t->rows[hit][c]);
-        if (!appears(visible, printed)) fail_msg("%s %s=%s is checked but not shown in FINDINGS.md", exp, tok, printed);
+        double k;
+        const char *printed = split_value(tok, &k);
+        tok += strspn(tok, " ");
+        double v = l->json ? json_number(l->json, exp, tok) : !strcmp(tok, "rows") ? (double)s.n : column_value(exp, &s, tok);
+        check_printed(doc, visible, exp, tok, v * k, printed);
         checked++;
     }
     return checked;
+}
+
+static void free_sources(loaded *cache, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cache[i].json) json_decref(cache[i].json);
+        else csv_free(&cache[i].t);
+    }
 }
 
 /* Every check block of the markdown file `rel`: the blocks and numbers
@@ -166,7 +275,7 @@ static void check_file(const char *rel, loaded *cache, size_t *n_cache, int *blo
         for (char *line = p; line < end;) {
             char *nl = strchr(line, '\n');
             if (nl) *nl = '\0';
-            if (*line) values += check_line(line, visible, cache, n_cache);
+            if (*line) values += check_line(rel, line, visible, cache, n_cache);
             if (!nl) break;
             line = nl + 1;
         }
@@ -191,7 +300,7 @@ static void test_findings_match_csvs(void **state)
     /* each of the five study experiments backs some of it, the default runs with and without metrics,
      * the vs-cub run and 82 beyond-cub step runs */
     assert_int_equal(n_cache, 94); /* and vs-cub's confirm.csv on each device, and ncu's times (two files) */
-    for (size_t i = 0; i < n_cache; i++) csv_free(&cache[i].t);
+    free_sources(cache, n_cache);
 }
 
 /* The README's results: every figure it states is checked the same way. */
@@ -205,7 +314,7 @@ static void test_readme_matches_csvs(void **state)
     printf("README.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
     assert_true(blocks >= 1);
     assert_true(values >= 20);
-    for (size_t i = 0; i < n_cache; i++) csv_free(&cache[i].t);
+    free_sources(cache, n_cache);
 }
 
 /* The smallest committed results directory, copied and drawn again. */
