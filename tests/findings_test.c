@@ -115,6 +115,7 @@ static void select_rows(const char *exp, csv_table *t, char **sel, int n_sel, se
     if (n_sel > 8) fail_msg("%s: more than 8 selectors", exp);
     for (int i = 0; i < n_sel; i++) {
         char *eq = strchr(sel[i], '=');
+        if (!eq) fail_msg("%s: bad selector '%s' (want col=value)", exp, sel[i]);
         *eq = '\0';
         val[i] = eq + 1;
         if ((cols[i] = csv_column(t, sel[i])) < 0) fail_msg("%s: no column '%s'", exp, sel[i]);
@@ -317,6 +318,130 @@ static void test_readme_matches_csvs(void **state)
     free_sources(cache, n_cache);
 }
 
+/* The printed values of every check line in md, as " v1 v2 ... " (malloc'd). */
+static char *checked_values(const char *md)
+{
+    char *out = calloc(1, strlen(md) + 2);
+    strcat(out, " ");
+    const char *tag = "<!-- checked by //tests:findings_test against the CSVs\n";
+    for (const char *p = strstr(md, tag); p; p = strstr(p, tag)) {
+        const char *end = strstr(p, "-->");
+        for (const char *line = p + strlen(tag); line && line < end; line = strchr(line, '\n') + 1) {
+            const char *nl = strchr(line, '\n'), *colon = strstr(line, " : ");
+            if (!nl || !colon || colon > nl) break;
+            for (const char *eq = strchr(colon, '='); eq && eq < nl; eq = strchr(eq + 1, '=')) {
+                size_t n = strcspn(eq + 1, ";\n");
+                strncat(out, eq + 1, n);
+                strcat(out, " ");
+            }
+        }
+        p = end;
+    }
+    return out;
+}
+
+/* Text without code spans and link targets: the prose and tables a reader sees. */
+static void blank_code_and_links(char *text)
+{
+    for (char *p = text; *p; p++) {
+        char *e = NULL;
+        if (*p == '`') e = strchr(p + 1, '`');
+        else if (p[0] == ']' && p[1] == '(') e = strchr(p + 2, ')');
+        if (!e) continue;
+        memset(p, ' ', (size_t)(e - p + 1));
+        p = e;
+    }
+}
+
+/* Every number of the README's Results section (not an exponent of 2^k, not
+ * part of a name) is a checked value or listed as not from a run. */
+static void test_readme_results_all_checked(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("README.md"));
+    assert_non_null(md);
+    char *values = checked_values(md);
+    const char *exempt_tag = "<!-- figures not from a run:";
+    char *exempt = strstr(md, exempt_tag);
+    assert_non_null(exempt);
+    exempt = strndup(exempt, (size_t)(strstr(exempt, "-->") - exempt)); /* the list only */
+    char *visible = visible_text(md);
+    char *sec = strstr(visible, "\n## Results\n");
+    assert_non_null(sec);
+    char *end = strstr(sec + 1, "\n## ");
+    if (end) *end = '\0';
+    blank_code_and_links(sec);
+    int numbers = 0, missing = 0;
+    for (char *p = sec; *p; p++) {
+        if (!(*p >= '0' && *p <= '9')) continue;
+        char prev = p[-1];
+        size_t n = strspn(p, "0123456789.");
+        while (n > 1 && p[n - 1] == '.') n--;
+        char next = p[n];
+        int name = (prev >= 'a' && prev <= 'z') || (prev >= 'A' && prev <= 'Z') || prev == '_' || prev == '^' ||
+                   (unsigned char)prev == 0xa7 /* § */ || next == '^' || (next >= 'a' && next <= 'z') || next == '_';
+        if (prev == '-' && p[-2] >= 'a' && p[-2] <= 'z') name = 1; /* confirm-2, d1-2 */
+        if (p - sec > 5 && !strncmp(p - 5, "seed", 4) && (prev == ' ' || prev == '\n')) name = 1; /* seed 003 */
+        if (!name) {
+            char tok[32], key[40];
+            snprintf(tok, sizeof tok, "%.*s", (int)(n < 31 ? n : 31), p);
+            snprintf(key, sizeof key, " %s ", tok);
+            numbers++;
+            if (!strstr(values, key) && !strstr(exempt, key)) {
+                printf("README Results: %s is neither checked nor listed as not from a run\n", tok);
+                missing++;
+            }
+        }
+        p += n - 1;
+    }
+    printf("README Results: %d numbers, each checked or listed as not from a run\n", numbers);
+    assert_int_equal(missing, 0);
+    free(exempt);
+    free(visible);
+    free(values);
+    free(md);
+}
+
+/* The README quotes --dry-run's "axes for V (experiments/F.ini:L): block_dims B; coarse C":
+ * line L of F is V's section, and its keys hold B and C. */
+static void test_readme_axes_line_matches_file(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("README.md"));
+    assert_non_null(md);
+    const char *p = strstr(md, "axes for ");
+    assert_non_null(p);
+    char variant[64], file[128], blocks[64], coarse[64];
+    int line = 0;
+    char flat[512];
+    size_t k = 0;
+    for (const char *q = p; *q && *q != '`' && k + 1 < sizeof flat; q++) flat[k++] = *q == '\n' ? ' ' : *q;
+    flat[k] = '\0';
+    assert_int_equal(sscanf(flat, "axes for %63s (%127[^:]:%d): block_dims %63[^;]; coarse %63s", variant, file, &line,
+                            blocks, coarse),
+                     5);
+    char *ini = tu_read_file(tu_data_file(file));
+    assert_non_null(ini);
+    const char *l = ini;
+    for (int i = 1; i < line && l; i++) l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+    assert_non_null(l);
+    char want[96];
+    snprintf(want, sizeof want, "[axes:%s]\n", variant);
+    if (strncmp(l, want, strlen(want))) fail_msg("README: %s:%d is not %s", file, line, want);
+    /* the section's keys, spaces removed, up to the next section */
+    char keys[1024];
+    k = 0;
+    for (const char *q = l + strlen(want); *q && *q != '[' && k + 1 < sizeof keys; q++)
+        if (*q != ' ') keys[k++] = *q;
+    keys[k] = '\0';
+    char b[96], c[96];
+    snprintf(b, sizeof b, "block_dims=%s\n", blocks);
+    snprintf(c, sizeof c, "coarse=%s\n", coarse);
+    if (!strstr(keys, b) || !strstr(keys, c)) fail_msg("README: %s's section in %s does not set %s and %s", variant, file, b, c);
+    free(ini);
+    free(md);
+}
+
 /* The smallest committed results directory, copied and drawn again. */
 static void test_rerender_committed_results(void **state)
 {
@@ -359,6 +484,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_findings_match_csvs),
         cmocka_unit_test(test_readme_matches_csvs),
+        cmocka_unit_test(test_readme_results_all_checked),
+        cmocka_unit_test(test_readme_axes_line_matches_file),
         cmocka_unit_test(test_rerender_committed_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
