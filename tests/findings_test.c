@@ -1,7 +1,7 @@
-/* experiments/FINDINGS.md and README.md against the committed results.
+/* experiments/FINDINGS.md, experiments/JOURNAL.md and README.md against the
+ * committed results.
  *
- * Every table of H200 numbers in FINDINGS.md (and every figure of the
- * README's results) is followed by a hidden block
+ * Every table or paragraph of figures is followed by a hidden block
  *   <!-- checked by //tests:findings_test against the CSVs
  *   EXPERIMENT; col=value; col=value ... : col[*K]=printed; col[*K]=printed
  *   -->
@@ -9,11 +9,19 @@
  * row) and the columns behind each printed number. EXPERIMENT is a results
  * directory under experiments/results/h200/ ("vs-cub"), or one of another
  * device ("h100/vs-cub"), or a CSV file of one ("h200/vs-cub/confirm.csv":
- * the confirmed ratios). This test checks that each
- * printed number is the CSV value (times K) rounded to the printed decimals,
- * and that it appears in the visible text, so a change to the CSVs or their
- * format cannot silently orphan the findings. It also re-renders one committed
- * results directory with the current renderer. */
+ * the confirmed ratios). Also:
+ *   min:col / max:col   over all the selected rows (the fastest of a sweep);
+ *   rows=N              how many rows the selectors match;
+ *   RUN/run.json : path=printed      a run.json number ("drift.cold_ratio",
+ *                                    "drift.items.0.cold_ms.1");
+ *   TERM / TERM : ratio[*K]=printed  one value over another, where a TERM is
+ *                                    "EXPERIMENT; sel...; col" or "RUN/run.json; path".
+ * This test checks that each printed number is the value (times K) rounded to
+ * the printed decimals, and that it appears in the visible text, so a change
+ * to the CSVs or their format cannot silently orphan the findings. Every
+ * number of the README's Results section must be checked, or listed in its
+ * "figures not from a run" comment. It also re-renders one committed results
+ * directory with the current renderer. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -295,9 +303,26 @@ static void test_findings_match_csvs(void **state)
     size_t n_cache = 0;
     int blocks, values;
     check_file("experiments/FINDINGS.md", cache, &n_cache, &blocks, &values);
-    printf("FINDINGS.md: %d tables, %d numbers checked against %zu results files\n", blocks, values, n_cache);
-    assert_true(blocks >= 8);
-    assert_true(values >= 100);
+    printf("FINDINGS.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
+    assert_true(blocks >= 9); /* the runs, §1-5 and §7 */
+    assert_true(values >= 250);
+    /* the five study experiments, the default runs, vs-cub on each device (results, confirm.csv,
+     * run.json), ncu's times (two files), two drift runs and the runs' run.json files */
+    assert_int_equal(n_cache, 23);
+    free_sources(cache, n_cache);
+}
+
+/* The journal keeps every table the findings page had before the split, with its checks. */
+static void test_journal_matches_csvs(void **state)
+{
+    (void)state;
+    loaded cache[MAX_RESULTS];
+    size_t n_cache = 0;
+    int blocks, values;
+    check_file("experiments/JOURNAL.md", cache, &n_cache, &blocks, &values);
+    printf("JOURNAL.md: %d tables, %d numbers checked against %zu results files\n", blocks, values, n_cache);
+    assert_int_equal(blocks, 26);
+    assert_int_equal(values, 734);
     /* each of the five study experiments backs some of it, the default runs with and without metrics,
      * the vs-cub run and 82 beyond-cub step runs */
     assert_int_equal(n_cache, 94); /* and vs-cub's confirm.csv on each device, and ncu's times (two files) */
@@ -483,6 +508,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_findings_match_csvs),
+        cmocka_unit_test(test_journal_matches_csvs),
         cmocka_unit_test(test_readme_matches_csvs),
         cmocka_unit_test(test_readme_results_all_checked),
         cmocka_unit_test(test_readme_axes_line_matches_file),
