@@ -305,10 +305,10 @@ static void test_findings_match_csvs(void **state)
     check_file("experiments/FINDINGS.md", cache, &n_cache, &blocks, &values);
     printf("FINDINGS.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
     assert_true(blocks >= 9); /* the runs, §1-5 and §7 */
-    assert_true(values >= 250);
-    /* the five study experiments, the default runs, vs-cub on each device (results, confirm.csv,
-     * run.json), ncu's times (two files), two drift runs and the runs' run.json files */
-    assert_int_equal(n_cache, 23);
+    assert_true(values >= 230);
+    /* the five study experiments, the default runs, vs-cub on each device (results, confirm.csv),
+     * ncu's times (two files), four drift runs and the runs' run.json files */
+    assert_int_equal(n_cache, 25);
     free_sources(cache, n_cache);
 }
 
