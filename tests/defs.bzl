@@ -33,13 +33,14 @@ def project_test(name, srcs, deps = [], gpu = False, cpu_part = False, size = "s
             **kwargs
         )
         return
+    # The code's attributes go to the library; the test's (env, timeout, ...) to the test targets.
     native.cc_library(
         name = name + "_lib",
         testonly = True,
         srcs = srcs,
         deps = all_deps,
+        copts = kwargs.pop("copts", []),
         alwayslink = True,
-        **kwargs
     )
     native.cc_binary(
         name = name + "_bin",
@@ -58,6 +59,7 @@ def project_test(name, srcs, deps = [], gpu = False, cpu_part = False, size = "s
         args = ["--part=gpu"] if cpu_part else [],
         tags = ["gpu"] + tags,
         target_compatible_with = GPU_COMPATIBLE,
+        **kwargs
     )
     if cpu_part:
         native.cc_test(
@@ -68,4 +70,5 @@ def project_test(name, srcs, deps = [], gpu = False, cpu_part = False, size = "s
             data = data,
             args = ["--part=cpu"],
             tags = ["cpu"] + tags,
+            **kwargs
         )
