@@ -14,6 +14,7 @@
 
 #include "cupti/profiler.h"
 #include "tests/cupti_test_kernels.h"
+#include "tests/test_parts.h"
 
 #define H200_CHIP "GH100"
 
@@ -291,8 +292,9 @@ static void test_gpu_bad_device(void **state)
     assert_non_null(strstr(msg, "does not exist"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int parts = test_parts(argc, argv);
     const struct CMUnitTest cpu[] = {
         cmocka_unit_test(test_status_text),
         cmocka_unit_test(test_open_argument_errors),
@@ -303,7 +305,8 @@ int main(void)
         cmocka_unit_test(test_check_good_names_and_repeats),
         cmocka_unit_test(test_check_bad_chip_and_arguments),
     };
-    int failed = cmocka_run_group_tests_name("cupti_profiler_cpu", cpu, NULL, NULL);
+    int failed = parts & TEST_PART_CPU ? cmocka_run_group_tests_name("cupti_profiler_cpu", cpu, NULL, NULL) : 0;
+    if (!(parts & TEST_PART_GPU)) return failed;
 
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);

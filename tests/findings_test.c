@@ -1,7 +1,7 @@
-/* experiments/FINDINGS.md and README.md against the committed results.
+/* experiments/FINDINGS.md, experiments/JOURNAL.md and README.md against the
+ * committed results.
  *
- * Every table of H200 numbers in FINDINGS.md (and every figure of the
- * README's results) is followed by a hidden block
+ * Every table or paragraph of figures is followed by a hidden block
  *   <!-- checked by //tests:findings_test against the CSVs
  *   EXPERIMENT; col=value; col=value ... : col[*K]=printed; col[*K]=printed
  *   -->
@@ -9,11 +9,19 @@
  * row) and the columns behind each printed number. EXPERIMENT is a results
  * directory under experiments/results/h200/ ("vs-cub"), or one of another
  * device ("h100/vs-cub"), or a CSV file of one ("h200/vs-cub/confirm.csv":
- * the confirmed ratios). This test checks that each
- * printed number is the CSV value (times K) rounded to the printed decimals,
- * and that it appears in the visible text, so a change to the CSVs or their
- * format cannot silently orphan the findings. It also re-renders one committed
- * results directory with the current renderer. */
+ * the confirmed ratios). Also:
+ *   min:col / max:col   over all the selected rows (the fastest of a sweep);
+ *   rows=N              how many rows the selectors match;
+ *   RUN/run.json : path=printed      a run.json number ("drift.cold_ratio",
+ *                                    "drift.items.0.cold_ms.1");
+ *   TERM / TERM : ratio[*K]=printed  one value over another, where a TERM is
+ *                                    "EXPERIMENT; sel...; col" or "RUN/run.json; path".
+ * This test checks that each printed number is the value (times K) rounded to
+ * the printed decimals, and that it appears in the visible text, so a change
+ * to the CSVs or their format cannot silently orphan the findings. Every
+ * number of the README's Results section must be checked, or listed in its
+ * "figures not from a run" comment. It also re-renders one committed results
+ * directory with the current renderer. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -64,88 +72,198 @@ static int appears(const char *text, const char *num)
 }
 
 typedef struct loaded {
-    char name[64];
+    char name[96];
     csv_table t;
+    json_t *json; /* a run.json instead of a CSV */
 } loaded;
 
-#define MAX_RESULTS 128
+#define MAX_RESULTS 160
 
-static csv_table *table_for(loaded *cache, size_t *n_cache, const char *exp)
+static loaded *source_for(loaded *cache, size_t *n_cache, const char *exp)
 {
     for (size_t i = 0; i < *n_cache; i++)
-        if (!strcmp(cache[i].name, exp)) return &cache[i].t;
+        if (!strcmp(cache[i].name, exp)) return &cache[i];
     char rel[256], err[512];
-    if (strstr(exp, ".csv")) snprintf(rel, sizeof rel, RESULTS_ROOT "%s", exp);
+    if (strstr(exp, ".csv") || strstr(exp, ".json")) snprintf(rel, sizeof rel, RESULTS_ROOT "%s", exp);
     else if (!strncmp(exp, "h100/", 5) || !strncmp(exp, "h200/", 5)) snprintf(rel, sizeof rel, RESULTS_ROOT "%s/results.csv", exp);
     else snprintf(rel, sizeof rel, RESULTS "%s/results.csv", exp);
-    if (*n_cache == MAX_RESULTS) fail_msg("FINDINGS.md cites more than %d results directories", MAX_RESULTS);
+    if (*n_cache == MAX_RESULTS) fail_msg("the docs cite more than %d results files", MAX_RESULTS);
     loaded *l = &cache[(*n_cache)++];
+    memset(l, 0, sizeof *l);
     snprintf(l->name, sizeof l->name, "%s", exp);
-    if (csv_read_file(tu_data_file(rel), &l->t, err, sizeof err)) fail_msg("%s", err);
-    return &l->t;
+    if (strstr(exp, ".json")) l->json = tu_load_json(tu_data_file(rel));
+    else if (csv_read_file(tu_data_file(rel), &l->t, err, sizeof err)) fail_msg("%s", err);
+    return l;
+}
+
+/* A number in run.json by a dotted path ("drift.items.0.cold_ms.1"). */
+static double json_number(json_t *root, const char *exp, const char *path)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    json_t *v = root;
+    char *save = NULL;
+    for (char *key = strtok_r(buf, ".", &save); key && v; key = strtok_r(NULL, ".", &save))
+        v = json_is_array(v) ? json_array_get(v, strtoul(key, NULL, 10)) : json_object_get(v, key);
+    if (!json_is_number(v)) fail_msg("%s: no number at '%s'", exp, path);
+    return json_number_value(v);
+}
+
+typedef struct selection {
+    csv_table *t;
+    size_t rows[4096]; /* the matching rows */
+    size_t n;
+} selection;
+
+/* The rows of t whose columns equal the selectors "col=value" in sel[0..n_sel). */
+static void select_rows(const char *exp, csv_table *t, char **sel, int n_sel, selection *out)
+{
+    int cols[8];
+    char *val[8];
+    if (n_sel > 8) fail_msg("%s: more than 8 selectors", exp);
+    for (int i = 0; i < n_sel; i++) {
+        char *eq = strchr(sel[i], '=');
+        if (!eq) fail_msg("%s: bad selector '%s' (want col=value)", exp, sel[i]);
+        *eq = '\0';
+        val[i] = eq + 1;
+        if ((cols[i] = csv_column(t, sel[i])) < 0) fail_msg("%s: no column '%s'", exp, sel[i]);
+    }
+    out->t = t;
+    out->n = 0;
+    for (size_t r = 0; r < t->nrows; r++) {
+        int ok = 1;
+        for (int i = 0; i < n_sel && ok; i++) ok = !strcmp(t->rows[r][cols[i]], val[i]);
+        if (!ok) continue;
+        if (out->n < sizeof out->rows / sizeof out->rows[0]) out->rows[out->n] = r;
+        out->n++; /* counted past the array for rows=N; column_value refuses that many */
+    }
+}
+
+/* COL of the selected row, or "min:COL" / "max:COL" over the selected rows. */
+static double column_value(const char *exp, const selection *s, const char *what)
+{
+    int agg = !strncmp(what, "min:", 4) ? -1 : !strncmp(what, "max:", 4) ? 1 : 0;
+    const char *col = agg ? what + 4 : what;
+    int c = csv_column(s->t, col);
+    if (c < 0) fail_msg("%s: no column '%s'", exp, col);
+    if (!agg && s->n != 1) fail_msg("%s: %zu rows match the selector of a check of %s (want 1)", exp, s->n, col);
+    if (s->n == 0) fail_msg("%s: no row matches the selector of a check of %s", exp, what);
+    if (s->n > sizeof s->rows / sizeof s->rows[0]) fail_msg("%s: %zu rows for %s: narrow the selector", exp, s->n, what);
+    double best = atof(s->t->rows[s->rows[0]][c]);
+    for (size_t i = 1; i < s->n; i++) {
+        double v = atof(s->t->rows[s->rows[i]][c]);
+        if ((agg < 0 && v < best) || (agg > 0 && v > best)) best = v;
+    }
+    return best;
+}
+
+/* One term "EXP; sel=v; ...; WHAT": WHAT is a column (min:/max: allowed), or
+ * a dotted path where EXP is a run.json. */
+static double term_value(char *term, loaded *cache, size_t *n_cache)
+{
+    char *items[10];
+    int n = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(term, ";", &save); tok && n < 10; tok = strtok_r(NULL, ";", &save)) {
+        while (*tok == ' ') tok++;
+        for (char *e = tok + strlen(tok); e > tok && e[-1] == ' ';) *--e = '\0';
+        items[n++] = tok;
+    }
+    if (n < 2) fail_msg("ratio term without a column: %s", term);
+    loaded *l = source_for(cache, n_cache, items[0]);
+    if (l->json) return json_number(l->json, items[0], items[n - 1]);
+    static selection s;
+    select_rows(items[0], &l->t, items + 1, n - 2, &s);
+    return column_value(items[0], &s, items[n - 1]);
+}
+
+/* The printed number is the value (times k) at the printed decimals, and the reader sees it. */
+static void check_printed(const char *doc, const char *visible, const char *exp, const char *what, double value,
+                          const char *printed)
+{
+    const char *dot = strchr(printed, '.');
+    int decimals = dot ? (int)strlen(dot + 1) : 0;
+    char want[64];
+    snprintf(want, sizeof want, "%.*f", decimals, value);
+    if (strcmp(want, printed)) fail_msg("%s %s: %s says %s, the results give %s (%.9g)", exp, what, doc, printed, want, value);
+    if (!appears(visible, printed)) fail_msg("%s %s=%s is checked but not shown in %s", exp, what, printed, doc);
+}
+
+/* Splits "NAME[*K]=PRINTED" in place. */
+static const char *split_value(char *tok, double *k)
+{
+    while (*tok == ' ') tok++;
+    char *eq = strchr(tok, '=');
+    if (!eq) fail_msg("bad value '%s'", tok);
+    *eq = '\0';
+    *k = 1;
+    char *star = strchr(tok, '*');
+    if (star) {
+        *star = '\0';
+        *k = atof(star + 1);
+    }
+    return eq + 1;
+}
+
+/* "TERM / TERM : ratio[*K]=printed": one value over another. */
+static int check_ratio(const char *doc, char *line, char *values, const char *visible, loaded *cache, size_t *n_cache)
+{
+    char *slash = strstr(line, " / ");
+    *slash = '\0';
+    char label[160];
+    snprintf(label, sizeof label, "%s", line);
+    double num = term_value(line, cache, n_cache), den = term_value(slash + 3, cache, n_cache);
+    int checked = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(values, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        double k;
+        const char *printed = split_value(tok, &k);
+        if (strcmp(tok + strspn(tok, " "), "ratio")) fail_msg("a ratio line takes ratio=..., not '%s'", tok);
+        check_printed(doc, visible, label, "ratio", num / den * k, printed);
+        checked++;
+    }
+    return checked;
 }
 
 /* One check line; returns the number of values checked. */
-static int check_line(char *line, const char *visible, loaded *cache, size_t *n_cache)
+static int check_line(const char *doc, char *line, const char *visible, loaded *cache, size_t *n_cache)
 {
     char *colon = strstr(line, " : ");
     if (!colon) fail_msg("check line without ' : ': %s", line);
     *colon = '\0';
     char *values = colon + 3;
+    if (strstr(line, " / ")) return check_ratio(doc, line, values, visible, cache, n_cache);
     char *save = NULL;
     char *exp = strtok_r(line, ";", &save);
-    csv_table *t = table_for(cache, n_cache, exp);
-    /* selectors */
-    char *sel_col[8], *sel_val[8];
+    loaded *l = source_for(cache, n_cache, exp);
+    char *sel[8];
     int n_sel = 0;
     for (char *tok; (tok = strtok_r(NULL, ";", &save));) {
         while (*tok == ' ') tok++;
-        char *eq = strchr(tok, '=');
-        if (!eq || n_sel == 8) fail_msg("bad selector '%s'", tok);
-        *eq = '\0';
-        sel_col[n_sel] = tok;
-        sel_val[n_sel++] = eq + 1;
+        if (!strchr(tok, '=') || n_sel == 8) fail_msg("bad selector '%s'", tok);
+        sel[n_sel++] = tok;
     }
-    int cols[8];
-    for (int i = 0; i < n_sel; i++)
-        if ((cols[i] = csv_column(t, sel_col[i])) < 0) fail_msg("%s: no column '%s' in results.csv", exp, sel_col[i]);
-    size_t hit = 0, hits = 0;
-    for (size_t r = 0; r < t->nrows; r++) {
-        int ok = 1;
-        for (int i = 0; i < n_sel && ok; i++) ok = !strcmp(t->rows[r][cols[i]], sel_val[i]);
-        if (ok) {
-            hit = r;
-            hits++;
-        }
-    }
-    if (hits != 1) fail_msg("%s: %zu rows match the selector of a FINDINGS.md check (want 1)", exp, hits);
+    static selection s;
+    if (!l->json) select_rows(exp, &l->t, sel, n_sel, &s);
     int checked = 0;
     char *save2 = NULL;
     for (char *tok = strtok_r(values, ";", &save2); tok; tok = strtok_r(NULL, ";", &save2)) {
-        while (*tok == ' ') tok++;
-        char *eq = strchr(tok, '=');
-        if (!eq) fail_msg("bad value '%s'", tok);
-        *eq = '\0';
-        const char *printed = eq + 1;
-        double k = 1;
-        char *star = strchr(tok, '*');
-        if (star) {
-            *star = '\0';
-            k = atof(star + 1);
-        }
-        int c = csv_column(t, tok);
-        if (c < 0) fail_msg("%s: no column '%s' in results.csv", exp, tok);
-        const char *dot = strchr(printed, '.');
-        int decimals = dot ? (int)strlen(dot + 1) : 0;
-        char want[64];
-        snprintf(want, sizeof want, "%.*f", decimals, atof(t->rows[hit][c]) * k);
-        if (strcmp(want, printed))
-            fail_msg("%s %s: FINDINGS.md says %s, results.csv gives %s (%s)", exp, tok, printed, want,
-                     t->rows[hit][c]);
-        if (!appears(visible, printed)) fail_msg("%s %s=%s is checked but not shown in FINDINGS.md", exp, tok, printed);
+        double k;
+        const char *printed = split_value(tok, &k);
+        tok += strspn(tok, " ");
+        double v = l->json ? json_number(l->json, exp, tok) : !strcmp(tok, "rows") ? (double)s.n : column_value(exp, &s, tok);
+        check_printed(doc, visible, exp, tok, v * k, printed);
         checked++;
     }
     return checked;
+}
+
+static void free_sources(loaded *cache, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (cache[i].json) json_decref(cache[i].json);
+        else csv_free(&cache[i].t);
+    }
 }
 
 /* Every check block of the markdown file `rel`: the blocks and numbers
@@ -166,7 +284,7 @@ static void check_file(const char *rel, loaded *cache, size_t *n_cache, int *blo
         for (char *line = p; line < end;) {
             char *nl = strchr(line, '\n');
             if (nl) *nl = '\0';
-            if (*line) values += check_line(line, visible, cache, n_cache);
+            if (*line) values += check_line(rel, line, visible, cache, n_cache);
             if (!nl) break;
             line = nl + 1;
         }
@@ -185,13 +303,30 @@ static void test_findings_match_csvs(void **state)
     size_t n_cache = 0;
     int blocks, values;
     check_file("experiments/FINDINGS.md", cache, &n_cache, &blocks, &values);
-    printf("FINDINGS.md: %d tables, %d numbers checked against %zu results files\n", blocks, values, n_cache);
-    assert_true(blocks >= 8);
-    assert_true(values >= 100);
+    printf("FINDINGS.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
+    assert_true(blocks >= 9); /* the runs, §1-5 and §7 */
+    assert_true(values >= 230);
+    /* the five study experiments, the default runs, vs-cub on each device (results, confirm.csv),
+     * ncu's times (two files), four drift runs and the runs' run.json files */
+    assert_int_equal(n_cache, 25);
+    free_sources(cache, n_cache);
+}
+
+/* The journal keeps every table the findings page had before the split, with its checks. */
+static void test_journal_matches_csvs(void **state)
+{
+    (void)state;
+    loaded cache[MAX_RESULTS];
+    size_t n_cache = 0;
+    int blocks, values;
+    check_file("experiments/JOURNAL.md", cache, &n_cache, &blocks, &values);
+    printf("JOURNAL.md: %d tables, %d numbers checked against %zu results files\n", blocks, values, n_cache);
+    assert_int_equal(blocks, 26);
+    assert_int_equal(values, 734);
     /* each of the five study experiments backs some of it, the default runs with and without metrics,
      * the vs-cub run and 82 beyond-cub step runs */
     assert_int_equal(n_cache, 94); /* and vs-cub's confirm.csv on each device, and ncu's times (two files) */
-    for (size_t i = 0; i < n_cache; i++) csv_free(&cache[i].t);
+    free_sources(cache, n_cache);
 }
 
 /* The README's results: every figure it states is checked the same way. */
@@ -205,7 +340,131 @@ static void test_readme_matches_csvs(void **state)
     printf("README.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
     assert_true(blocks >= 1);
     assert_true(values >= 20);
-    for (size_t i = 0; i < n_cache; i++) csv_free(&cache[i].t);
+    free_sources(cache, n_cache);
+}
+
+/* The printed values of every check line in md, as " v1 v2 ... " (malloc'd). */
+static char *checked_values(const char *md)
+{
+    char *out = calloc(1, strlen(md) + 2);
+    strcat(out, " ");
+    const char *tag = "<!-- checked by //tests:findings_test against the CSVs\n";
+    for (const char *p = strstr(md, tag); p; p = strstr(p, tag)) {
+        const char *end = strstr(p, "-->");
+        for (const char *line = p + strlen(tag); line && line < end; line = strchr(line, '\n') + 1) {
+            const char *nl = strchr(line, '\n'), *colon = strstr(line, " : ");
+            if (!nl || !colon || colon > nl) break;
+            for (const char *eq = strchr(colon, '='); eq && eq < nl; eq = strchr(eq + 1, '=')) {
+                size_t n = strcspn(eq + 1, ";\n");
+                strncat(out, eq + 1, n);
+                strcat(out, " ");
+            }
+        }
+        p = end;
+    }
+    return out;
+}
+
+/* Text without code spans and link targets: the prose and tables a reader sees. */
+static void blank_code_and_links(char *text)
+{
+    for (char *p = text; *p; p++) {
+        char *e = NULL;
+        if (*p == '`') e = strchr(p + 1, '`');
+        else if (p[0] == ']' && p[1] == '(') e = strchr(p + 2, ')');
+        if (!e) continue;
+        memset(p, ' ', (size_t)(e - p + 1));
+        p = e;
+    }
+}
+
+/* Every number of the README's Results section (not an exponent of 2^k, not
+ * part of a name) is a checked value or listed as not from a run. */
+static void test_readme_results_all_checked(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("README.md"));
+    assert_non_null(md);
+    char *values = checked_values(md);
+    const char *exempt_tag = "<!-- figures not from a run:";
+    char *exempt = strstr(md, exempt_tag);
+    assert_non_null(exempt);
+    exempt = strndup(exempt, (size_t)(strstr(exempt, "-->") - exempt)); /* the list only */
+    char *visible = visible_text(md);
+    char *sec = strstr(visible, "\n## Results\n");
+    assert_non_null(sec);
+    char *end = strstr(sec + 1, "\n## ");
+    if (end) *end = '\0';
+    blank_code_and_links(sec);
+    int numbers = 0, missing = 0;
+    for (char *p = sec; *p; p++) {
+        if (!(*p >= '0' && *p <= '9')) continue;
+        char prev = p[-1];
+        size_t n = strspn(p, "0123456789.");
+        while (n > 1 && p[n - 1] == '.') n--;
+        char next = p[n];
+        int name = (prev >= 'a' && prev <= 'z') || (prev >= 'A' && prev <= 'Z') || prev == '_' || prev == '^' ||
+                   (unsigned char)prev == 0xa7 /* § */ || next == '^' || (next >= 'a' && next <= 'z') || next == '_';
+        if (prev == '-' && p[-2] >= 'a' && p[-2] <= 'z') name = 1; /* confirm-2, d1-2 */
+        if (p - sec > 5 && !strncmp(p - 5, "seed", 4) && (prev == ' ' || prev == '\n')) name = 1; /* seed 003 */
+        if (!name) {
+            char tok[32], key[40];
+            snprintf(tok, sizeof tok, "%.*s", (int)(n < 31 ? n : 31), p);
+            snprintf(key, sizeof key, " %s ", tok);
+            numbers++;
+            if (!strstr(values, key) && !strstr(exempt, key)) {
+                printf("README Results: %s is neither checked nor listed as not from a run\n", tok);
+                missing++;
+            }
+        }
+        p += n - 1;
+    }
+    printf("README Results: %d numbers, each checked or listed as not from a run\n", numbers);
+    assert_int_equal(missing, 0);
+    free(exempt);
+    free(visible);
+    free(values);
+    free(md);
+}
+
+/* The README quotes --dry-run's "axes for V (experiments/F.ini:L): block_dims B; coarse C":
+ * line L of F is V's section, and its keys hold B and C. */
+static void test_readme_axes_line_matches_file(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("README.md"));
+    assert_non_null(md);
+    const char *p = strstr(md, "axes for ");
+    assert_non_null(p);
+    char variant[64], file[128], blocks[64], coarse[64];
+    int line = 0;
+    char flat[512];
+    size_t k = 0;
+    for (const char *q = p; *q && *q != '`' && k + 1 < sizeof flat; q++) flat[k++] = *q == '\n' ? ' ' : *q;
+    flat[k] = '\0';
+    assert_int_equal(sscanf(flat, "axes for %63s (%127[^:]:%d): block_dims %63[^;]; coarse %63s", variant, file, &line,
+                            blocks, coarse),
+                     5);
+    char *ini = tu_read_file(tu_data_file(file));
+    assert_non_null(ini);
+    const char *l = ini;
+    for (int i = 1; i < line && l; i++) l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL;
+    assert_non_null(l);
+    char want[96];
+    snprintf(want, sizeof want, "[axes:%s]\n", variant);
+    if (strncmp(l, want, strlen(want))) fail_msg("README: %s:%d is not %s", file, line, want);
+    /* the section's keys, spaces removed, up to the next section */
+    char keys[1024];
+    k = 0;
+    for (const char *q = l + strlen(want); *q && *q != '[' && k + 1 < sizeof keys; q++)
+        if (*q != ' ') keys[k++] = *q;
+    keys[k] = '\0';
+    char b[96], c[96];
+    snprintf(b, sizeof b, "block_dims=%s\n", blocks);
+    snprintf(c, sizeof c, "coarse=%s\n", coarse);
+    if (!strstr(keys, b) || !strstr(keys, c)) fail_msg("README: %s's section in %s does not set %s and %s", variant, file, b, c);
+    free(ini);
+    free(md);
 }
 
 /* The smallest committed results directory, copied and drawn again. */
@@ -249,7 +508,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_findings_match_csvs),
+        cmocka_unit_test(test_journal_matches_csvs),
         cmocka_unit_test(test_readme_matches_csvs),
+        cmocka_unit_test(test_readme_results_all_checked),
+        cmocka_unit_test(test_readme_axes_line_matches_file),
         cmocka_unit_test(test_rerender_committed_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,7 @@
 #include "harness/device.h"
 #include "harness/profiler_cupti.h"
 #include "kernels/registry.h"
+#include "tests/test_parts.h"
 
 static int have_device(void)
 {
@@ -265,14 +266,16 @@ static void test_gpu_measure_a_reduction(void **state)
     p->end(p->state);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int parts = test_parts(argc, argv);
     const struct CMUnitTest cpu[] = {
         cmocka_unit_test(test_answers),
         cmocka_unit_test(test_unknown_names_refused_before_the_device),
         cmocka_unit_test(test_without_a_device),
     };
-    int failed = cmocka_run_group_tests_name("profiler_cupti_cpu", cpu, NULL, NULL);
+    int failed = parts & TEST_PART_CPU ? cmocka_run_group_tests_name("profiler_cupti_cpu", cpu, NULL, NULL) : 0;
+    if (!(parts & TEST_PART_GPU)) return failed;
     int count = 0;
     cudaError_t e = cudaGetDeviceCount(&count);
     if (e != cudaSuccess || count == 0) {

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
 # Counts cmocka results in test logs and prints `N passed, N failed, N skipped`.
-# Usage: count-tests.sh LOG... ; a log with no cmocka summary counts as one
-# test: skipped if it printed `SKIPPED: `, passed if its status file says 0,
-# else failed. Exit status: 1 if anything failed.
+# Usage: count-tests.sh [--skipped NAME]... LOG...
+# --skipped NAME: a test target that did not run (Bazel skips the GPU tests on a
+# host without a GPU, and they leave no log): one skipped each.
+# A log with no cmocka summary counts as one test: skipped if it printed
+# `SKIPPED: `, passed if its status file says 0, else failed.
+# Exit status: 1 if anything failed.
 passed=0 failed=0 skipped=0
+while [ "${1:-}" = --skipped ]; do
+    [ -n "${2:-}" ] || { echo "count-tests.sh: --skipped needs a test name" >&2; exit 2; }
+    skipped=$((skipped + 1))
+    shift 2
+done
 for log in "$@"; do
     p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test(s)\..*/\1/p' "$log" | tail -1)
     f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test(s).*/\1/p' "$log" | tail -1)

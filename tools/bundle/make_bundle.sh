@@ -13,7 +13,12 @@ mkdir -p "$out/bin" "$out/tests" "$out/lib" "$out/experiments" "$out/plots" "$ou
 
 ws=. # bazel run starts in the runfiles tree of this workspace
 cp -L "$ws/harness/sweep" "$ws/plots/render" "$out/bin/"
-for t in $(cat "$ws/tools/bundle/tests.txt"); do cp -L "$ws/tests/$t" "$out/tests/"; done
+# A GPU test's binary is NAME_bin (its test target is skipped on hosts without a GPU).
+for t in $(cat "$ws/tools/bundle/tests.txt"); do
+    src="$ws/tests/$t"
+    [ -e "${src}_bin" ] && src="${src}_bin"
+    cp -L "$src" "$out/tests/$t"
+done
 cp -L "$ws"/tools/bundle/run-tests "$out/"
 cp -L "$ws"/tools/*.sh "$out/tools/"
 cp -L "$ws"/experiments/*.ini "$out/experiments/" 2>/dev/null || true
