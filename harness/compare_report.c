@@ -424,7 +424,7 @@ static int draw_charts(const char *dir, const compare_result *r, FILE *log, char
         char norm[64] = "";
         if (r->normalize != CN_NONE) snprintf(norm, sizeof norm, ", normalised by %s", compare_norm_name(r->normalize));
         snprintf(title, sizeof title, "%s: speed-up of NEW over BASE%s", g[k].name, norm);
-        snprintf(sub, sizeof sub, "BASE %.200s, NEW %.200s; bars: 95 %% intervals; green faster, red slower, grey same",
+        snprintf(sub, sizeof sub, "BASE %.200s, NEW %.200s; bars: 95 %% intervals; blue faster, vermillion slower, grey same",
                  base_name(r->base.dir), base_name(r->newer.dir));
         int d = compare_chart_draw(dir, stem, title, sub, pts, np, msg, sizeof msg);
         if (d == 0) {

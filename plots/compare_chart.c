@@ -17,9 +17,10 @@
 
 extern char **environ;
 
-static const unsigned verdict_rgb[] = {0x7a7a7a, 0x1a9850, 0xd73027}; /* same, faster, slower */
+/* Okabe-Ito blue and vermillion: told apart with any colour vision. */
+static const unsigned verdict_rgb[] = {0x7a7a7a, 0x0072b2, 0xd55e00}; /* same, faster, slower */
 /* The verdict in the marker's shape too, for readers who cannot tell the
- * green from the red: circle, triangle up, triangle down; filled cold, open
+ * colours: circle, triangle up, triangle down; filled cold, open
  * hot (gnuplot point types). */
 static const int verdict_pt[2][3] = {{7, 9, 11}, {6, 8, 10}};
 
