@@ -4,7 +4,7 @@
 # peak, achieved occupancy. Panels without data are left out.
 # Parameters: gpdir, fmt, out, w, h, ttl, sub, data (one line per variant: y,
 # name, warp %, predicated-on warp %, bank ld, bank st, dram %, occupancy %,
-# colour, bank ld label, bank st label, then per panel "n/a" or "";
+# colour, marker (the variant's, unused by bars), bank ld label, bank st label, then per panel "n/a" or "";
 # '?' where absent), yt (the names as a tic list), ymax, has_warp, has_bank, has_dram, has_occ,
 # has_pred (predicated-on warp efficiency present), dram_lab, bank_max, bank_step, left (screen x where the panels begin).
 load gpdir.'/common.gp'
@@ -34,7 +34,7 @@ if (has_warp) {
     eval("plot data using (($3)/2):($1-0.2):(0):3:($1-0.38):($1-0.02):9 " . \
          "with boxxyerror fs solid 0.9 noborder lc rgb variable title 'all', " . (has_pred ? pred : '') . \
          "'' using ($3+2):($1-0.2):(sprintf('%.0f', $3)) with labels left font ',8' notitle, " . \
-         "'' using (1):1:12 with labels left font ',8' tc '#999999' notitle")
+         "'' using (1):1:13 with labels left font ',8' tc '#999999' notitle")
     k = k + 1
     unset ytics
 }
@@ -50,9 +50,9 @@ if (has_bank) {
             with boxxyerror fs solid 0.9 noborder lc rgb variable title 'loads', \
          '' using (0.5):($1+0.2):(0.5):($6 > 0.5 ? $6 : 0.5):($1+0.02):($1+0.38):9 \
             with boxxyerror fs solid 0.35 noborder lc rgb variable title 'stores', \
-         '' using (($5 > 0.5 ? $5 : 0.5)*1.25):($1-0.2):10 with labels left font ',8' notitle, \
-         '' using (($6 > 0.5 ? $6 : 0.5)*1.25):($1+0.2):11 with labels left font ',8' notitle, \
-         '' using (0.6):1:13 with labels left font ',8' tc '#999999' notitle
+         '' using (($5 > 0.5 ? $5 : 0.5)*1.25):($1-0.2):11 with labels left font ',8' notitle, \
+         '' using (($6 > 0.5 ? $6 : 0.5)*1.25):($1+0.2):12 with labels left font ',8' notitle, \
+         '' using (0.6):1:14 with labels left font ',8' tc '#999999' notitle
     unset logscale x
     set format x '%g'
     k = k + 1
@@ -67,7 +67,7 @@ if (has_dram) {
     plot data using (($7)/2):1:(0):7:($1-0.36):($1+0.36):9 \
             with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
          '' using ($7+2):1:(sprintf('%.0f%%', $7)) with labels left font ',8' notitle, \
-         '' using (1):1:14 with labels left font ',8' tc '#999999' notitle
+         '' using (1):1:15 with labels left font ',8' tc '#999999' notitle
     k = k + 1
     unset ytics
 }
@@ -80,7 +80,7 @@ if (has_occ) {
     plot data using (($8)/2):1:(0):8:($1-0.36):($1+0.36):9 \
             with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
          '' using ($8+2):1:(sprintf('%.0f%%', $8)) with labels left font ',8' notitle, \
-         '' using (1):1:15 with labels left font ',8' tc '#999999' notitle
+         '' using (1):1:16 with labels left font ',8' tc '#999999' notitle
     k = k + 1
 }
 unset multiplot

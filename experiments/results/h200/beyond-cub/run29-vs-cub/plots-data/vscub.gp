@@ -2,8 +2,11 @@
 # where there are hot times, hot L2 (right), with a dashed reference line:
 # the speed-up over CUB (ref 1, log y) or the percentage of the measured copy
 # bandwidth (ref 100).
+# Error bars: 95 % intervals (the data file's columns 8-11).
 # Parameters: gpdir, fmt, out, w, h, ttl, sub, data (blocks per variant: n,
-# cold, hot, ...), nvar, names, colors, pts, lws, npanel (1: cold; 2: cold
+# cold, hot, 4 configuration columns, cold_lo, cold_hi, hot_lo, hot_hi,
+# cold_source, hot_source: 2 confirmed, drawn ringed), hasconf (1: some
+# point is confirmed), nvar, names, colors, pts, dts, lws, npanel (1: cold; 2: cold
 # and hot), xmin, xmax, xstart, xstep, ymin, ymax, ylog, yt (y tic list, or
 # ''), ylab, ref, reflab, right (screen x where the panels end; the key is
 # right of it).
@@ -17,6 +20,7 @@ set xrange [xmin:xmax]
 set yrange [ymin:ymax]
 if (ylog) { set logscale y 10; set format y '%g'; set mytics 10 }
 if (strlen(yt) > 0) { eval('set ytics ' . yt) }
+set bars small
 set xlabel 'n (elements)'
 set tmargin at screen 1 - 120.0/h
 set bmargin at screen 70.0/h
@@ -34,8 +38,12 @@ do for [k=1:npanel] {
         unset key
     }
     col = k + 1
-    plot for [i=1:nvar] data index (i-1) using 1:col with linespoints \
-            lc rgb word(colors, i) pt (word(pts, i)+0) ps 0.75 lw (word(lws, i)+0) title word(names, i), \
+    lo = 6 + 2 * k
+    src = 11 + k
+    plot for [i=1:nvar] data index (i-1) using 1:col:lo:lo+1 with yerrorlines lc rgb word(colors, i) \
+            pt (word(pts, i)+0) ps 0.75 dt 0+word(dts, i) lw (word(lws, i)+0) title word(names, i), \
+         for [i=1:nvar] data index (i-1) using 1:(column(src) == 2 ? column(col) : NaN) with points \
+            pt 6 ps 1.7 lw 1.2 lc '#777777' title (i == 1 && hasconf ? 'confirmed (confirm.csv)' : ''), \
          ref with lines dt 2 lw 1.6 lc '#202020' title reflab
 }
 unset multiplot
