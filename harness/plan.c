@@ -398,18 +398,22 @@ static int axis_unheeded(const experiment *ev, const variant *v, int axis, unhee
     return 0;
 }
 
-static size_t selected_count(const experiment *e)
+/* The variants selected that have the axis: every one, or the reductions for finishes. */
+static size_t selected_with_axis(const experiment *e, const char *key)
 {
     size_t n = 0;
-    for (size_t r = 0; r < registry_count(); r++) n += experiment_selects(e, registry_get(r));
+    for (size_t r = 0; r < registry_count(); r++) {
+        const variant *v = registry_get(r);
+        n += experiment_selects(e, v) && (strcmp(key, "finishes") || v->kind == KIND_REDUCE);
+    }
     return n;
 }
 
-/* Was the axis's value set for v alone: v is the only variant selected, or
- * an [axes:GLOB] section that matches v only sets it? */
+/* Was the axis's value set for v alone: v is the only variant selected that
+ * has the axis, or an [axes:GLOB] section that matches v only sets it? */
 static int asked_of_variant_alone(const experiment *e, const variant *v, const char *key)
 {
-    if (selected_count(e) == 1) return 1;
+    if (selected_with_axis(e, key) == 1) return 1;
     const axes_override *o = override_for(e, v);
     if (!o) return 0;
     int sets = 0;
