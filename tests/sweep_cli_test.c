@@ -22,6 +22,8 @@
 #include "harness/device.h"
 #include "harness/files.h"
 #include "harness/plan.h"
+#include "harness/results.h"
+#include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 
 static char err[8192];
@@ -451,6 +453,38 @@ static void test_unheeded_and_empty(void **state)
     assert_non_null(strstr(err, "the plan runs nothing: all 5 configurations are skipped (scan_naive: n above"));
 }
 
+/* .alias is optional: a variant without one is selected by its name and
+ * globs, labelled, and written to results.csv with an empty alias. */
+static void test_variant_without_alias(void **state)
+{
+    (void)state;
+    variant bare = *registry_find("reduce_cub");
+    bare.alias = NULL;
+    experiment e;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_cub", &e.variants, err, sizeof err), 0);
+    assert_true(experiment_selects(&e, &bare));
+    assert_int_equal(parse_globs("reduce_*,!reduce0", &e.variants, err, sizeof err), 0);
+    assert_true(experiment_selects(&e, &bare));
+    assert_int_equal(parse_globs("cub::DeviceReduce", &e.variants, err, sizeof err), 0);
+    assert_false(experiment_selects(&e, &bare)); /* its alias is gone */
+    sweep_row row;
+    memset(&row, 0, sizeof row);
+    row.cfg.v = &bare;
+    row.cfg.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .coarse = 1};
+    row.status = ROW_OK;
+    char label[256];
+    config_label(&row.cfg, label, sizeof label);
+    assert_string_equal(label, "reduce_cub f32 sum n=1024 block=256 coarse=1 none");
+    const char *csv = tu_path(tu_tempdir("noalias"), "results.csv");
+    metric_columns mc = {0};
+    assert_int_equal(results_write_csv(csv, &row, 1, mc, err, sizeof err), 0);
+    char *text = tu_read_file(csv);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\nreduce_cub,,cub,reduce,f32,sum,1024,256,1,"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_no_device_messages),
         cmocka_unit_test(test_profile_estimate),
         cmocka_unit_test(test_unheeded_and_empty),
+        cmocka_unit_test(test_variant_without_alias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
