@@ -171,8 +171,8 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen);
 /* Settings a variant cannot honour. Where a variant has one value on an axis
  * (reduce_cub: block dim 256; a variant without a coarse factor: 1; a
  * one-value reduction: finish none) and the experiment asks for others:
- * asked of that variant alone (it is the only one selected, or an
- * [axes:GLOB] that matches it alone sets the axis), plan_build refuses it
+ * asked of that variant alone (it is the only one selected that has the
+ * axis, or an [axes:GLOB] that matches it alone sets the axis), plan_build refuses it
  * ("block_dims: reduce_cub runs at block dim 256 only, not 512 ..."); asked
  * of several (a list for every variant), the variant runs its own value and
  * this names each case in buf ("reduce_cub block dim 256 (asked 512); ..."),
@@ -210,6 +210,8 @@ typedef struct estimate_model {
     double pcie_GBps;   /* host <-> device copies */
     int host_threads;   /* cores the CPU reference uses */
     int no_profile;     /* --no-cupti: no profile phase, whatever the metrics */
+    unsigned profile_passes; /* the profiler's passes once it is set up: estimate_config_s
+                                then includes each configuration's profile phase; 0: not */
 } estimate_model;
 
 /* An H200 (the study's device) on a 16-core host; used when no device is open. */

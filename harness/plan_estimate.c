@@ -57,11 +57,14 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     *measure_s = 2 * kernel + overhead + cold + hot;
 }
 
+static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes);
+
 double estimate_config_s(const sweep_config *c, const timing_params *t, const estimate_model *m)
 {
     if (c->skip_reason) return 0;
     double v, s;
     estimate_config_parts(c, t, m, &v, &s);
+    if (m->profile_passes && c->v->runner != RUNNER_HOST) s += profile_config_s(c, m, m->profile_passes);
     return v + s;
 }
 
@@ -106,6 +109,11 @@ void format_duration(double s, char *buf, size_t len)
 #define PROFILE_DEFAULT_PASSES 3u
 #define PROFILE_METRICS_PER_PASS 6.5
 
+static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes)
+{
+    return PROFILE_CONFIG_S + passes * (PROFILE_PASS_S + kernel_s(c, m));
+}
+
 double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
                           unsigned *passes, char *how, size_t howlen)
 {
@@ -121,7 +129,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
         const sweep_config *c = &p->configs[i];
         if (c->skip_reason || c->v->runner == RUNNER_HOST) continue;
         (*configs)++;
-        total += PROFILE_CONFIG_S + *passes * (PROFILE_PASS_S + kernel_s(c, m));
+        total += profile_config_s(c, m, *passes);
     }
     if (how)
         snprintf(how, howlen,

@@ -1057,6 +1057,7 @@ static int run_create_files(sweep_run *r)
  * bandwidth; the per-configuration context. */
 static void run_begin_loop(sweep_run *r)
 {
+    if (r->prof) r->model.profile_passes = r->ri.profiler_passes; /* the ETA includes the profile phase */
     for (size_t i = 0; i < r->plan.count; i++) {
         if (index_has(&r->ix, &r->plan.configs[i])) continue;
         r->todo++;
@@ -1456,6 +1457,7 @@ static void run_rows_in_plan_order(sweep_run *r)
  * measure, every row is appended to results.csv as it comes. */
 static void run_dispatch(sweep_run *r)
 {
+    if (r->setup.metric_count) r->model.profile_passes = r->ri.profiler_passes;
     size_t n;
     size_t *order = run_deal_order(r, &n);
     if (!r->o.quiet) {
