@@ -409,21 +409,26 @@ static size_t selected_with_axis(const experiment *e, const char *key)
     return n;
 }
 
-/* Was the axis's value set for v alone: v is the only variant selected that
- * has the axis, or an [axes:GLOB] section that matches v only sets it? */
-static int asked_of_variant_alone(const experiment *e, const variant *v, const char *key)
+/* Was the axis's value set for v alone: an [axes:GLOB] section that matches
+ * v only sets it (where: "file:line: [axes:GLOB] key"), or v is the only
+ * variant selected that has the axis (where: its --flag)? 0 when not. */
+static int asked_of_variant_alone(const experiment *e, const variant *v, const char *key, char *where, size_t len)
 {
-    if (selected_with_axis(e, key) == 1) return 1;
     const axes_override *o = override_for(e, v);
-    if (!o) return 0;
     int sets = 0;
-    for (size_t k = 0; k < o->n_keys; k++) sets |= !strcmp(settings_get(o->keys[k].setting)->key, key);
-    size_t matches = 0;
-    for (size_t r = 0; r < registry_count() && sets; r++) {
-        char names[16][AXES_GLOB_LEN];
-        matches += glob_hits(o->glob, names, variant_names(registry_get(r), names, 16));
+    for (size_t k = 0; o && k < o->n_keys; k++) sets |= !strcmp(settings_get(o->keys[k].setting)->key, key);
+    if (sets) {
+        size_t matches = 0;
+        for (size_t r = 0; r < registry_count(); r++) {
+            char names[16][AXES_GLOB_LEN];
+            matches += glob_hits(o->glob, names, variant_names(registry_get(r), names, 16));
+        }
+        snprintf(where, len, "%s:%d: [axes:%s] %s", e->source[0] ? e->source : "experiment", o->line, o->glob, key);
+        return matches == 1 || selected_with_axis(e, key) == 1;
     }
-    return sets && matches == 1;
+    const setting *st = settings_by_key("axes", key);
+    snprintf(where, len, "%s", st && st->flag ? st->flag : key);
+    return selected_with_axis(e, key) == 1;
 }
 
 /* Walk the selected variants' unheeded axes: refuse (-1 and a message) the
@@ -442,10 +447,10 @@ static int check_unheeded(const experiment *e, char *notes, size_t nlen, char *e
         for (int axis = 0; axis < 3 && !rc; axis++) {
             unheeded u;
             if (!axis_unheeded(ev, v, axis, &u)) continue;
-            if (asked_of_variant_alone(e, v, u.key)) {
-                const setting *st = settings_by_key("axes", u.key);
+            char where[AXES_GLOB_LEN + 512];
+            if (asked_of_variant_alone(e, v, u.key, where, sizeof where)) {
                 snprintf(err, errlen, "%s: %s runs at %s %s only, not %s (leave it out for this variant, or ask for %s)",
-                         st && st->flag ? st->flag : u.key, v->name, u.what, u.runs, u.asked, u.runs);
+                         where, v->name, u.what, u.runs, u.asked, u.runs);
                 rc = -1;
             } else if (notes && strlen(notes) + 128 < nlen) {
                 snprintf(notes + strlen(notes), nlen - strlen(notes), "%s%s %s %s (asked %s)", notes[0] ? "; " : "",

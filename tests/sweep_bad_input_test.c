@@ -74,7 +74,7 @@ static const bad_case cases[] = {
     {{"--variants", "scan_cub,reduce_cub", "--finish", "two_step"}, NULL, 0, {NULL}, PRE_NONE,
      "--finish: reduce_cub runs at finish none only, not two_step"},
     {{"--experiment", "@INI"}, "[experiment]\nvariants = reduce_cub, reduce0\n[axes:reduce_cub]\nblock_dims = 1024\n",
-     0, {NULL}, PRE_NONE, "--block-dims: reduce_cub runs at block dim 256 only, not 1024"},
+     0, {NULL}, PRE_NONE, "@INI:3: [axes:reduce_cub] block_dims: reduce_cub runs at block dim 256 only, not 1024"},
     /* ---- variants */
     {{"--variants", "reduce_nonesuch"}, NULL, 0, {NULL}, PRE_NONE,
      "--variants: 'reduce_nonesuch' matches no variant name or alias (see --list)"},

@@ -430,7 +430,17 @@ static void test_unheeded_and_empty(void **state)
                                              "x.ini", &e, err, sizeof err),
                      0);
     assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
-    assert_non_null(strstr(err, "reduce_cub runs at block dim 256 only, not 512"));
+    assert_string_equal(err, "x.ini:3: [axes:reduce_cub] block_dims: reduce_cub runs at block dim 256 only, not 512 "
+                             "(leave it out for this variant, or ask for 256)");
+    /* a section that matches several variants is a list for them: noted */
+    assert_int_equal(experiment_parse_string("[experiment]\nvariants = reduce_cub, reduce0\n"
+                                             "[axes:reduce_*]\nblock_dims = 512\n",
+                                             "x.ini", &e, err, sizeof err),
+                     0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    plan_free(&p);
+    plan_unheeded_notes(&e, notes, sizeof notes);
+    assert_string_equal(notes, "reduce_cub block dim 256 (asked 512)");
     /* coarse factors and finishes alike */
     experiment_defaults(&e);
     assert_int_equal(parse_globs("reduce0", &e.variants, err, sizeof err), 0);
