@@ -70,7 +70,10 @@ static const cli_option options[] = {
     {NULL, OPT_SETTINGS, 0, HELP_PLAN, NULL, NULL},
     {"--list", OPT_SWITCH, AT(list), HELP_PLAN, NULL,
      "print every variant (name, seed alias, description) and exit"},
-    {"--dry-run", OPT_SWITCH, AT(dry_run), HELP_PLAN, NULL, "print the plan, its size and an estimated time; run nothing"},
+    {"--dry-run", OPT_SWITCH, AT(dry_run), HELP_PLAN, NULL,
+     "print the plan, its size and an estimated time: validation,\n"
+     "timing, the profile phase (and the runs its model is fitted\n"
+     "to), the drift check and confirmation; run nothing"},
     {"--shard", OPT_SHARD, AT(shard), HELP_PLAN, "I/N|auto",
      "run part I of N of the plan (0-based; parts balanced by the\n"
      "time model), or auto: I and N from Slurm, Open MPI, MPICH or\n"
