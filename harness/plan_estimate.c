@@ -97,12 +97,13 @@ void format_duration(double s, char *buf, size_t len)
  *     interrupted + 394 s resumed, FINDINGS) against 214 s for the same plan
  *     without metrics (h200/default/run.json): 0.222 s per configuration;
  *   experiments/results/h200/beyond-cub/run44-vs-cub/run.json: vs-cub, 2
- *     metrics in 1 pass, 2079 configurations: 543 s against about 180 s
- *     without (h200/vs-cub/run.json: 295 s with --metrics none, the drift
- *     check and confirmation included): 0.175 s per configuration.
- * Two runs, two constants: 0.151 s + 0.0235 s per pass. */
-#define PROFILE_CONFIG_S 0.151
-#define PROFILE_PASS_S 0.0235
+ *     metrics in 1 pass, 2079 configurations, no checks after the rows: 543 s
+ *     against 166 s for its rows without metrics (h200/vs-cub/run.json: 295 s
+ *     with --metrics none, less its confirmation, 129 s by this file's model
+ *     scaled to that run): 0.181 s per configuration.
+ * Two runs, two constants: 0.161 s + 0.020 s per pass. */
+#define PROFILE_CONFIG_S 0.161
+#define PROFILE_PASS_S 0.020
 /* Passes: the default set's 19 metrics take 3 on GH100 (default-metrics/run.json,
  * profiler_passes), the two DRAM counters 1 (run44): about one pass per 6 to
  * 7 metrics of a list, until the profiler counts them on the device. */

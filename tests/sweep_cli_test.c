@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -402,6 +403,45 @@ static void test_profile_estimate(void **state)
     plan_free(&p);
 }
 
+/* The profile model against the committed runs it was fitted to: the pass
+ * rule gives each run's profiler_passes, and the vs-cub plan with run 44's
+ * metrics (its rows only: no checks after them then) is estimated within
+ * 10 % of run 44's wall time on the H200. */
+static void test_profile_model_on_committed_runs(void **state)
+{
+    (void)state;
+    json_t *dm = tu_load_json(tu_data_file("experiments/results/h200/default-metrics/run.json"));
+    json_t *r44 = tu_load_json(tu_data_file("experiments/results/h200/beyond-cub/run44-vs-cub/run.json"));
+    experiment e;
+    sweep_plan p;
+    estimate_model m = estimate_model_default();
+    size_t configs;
+    unsigned passes;
+    experiment_defaults(&e); /* default-metrics ran the default set */
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    estimate_profile_s(&p, &e, &m, &configs, &passes, NULL, 0);
+    assert_int_equal(passes, json_integer_value(json_object_get(dm, "profiler_passes")));
+    plan_free(&p);
+
+    assert_int_equal(experiment_load(tu_data_file("experiments/vs-cub.ini"), &e, err, sizeof err), 0);
+    char list[1024] = "";
+    const json_t *names = json_object_get(r44, "metrics");
+    for (size_t i = 0; i < json_array_size(names); i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "",
+                 json_string_value(json_array_get(names, i)));
+    assert_int_equal(parse_metrics(list, &e, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    assert_int_equal(p.count, json_integer_value(json_object_get(r44, "rows")));
+    double profile = estimate_profile_s(&p, &e, &m, &configs, &passes, NULL, 0);
+    assert_int_equal(passes, json_integer_value(json_object_get(r44, "profiler_passes")));
+    double total = estimate_plan_s(&p, &e.timing, &m) + profile;
+    double wall = json_number_value(json_object_get(r44, "wall_time_s"));
+    if (fabs(total - wall) > 0.10 * wall) fail_msg("vs-cub with 2 metrics: modelled %.0f s, run 44 took %.0f s", total, wall);
+    plan_free(&p);
+    json_decref(dm);
+    json_decref(r44);
+}
+
 /* A value a variant lacks: refused when asked of it alone, noted when a list
  * for several does not apply to it; a plan that runs nothing is refused. */
 static void test_unheeded_and_empty(void **state)
@@ -507,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_no_device_messages),
         cmocka_unit_test(test_profile_estimate),
+        cmocka_unit_test(test_profile_model_on_committed_runs),
         cmocka_unit_test(test_unheeded_and_empty),
         cmocka_unit_test(test_variant_without_alias),
     };
