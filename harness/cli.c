@@ -1,10 +1,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "harness/cli.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "harness/axes.h"
 #include "harness/files.h"
 #include "harness/settings.h"
 #include "harness/shard.h"
@@ -32,12 +34,20 @@ static const char usage_tail[] =
     "\n"
     "Relative paths are relative to the directory `bazel run` was started from.\n"
     "Exit status: 0 every configuration valid; 1 a validation failure, a CUDA error or\n"
-    "no CUDA device; 2 bad usage (nothing is written); 130/143 interrupted by\n"
-    "SIGINT/SIGTERM (results.csv holds the finished rows, run.json says interrupted).\n"
+    "no CUDA device (the message says why: no driver, a driver too old, no GPU); 2 bad\n"
+    "usage (nothing is written); 130/143 interrupted by SIGINT/SIGTERM (results.csv\n"
+    "holds the finished rows, run.json says interrupted).\n"
     "A failed configuration is a row with the CUDA error text and the run goes on; a\n"
     "sticky error (a lost CUDA context) stops it with the rows kept (exit 1; --resume\n"
     "continues). Configurations that do not fit in device memory are skipped rows; a\n"
-    "--sizes value at which nothing fits is bad usage.\n";
+    "--sizes value at which nothing fits is bad usage, and so is a plan that runs\n"
+    "nothing (every configuration skipped: the message gives the reasons).\n"
+    "A variant with one value on an axis (reduce_cub: block dim 256; a variant\n"
+    "without coarsening: coarse 1; a one-value reduction: finish none) runs its own\n"
+    "when a list asked of several variants lacks it (one note on stderr, and in\n"
+    "--dry-run; the row's columns say what ran); asked of it alone (the only variant\n"
+    "selected, or its own [axes:GLOB] section) the value is refused: bad usage.\n"
+    "Without a GPU, --fake-device runs the whole sweep on synthetic times.\n";
 
 /* The options that are not settings of the experiment (those are in
  * harness/settings.c), in --help order; an entry without a name stands for
@@ -60,7 +70,10 @@ static const cli_option options[] = {
     {NULL, OPT_SETTINGS, 0, HELP_PLAN, NULL, NULL},
     {"--list", OPT_SWITCH, AT(list), HELP_PLAN, NULL,
      "print every variant (name, seed alias, description) and exit"},
-    {"--dry-run", OPT_SWITCH, AT(dry_run), HELP_PLAN, NULL, "print the plan, its size and an estimated time; run nothing"},
+    {"--dry-run", OPT_SWITCH, AT(dry_run), HELP_PLAN, NULL,
+     "print the plan, its size and an estimated time: validation,\n"
+     "timing, the profile phase (and the runs its model is fitted\n"
+     "to), the drift check and confirmation; run nothing"},
     {"--shard", OPT_SHARD, AT(shard), HELP_PLAN, "I/N|auto",
      "run part I of N of the plan (0-based; parts balanced by the\n"
      "time model), or auto: I and N from Slurm, Open MPI, MPICH or\n"
@@ -85,7 +98,10 @@ static const cli_option options[] = {
      "the batch it was averaged over), cold and hot, per configuration"},
     {"--help", OPT_SWITCH, AT(help), HELP_OUTPUT, NULL, "this text"},
     {"-h", OPT_SWITCH, AT(help), HELP_NONE, NULL, NULL},
-    {"--fake-device", OPT_SWITCH, AT(fake_device), HELP_NONE, NULL, NULL}, /* tests: no CUDA, same NVTX tree */
+    {"--fake-device", OPT_SWITCH, AT(fake_device), HELP_MEASURE, NULL,
+     "no GPU needed: a fake device with synthetic times (no CUDA\n"
+     "call) runs the whole sweep, to try it or its outputs; also\n"
+     "SWEEP_FAKE_DEVICE=1. run.json says fake_device: true"},
 };
 #undef AT
 #define N_OPTIONS (sizeof options / sizeof options[0])
@@ -121,6 +137,22 @@ static const cli_option *option_named(const char *arg, size_t len)
         if (options[i].name && strlen(options[i].name) == len && !strncmp(options[i].name, arg, len))
             return &options[i];
     return NULL;
+}
+
+/* "unknown option '--verbos' (see --help); closest: --quiet": every flag the
+ * sweep takes, options and settings, is a candidate. */
+static void unknown_option(const char *arg, size_t len, char *err, size_t errlen)
+{
+    const char *names[N_OPTIONS + SETTINGS_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        if (options[i].name && options[i].name[1] == '-') names[n++] = options[i].name + 2;
+    for (size_t i = 0; i < settings_count(); i++)
+        if (settings_get(i)->flag) names[n++] = settings_get(i)->flag + 2;
+    char typed[128];
+    snprintf(typed, sizeof typed, "%.*s", (int)(len < sizeof typed ? len : sizeof typed - 1), arg);
+    snprintf(err, errlen, "unknown option '%s' (see --help)", typed);
+    append_closest(err, errlen, "--", typed + strspn(typed, "-"), names, n);
 }
 
 /* One option that is not a setting, its value (NULL for a switch) checked. */
@@ -191,7 +223,7 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
         const cli_option *op = option_named(arg, name_len);
         const setting *s = op ? NULL : settings_by_flag(arg, name_len);
         if (!op && !s) {
-            if (arg[0] == '-') snprintf(err, errlen, "unknown option '%.*s' (see --help)", (int)name_len, arg);
+            if (arg[0] == '-') unknown_option(arg, name_len, err, errlen);
             else snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", arg);
             return -1;
         }
@@ -284,6 +316,57 @@ size_t experiment_dirs(char dirs[][4096], size_t max)
     return out;
 }
 
+/* A directory inside Bazel's output tree (runfiles, bazel-out): a user has
+ * not seen it and cannot edit what is there. */
+static int inside_bazel(const char *dir)
+{
+    return strstr(dir, ".runfiles/") || strstr(dir, "/bazel-out/");
+}
+
+/* The experiment names (NAME.ini) in dir, sorted; how many (at most cap). */
+static size_t experiment_names_in(const char *dir, char names[][EXPERIMENT_NAME_LEN], size_t cap)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    size_t n = 0;
+    struct dirent *en;
+    while ((en = readdir(d)) != NULL && n < cap) {
+        size_t l = strlen(en->d_name);
+        if (l > 4 && l - 4 < EXPERIMENT_NAME_LEN && !strcmp(en->d_name + l - 4, ".ini") && en->d_name[0] != '.')
+            snprintf(names[n++], EXPERIMENT_NAME_LEN, "%.*s", (int)(l - 4), en->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    return n;
+}
+
+/* "--experiment: no experiment 'defualt' in /ws/experiments (there: coarsening,
+ * default, ...); closest: default": the names from the first directory that has
+ * any, and a directory only where the user can see it. */
+static void experiment_not_found(const char *arg, char dirs[][4096], size_t nd, char *err, size_t errlen)
+{
+    char names[64][EXPERIMENT_NAME_LEN];
+    size_t n = 0, at = 0;
+    for (; at < nd && !n; at++) n = experiment_names_in(dirs[at], names, 64);
+    const char *shown = NULL;
+    for (size_t i = 0; i < nd && !shown; i++)
+        if (!inside_bazel(dirs[i]) && path_is_dir(dirs[i])) shown = dirs[i];
+    snprintf(err, errlen, "--experiment: no experiment '%s'", arg);
+    if (shown) snprintf(err + strlen(err), errlen - strlen(err), " in %s", shown);
+    if (!n) {
+        snprintf(err + strlen(err), errlen - strlen(err), " (no experiment files found; name an .ini file)");
+        return;
+    }
+    snprintf(err + strlen(err), errlen - strlen(err), " (experiments:");
+    const char *cands[64];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(err + strlen(err), errlen - strlen(err), "%s %s", i ? "," : "", names[i]);
+        cands[i] = names[i];
+    }
+    snprintf(err + strlen(err), errlen - strlen(err), ")");
+    append_closest(err, errlen, "", arg, cands, n);
+}
+
 int find_experiment(const char *arg, char *path, size_t len, int *builtin, char *err, size_t errlen)
 {
     *builtin = 0;
@@ -321,11 +404,6 @@ int find_experiment(const char *arg, char *path, size_t len, int *builtin, char 
         *builtin = 1;
         return 0;
     }
-    char looked[2048] = "";
-    for (size_t i = 0; i < nd; i++) {
-        if (i) strncat(looked, ", ", sizeof looked - strlen(looked) - 1);
-        strncat(looked, dirs[i], sizeof looked - strlen(looked) - 1);
-    }
-    snprintf(err, errlen, "--experiment: no experiment '%s' (looked for %s in: %s)", arg, file, looked);
+    experiment_not_found(arg, dirs, nd, err, errlen);
     return -1;
 }

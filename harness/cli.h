@@ -40,7 +40,9 @@ const char *cli_value(const sweep_options *o, const char *flag);
  * $BUILD_WORKSPACE_DIRECTORY/experiments, the runfiles, next to the binary
  * (bin/../experiments in the bundle) and ./experiments. *builtin is set when
  * NAME is "default" and no file was found: the built-in default applies.
- * Returns 0, or -1 with a message. */
+ * Returns 0, or -1 with a message; for an unknown NAME it lists the
+ * experiments there and the closest, and names a directory only where the
+ * user can see it (not inside Bazel's runfiles). */
 int find_experiment(const char *arg, char *path, size_t len, int *builtin, char *err, size_t errlen);
 
 /* The directories NAME.ini is looked for in, in order (for --list and messages). */

@@ -1,5 +1,9 @@
+#define _POSIX_C_SOURCE 200809L
 #include "harness/device.h"
 
+#include <dlfcn.h>
+#include <glob.h>
+#include <stdlib.h>
 #include <string.h>
 
 cudaError_t cuda_report(cudaError_t err, const char *call, const char *file, int line)
@@ -16,19 +20,67 @@ static int attr(enum cudaDeviceAttr a, int dev)
     return v;
 }
 
+/* A CUDA version number (12080) as the driver and toolkit write it (12.8). */
+static void cuda_version_text(int v, char *buf, size_t len)
+{
+    if (v <= 0) snprintf(buf, len, "none");
+    else snprintf(buf, len, "%d.%d", v / 1000, v % 1000 / 10);
+}
+
+void device_explain_absence(cudaError_t err, int driver_version, int runtime_version, int driver_present,
+                            char *msg, size_t len)
+{
+    char drv[32], rt[32];
+    cuda_version_text(driver_version, drv, sizeof drv);
+    cuda_version_text(runtime_version, rt, sizeof rt);
+    /* The runtime says "insufficient driver" both for an old driver and for
+     * none at all: the driver's library and device nodes tell them apart. */
+    if (err == cudaErrorInsufficientDriver && !driver_present)
+        snprintf(msg, len, "no CUDA device: no NVIDIA driver on this machine (no libcuda.so.1, no /dev/nvidia*)");
+    else if (err == cudaErrorInsufficientDriver)
+        snprintf(msg, len,
+                 "no CUDA device: the NVIDIA driver is too old for this build: it supports CUDA %s, the runtime "
+                 "needs CUDA %s (update the driver)",
+                 drv, rt);
+    else if (err == cudaErrorNoDevice || err == cudaSuccess)
+        snprintf(msg, len, "no CUDA device: the NVIDIA driver (CUDA %s) sees no GPU%s", drv,
+                 getenv("CUDA_VISIBLE_DEVICES") ? " (CUDA_VISIBLE_DEVICES is set: it may hide them)" : "");
+    else
+        snprintf(msg, len, "no CUDA device: %s (%s)", cudaGetErrorString(err), cudaGetErrorName(err));
+}
+
+int device_driver_present(void)
+{
+    glob_t g;
+    int nodes = glob("/dev/nvidia[0-9]*", 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    globfree(&g);
+    if (nodes) return 1;
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib) return 0;
+    dlclose(lib);
+    return 1;
+}
+
+int device_count(int *count, char *msg, size_t msglen)
+{
+    *count = 0;
+    cudaError_t err = cudaGetDeviceCount(count);
+    if (err == cudaSuccess && *count > 0) return 0;
+    int drv = 0, rt = 0;
+    cudaDriverGetVersion(&drv);
+    cudaRuntimeGetVersion(&rt);
+    device_explain_absence(err, drv, rt, err == cudaErrorInsufficientDriver ? device_driver_present() : 1, msg,
+                           msglen);
+    cudaGetLastError(); /* clear it: the caller may still print and exit cleanly */
+    *count = 0;
+    return -1;
+}
+
 int device_open(int ordinal, device_info *info, char *msg, size_t msglen)
 {
     int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        snprintf(msg, msglen, "no CUDA device: %s", cudaGetErrorString(err));
-        cudaGetLastError(); /* clear it: the caller may still print and exit cleanly */
-        return -1;
-    }
-    if (count == 0) {
-        snprintf(msg, msglen, "no CUDA device: the driver reports none");
-        return -1;
-    }
+    cudaError_t err;
+    if (device_count(&count, msg, msglen)) return -1;
     if (ordinal < 0 || ordinal >= count) {
         snprintf(msg, msglen, "no CUDA device: ordinal %d out of range (this host has %d device%s: 0..%d)", ordinal,
                  count, count == 1 ? "" : "s", count - 1);

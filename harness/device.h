@@ -21,6 +21,22 @@ typedef struct device_info {
     char pci_bus_id[32]; /* "0000:1b:00.0" (cudaDeviceGetPCIBusId); "" unknown */
 } device_info;
 
+/* The number of CUDA devices in *count: 0, or -1 with "no CUDA device:
+ * <why>" in msg (device_explain_absence) when there is none. */
+int device_count(int *count, char *msg, size_t msglen);
+
+/* Why there is no device, in words a user can act on: no NVIDIA driver at
+ * all, a driver too old for the runtime (both versions), a driver that sees
+ * no GPU, or the runtime's own text. err is cudaGetDeviceCount's answer
+ * (cudaSuccess: it counted 0); versions as cudaDriverGetVersion and
+ * cudaRuntimeGetVersion give them (12080); driver_present from
+ * device_driver_present(). */
+void device_explain_absence(cudaError_t err, int driver_version, int runtime_version, int driver_present,
+                            char *msg, size_t len);
+
+/* 1 when this machine has an NVIDIA driver: /dev/nvidiaN nodes or a loadable libcuda.so.1. */
+int device_driver_present(void);
+
 /* 0 when device `ordinal` is usable, filling *info. Otherwise -1 and a message
  * "no CUDA device: <reason>" (no GPU, no driver, ordinal out of range). */
 int device_open(int ordinal, device_info *info, char *msg, size_t msglen);

@@ -73,6 +73,26 @@ int experiment_selects(const experiment *e, const variant *v)
     return list_selects(&e->families, fam, 1);
 }
 
+/* "; closest: reduce_cub" after a pattern that matched nothing: the
+ * registry's names and aliases (which = 0) or families (which = 1). */
+static void append_closest_variant(char *err, size_t errlen, const char *pat, int which)
+{
+    size_t cap = registry_count() * 16, n = 0;
+    char(*names)[AXES_GLOB_LEN] = malloc(cap * sizeof *names);
+    const char **cands = malloc(cap * sizeof *cands);
+    if (names && cands) {
+        for (size_t r = 0; r < registry_count(); r++) {
+            const variant *v = registry_get(r);
+            if (which) snprintf(names[n++], AXES_GLOB_LEN, "%s", v->family);
+            else n += variant_names(v, names + n, 16);
+        }
+        for (size_t i = 0; i < n; i++) cands[i] = names[i];
+        append_closest(err, errlen, "", pat, cands, n);
+    }
+    free(names);
+    free(cands);
+}
+
 /* ---- per-variant axes: [axes:GLOB] sections -------------------------------------------- */
 
 static const axes_override *override_for(const experiment *e, const variant *v)
@@ -128,6 +148,7 @@ static int check_overrides_match(const experiment *e, char *err, size_t errlen)
         if (hit) continue;
         snprintf(err, errlen, "%s:%d: [axes:%s]: '%s' matches no variant name or alias (see --list)",
                  e->source[0] ? e->source : "experiment", o->line, o->glob, o->glob);
+        if (!strpbrk(o->glob, "*?[")) append_closest_variant(err, errlen, o->glob, 0);
         return -1;
     }
     return 0;
@@ -212,6 +233,7 @@ static int check_globs_match(const experiment *e, char *err, size_t errlen)
             else
                 snprintf(err, errlen, "%s%s%s: '%s' matches no %s (see --list)", origin, origin[0] ? ": " : "",
                          which ? "families" : "variants", pat, what);
+            if (!strpbrk(pat, "*?[")) append_closest_variant(err, errlen, pat, which); /* a typo, not a glob */
             return -1;
         }
     }
@@ -326,6 +348,143 @@ static int add_cpu_baseline(const experiment *e, sweep_plan *p, size_t *cap)
     return rc;
 }
 
+/* ---- settings a variant cannot honour ------------------------------------------------------- */
+
+static int one_value(unsigned mask) { return mask && !(mask & (mask - 1)); }
+
+static int list_has(const size_list *l, size_t x)
+{
+    for (size_t i = 0; i < l->count; i++)
+        if (l->v[i] == x) return 1;
+    return 0;
+}
+
+static void list_text(const size_list *l, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (size_t i = 0; i < l->count && strlen(buf) + 16 < len; i++)
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%zu", i ? "," : "", l->v[i]);
+}
+
+/* An axis on which variant v has one value, which ev (e as v sees it) did
+ * not ask for: v runs its own value instead. Fills the axis's words, what
+ * was asked, what runs; 0 when the axis does not say so. */
+typedef struct unheeded {
+    const char *what, *key; /* "block dim", "block_dims" */
+    char asked[96], runs[32];
+} unheeded;
+
+static int axis_unheeded(const experiment *ev, const variant *v, int axis, unheeded *u)
+{
+    if (axis == 0 && one_value(v->block_dims) && !list_has(&ev->block_dims, v->block_dims)) {
+        *u = (unheeded){"block dim", "block_dims", "", ""};
+        list_text(&ev->block_dims, u->asked, sizeof u->asked);
+        snprintf(u->runs, sizeof u->runs, "%u", v->block_dims);
+        return 1;
+    }
+    if (axis == 1 && one_value(v->coarse_factors) && !list_has(&ev->coarse, v->coarse_factors)) {
+        *u = (unheeded){"coarse factor", "coarse", "", ""};
+        list_text(&ev->coarse, u->asked, sizeof u->asked);
+        snprintf(u->runs, sizeof u->runs, "%u", v->coarse_factors);
+        return 1;
+    }
+    if (axis == 2 && v->kind == KIND_REDUCE && one_value(v->finishes) && ev->finish_policy == FINISHES_LIST &&
+        !(ev->finishes & v->finishes)) {
+        *u = (unheeded){"finish", "finishes", "", ""};
+        format_mask(ev->finishes, FINISH_COUNT, finish_name_i, u->asked, sizeof u->asked);
+        snprintf(u->runs, sizeof u->runs, "%s", finish_name((finish_t)__builtin_ctz(v->finishes)));
+        return 1;
+    }
+    return 0;
+}
+
+/* The variants selected that have the axis: every one, or the reductions for finishes. */
+static size_t selected_with_axis(const experiment *e, const char *key)
+{
+    size_t n = 0;
+    for (size_t r = 0; r < registry_count(); r++) {
+        const variant *v = registry_get(r);
+        n += experiment_selects(e, v) && (strcmp(key, "finishes") || v->kind == KIND_REDUCE);
+    }
+    return n;
+}
+
+/* Was the axis's value set for v alone: an [axes:GLOB] section that matches
+ * v only sets it (where: "file:line: [axes:GLOB] key"), or v is the only
+ * variant selected that has the axis (where: its --flag)? 0 when not. */
+static int asked_of_variant_alone(const experiment *e, const variant *v, const char *key, char *where, size_t len)
+{
+    const axes_override *o = override_for(e, v);
+    int sets = 0;
+    for (size_t k = 0; o && k < o->n_keys; k++) sets |= !strcmp(settings_get(o->keys[k].setting)->key, key);
+    if (sets) {
+        size_t matches = 0;
+        for (size_t r = 0; r < registry_count(); r++) {
+            char names[16][AXES_GLOB_LEN];
+            matches += glob_hits(o->glob, names, variant_names(registry_get(r), names, 16));
+        }
+        snprintf(where, len, "%s:%d: [axes:%s] %s", e->source[0] ? e->source : "experiment", o->line, o->glob, key);
+        return matches == 1 || selected_with_axis(e, key) == 1;
+    }
+    const setting *st = settings_by_key("axes", key);
+    snprintf(where, len, "%s", st && st->flag ? st->flag : key);
+    return selected_with_axis(e, key) == 1;
+}
+
+/* Walk the selected variants' unheeded axes: refuse (-1 and a message) the
+ * first asked of that variant alone; with notes, list the others there
+ * ("reduce_cub block dim 256 (asked 512)"). */
+static int check_unheeded(const experiment *e, char *notes, size_t nlen, char *err, size_t errlen)
+{
+    experiment *scratch = malloc(sizeof *scratch);
+    if (!scratch) return 0;
+    if (notes) notes[0] = '\0';
+    int rc = 0;
+    for (size_t r = 0; r < registry_count() && !rc; r++) {
+        const variant *v = registry_get(r);
+        if (!experiment_selects(e, v)) continue;
+        const experiment *ev = experiment_for_variant(e, v, scratch);
+        for (int axis = 0; axis < 3 && !rc; axis++) {
+            unheeded u;
+            if (!axis_unheeded(ev, v, axis, &u)) continue;
+            char where[AXES_GLOB_LEN + 512];
+            if (asked_of_variant_alone(e, v, u.key, where, sizeof where)) {
+                snprintf(err, errlen, "%s: %s runs at %s %s only, not %s (leave it out for this variant, or ask for %s)",
+                         where, v->name, u.what, u.runs, u.asked, u.runs);
+                rc = -1;
+            } else if (notes && strlen(notes) + 128 < nlen) {
+                snprintf(notes + strlen(notes), nlen - strlen(notes), "%s%s %s %s (asked %s)", notes[0] ? "; " : "",
+                         v->name, u.what, u.runs, u.asked);
+            }
+        }
+    }
+    free(scratch);
+    return rc;
+}
+
+void plan_unheeded_notes(const experiment *e, char *buf, size_t len)
+{
+    char err[512];
+    check_unheeded(e, buf, len, err, sizeof err);
+}
+
+/* A plan that runs nothing is bad usage: say why (the skip reasons, at most two). */
+static int check_runs_something(const sweep_plan *p, char *err, size_t errlen)
+{
+    if (p->count > p->skipped) return 0;
+    if (!p->count) {
+        snprintf(err, errlen, "the plan is empty: the selected variants have no configuration on these axes");
+        return -1;
+    }
+    const sweep_config *first = &p->configs[0], *other = NULL;
+    for (size_t i = 1; i < p->count && !other; i++)
+        if (strcmp(p->configs[i].skip_reason, first->skip_reason)) other = &p->configs[i];
+    snprintf(err, errlen, "the plan runs nothing: all %zu configurations are skipped (%s: %s%s%s%s%s)", p->count,
+             first->v->name, first->skip_reason, other ? "; " : "", other ? other->v->name : "", other ? ": " : "",
+             other ? other->skip_reason : "");
+    return -1;
+}
+
 static int plan_error(sweep_plan *p, const char *msg, char *err, size_t errlen)
 {
     snprintf(err, errlen, "%s", msg);
@@ -343,7 +502,7 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
             snprintf(err, errlen, "an axis has no values");
             return -1;
         }
-    if (check_named_pairs(e, err, errlen)) return -1;
+    if (check_named_pairs(e, err, errlen) || check_unheeded(e, NULL, 0, err, errlen)) return -1;
     size_t cap = 0;
     for (size_t r = 0; r < registry_count(); r++) {
         const variant *v = registry_get(r);
@@ -354,6 +513,10 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
     if (!p->variants) return plan_error(p, "no variant is selected by both variants and families", err, errlen);
     if (e->cpu_baseline && add_cpu_baseline(e, p, &cap))
         return plan_error(p, "out of memory expanding the plan", err, errlen);
+    if (check_runs_something(p, err, errlen)) {
+        plan_free(p);
+        return -1;
+    }
     return 0;
 }
 

@@ -173,6 +173,18 @@ typedef struct sweep_plan {
  * reduce_atomic_global does not do f32 max: <its limits>"); through a glob or
  * with `all`, such configurations are skipped rows with that reason. */
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen);
+
+/* Settings a variant cannot honour. Where a variant has one value on an axis
+ * (reduce_cub: block dim 256; a variant without a coarse factor: 1; a
+ * one-value reduction: finish none) and the experiment asks for others:
+ * asked of that variant alone (it is the only one selected that has the
+ * axis, or an [axes:GLOB] that matches it alone sets the axis), plan_build refuses it
+ * ("block_dims: reduce_cub runs at block dim 256 only, not 512 ..."); asked
+ * of several (a list for every variant), the variant runs its own value and
+ * this names each case in buf ("reduce_cub block dim 256 (asked 512); ..."),
+ * "" when there is none. A plan in which every configuration is skipped, or
+ * none exists, is refused too, with the skip reasons. */
+void plan_unheeded_notes(const experiment *e, char *buf, size_t len);
 void plan_free(sweep_plan *p);
 
 /* The experiment as variant v sees it: e itself, or (the first [axes:GLOB]
@@ -203,6 +215,9 @@ typedef struct estimate_model {
     size_t l2_bytes;
     double pcie_GBps;   /* host <-> device copies */
     int host_threads;   /* cores the CPU reference uses */
+    int no_profile;     /* --no-cupti: no profile phase, whatever the metrics */
+    unsigned profile_passes; /* the profiler's passes once it is set up: estimate_config_s
+                                then includes each configuration's profile phase; 0: not */
 } estimate_model;
 
 /* An H200 (the study's device) on a 16-core host; used when no device is open. */
@@ -222,6 +237,14 @@ double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estima
  * (per kind, dtype, op, mode and n with one: up to e->confirm_candidates + 1
  * entrants, e->confirm_rounds rounds of a cold and a hot measurement of
  * min_samples each). Seconds, each part on its own. */
+/* The profile phase: how many configurations it replays, in how many passes
+ * each (the profiler's own count is known only once the device is open:
+ * this is the model's), and the time; 0 where metrics are off (none,
+ * --no-cupti). The model's constants and the runs that chose them are in
+ * plan_estimate.c; `how` gets one line naming them. */
+double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
+                          unsigned *passes, char *how, size_t howlen);
+
 void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,
                          double *confirm_s, size_t *confirm_sizes);
 

@@ -102,11 +102,13 @@ static void print_skips(FILE *f, const sweep_plan *p)
 
 void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
 {
-    char a[64], b[64], c[64];
+    char a[64], b[64], c[64], notes[2048];
     double total_v = 0, total_m = 0;
     print_experiment(f, e);
     print_variants(f, e, p, m, &total_v, &total_m);
     print_skips(f, p);
+    plan_unheeded_notes(e, notes, sizeof notes);
+    if (notes[0]) fprintf(f, "\nasked values some variants do not have (they run their own): %s\n", notes);
     size_t to_run = p->count - p->skipped;
     format_duration(total_v + total_m + RUN_STARTUP_S, a, sizeof a);
     format_duration(total_v, b, sizeof b);
@@ -114,12 +116,24 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     fprintf(f, "\nplan: %zu configurations to run, %zu skipped (%zu rows), %zu variants\n", to_run, p->skipped,
             p->count, p->variants);
     double drift, confirm;
-    size_t sizes;
+    size_t sizes, profiled;
+    unsigned passes;
+    char how[512];
     estimate_after_rows(p, e, m, &drift, &confirm, &sizes);
-    format_duration(total_v + total_m + drift + confirm + RUN_STARTUP_S, a, sizeof a);
+    double profile = estimate_profile_s(p, e, m, &profiled, &passes, how, sizeof how);
+    format_duration(total_v + total_m + profile + drift + confirm + RUN_STARTUP_S, a, sizeof a);
     fprintf(f, "estimated time: %s (validation %s, timing %s", a, b, c);
+    format_duration(profile, b, sizeof b);
+    if (profiled) fprintf(f, ", profile %s", b);
     format_duration(drift, b, sizeof b);
     format_duration(confirm, c, sizeof c);
     fprintf(f, ", drift check %s, confirmation of %zu size%s %s), modelled for %.0f GB/s and %zu MiB of L2\n", b,
             sizes, sizes == 1 ? "" : "s", c, m->peak_GBps, m->l2_bytes >> 20);
+    format_duration(profile, a, sizeof a);
+    if (profiled)
+        fprintf(f, "profile: %zu configurations x %u pass%s ~ %s (model: %s; --no-cupti or --metrics none leaves "
+                   "it out)\n",
+                profiled, passes, passes == 1 ? "" : "es", a, how);
+    else
+        fprintf(f, "profile: none (%s)\n", m->no_profile ? "--no-cupti" : "no metrics asked for");
 }

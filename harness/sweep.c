@@ -598,6 +598,16 @@ static int run_failed(const char *msg)
     return SWEEP_EXIT_FAILED;
 }
 
+/* No device to run on (exit 1, nothing written): the reason, then the way to
+ * try the sweep anyway. */
+static int no_device(const char *msg)
+{
+    fprintf(stderr, "sweep: %s\n", msg);
+    fprintf(stderr, "sweep: to try the sweep without a GPU, add --fake-device (synthetic times, no CUDA call; "
+                    "see --help)\n");
+    return SWEEP_EXIT_FAILED;
+}
+
 /* Charts and report at the end of a run, when gnuplot is here; otherwise one
  * line saying how to draw them later (results brought back from a GPU host). */
 static void render_charts(const char *out_dir, int quiet)
@@ -742,6 +752,7 @@ static int run_read_plan(sweep_run *r)
     if (cli_apply(o, &r->e, r->err, sizeof r->err)) return usage_error(r->err);
     if (plan_build(&r->e, &r->plan, r->err, sizeof r->err)) return usage_error(r->err);
     r->model = estimate_model_default();
+    r->model.no_profile = o->no_cupti;
     int rc = run_shard_plan(r);
     if (rc != RUN_GO) return rc;
     if (o->dry_run) {
@@ -918,7 +929,7 @@ static int run_open_device(sweep_run *r)
         opened = dev->ops->open(dev, 0, &r->ri.device, msg, sizeof msg);
     }
     if (opened == -2) return usage_error(msg); /* --device out of range */
-    if (opened) return run_failed(msg);
+    if (opened) return strncmp(msg, "no CUDA device", 14) ? run_failed(msg) : no_device(msg);
     r->dev = dev;
     r->ctx.nvml = nvml_reader_open(r->ri.device.pci_bus_id, r->ri.nvml_status, sizeof r->ri.nvml_status);
     if (r->ctx.nvml) {
@@ -972,6 +983,15 @@ static int run_negotiate_profiler(sweep_run *r, const sweep_profiler *built_in)
         snprintf(status, slen, "off: %.250s", said ? said : "the profiler declined");
     }
     return RUN_GO;
+}
+
+/* Asked values that some variants do not have: they run their own, said once
+ * (the rows' block_dim, coarse and finish columns hold what ran). */
+static void run_note_unheeded(sweep_run *r)
+{
+    char notes[2048];
+    plan_unheeded_notes(&r->e, notes, sizeof notes);
+    if (notes[0]) fprintf(stderr, "sweep: note: asked values some variants do not have; they run their own: %s\n", notes);
 }
 
 /* The rows already there (--resume) and the index the loop skips them by;
@@ -1038,6 +1058,7 @@ static int run_create_files(sweep_run *r)
  * bandwidth; the per-configuration context. */
 static void run_begin_loop(sweep_run *r)
 {
+    if (r->prof) r->model.profile_passes = r->ri.profiler_passes; /* the ETA includes the profile phase */
     for (size_t i = 0; i < r->plan.count; i++) {
         if (index_has(&r->ix, &r->plan.configs[i])) continue;
         r->todo++;
@@ -1339,11 +1360,16 @@ static int run_start_workers(sweep_run *r, const sweep_profiler *built_in)
     char msg[1024];
     if (devices_parse_list(r->o.devices, r->ordinals, WORKERS_MAX, &r->n_ordinals, &all, msg, sizeof msg))
         return usage_error(msg); /* checked by cli */
-    if (all) {
-        int c = workers_count_devices(r->fake ? sweep_device_fake() : sweep_device_cuda(), msg, sizeof msg);
-        if (c <= 0) return run_failed(c < 0 ? msg : "no CUDA device: the driver reports none");
+    int c = workers_count_devices(r->fake ? sweep_device_fake() : sweep_device_cuda(), msg, sizeof msg);
+    if (c <= 0) return no_device(c < 0 ? msg : "no CUDA device: the driver reports none");
+    if (all)
         for (int i = 0; i < c && i < WORKERS_MAX; i++) r->ordinals[r->n_ordinals++] = i;
-    }
+    for (size_t i = 0; i < r->n_ordinals; i++) /* a device this host lacks is bad usage, as for --device */
+        if (r->ordinals[i] >= c) {
+            snprintf(r->err, sizeof r->err, "--devices: %d is out of range (this host has %d device%s: 0..%d)",
+                     r->ordinals[i], c, c == 1 ? "" : "s", c - 1);
+            return usage_error(r->err);
+        }
     r->built_in = built_in;
     if (!(r->pool = calloc(1, sizeof *r->pool))) return run_failed("out of memory");
     install_signals(); /* the workers inherit the handler: a Ctrl-C stops their configuration too */
@@ -1432,6 +1458,7 @@ static void run_rows_in_plan_order(sweep_run *r)
  * measure, every row is appended to results.csv as it comes. */
 static void run_dispatch(sweep_run *r)
 {
+    if (r->setup.metric_count) r->model.profile_passes = r->ri.profiler_passes;
     size_t n;
     size_t *order = run_deal_order(r, &n);
     if (!r->o.quiet) {
@@ -1585,6 +1612,7 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     if (rc == RUN_GO) rc = r->o.devices ? run_start_workers(r, profiler) : run_open_device(r);
     if (rc == RUN_GO && !r->o.devices) rc = run_negotiate_profiler(r, profiler);
     if (rc == RUN_GO) rc = run_load_resume(r);
+    if (rc == RUN_GO && !r->o.quiet) run_note_unheeded(r);
     if (rc == RUN_GO) rc = run_create_files(r);
     if (rc == RUN_GO) {
         if (r->pool) run_dispatch(r);

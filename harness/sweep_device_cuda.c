@@ -194,11 +194,7 @@ static int cuda_count(sweep_device *d, char *msg, size_t len)
 {
     (void)d;
     int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-        snprintf(msg, len, "no CUDA device: %s", cudaGetErrorString(err));
-        return -1;
-    }
+    if (device_count(&count, msg, len)) return -1;
     return count;
 }
 

@@ -228,9 +228,10 @@ static void test_three_devices_cover_one(void **state)
     const char *env[] = {FAKE, "SWEEP_FAKE_DEVICES=3", NULL};
     const char *a1[] = {MORE, "--devices", "3,0,1", "--no-cupti", "--out", multi, "--quiet", NULL};
     const char *a2[] = {MORE, "--no-cupti", "--out", single, "--quiet", NULL};
-    tu_result r = tu_run(NULL, env, a1); /* 3 is not a device of 3: refused before any row */
-    assert_int_not_equal(r.status, 0);
-    assert_non_null(strstr(r.err, "--device: 3 is out of range"));
+    tu_result r = tu_run(NULL, env, a1); /* 3 is not a device of 3: bad usage, refused before any row */
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--devices: 3 is out of range (this host has 3 devices: 0..2)"));
+    assert_false(tu_exists(multi));
     tu_result_free(&r);
     const char *a3[] = {MORE, "--devices", "2,0,1", "--no-cupti", "--out", multi, "--force", "--quiet", NULL};
     r = tu_run(NULL, env, a3);

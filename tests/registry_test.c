@@ -1,4 +1,6 @@
-/* Registry consistency: every variant is complete and its axes make sense. */
+/* Registry consistency: every variant is complete and its axes make sense;
+ * a failed check names the variant. Optional fields (.alias, .limits,
+ * .max_n, .workspace_init) may be left out. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +11,14 @@
 
 #include "kernels/registry.h"
 
-static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
+/* A failed check says which variant (its position in kernels/variants.def
+ * when it has no name) and what is wrong. */
+#define CHECK(i, v, cond, what)                                                                                    \
+    do {                                                                                                         \
+        if (!(cond))                                                                                             \
+            fail_msg("variant %s (entry %zu of kernels/variants.def): %s", (v)->name ? (v)->name : "(no .name)", \
+                     (size_t)(i) + 1, what);                                                                     \
+    } while (0)
 
 static void test_every_variant_complete(void **state)
 {
@@ -18,18 +27,21 @@ static void test_every_variant_complete(void **state)
     for (size_t i = 0; i < registry_count(); i++) {
         const variant *v = registry_get(i);
         assert_non_null(v);
-        assert_non_null(v->name);
-        assert_non_null(v->alias);
-        assert_non_null(v->family);
-        assert_non_null(v->description);
-        assert_non_null(v->launch);
-        assert_non_null(v->workspace_size);
-        assert_non_null(v->bytes_moved);
-        assert_int_equal(v->runner, RUNNER_DEVICE); /* only the harness's CPU baseline runs on the host */
-        assert_true(strlen(v->description) > 10);
-        assert_true(v->kind == KIND_REDUCE || v->kind == KIND_SCAN);
+        CHECK(i, v, v->name, "no .name");
+        CHECK(i, v, v->family, "no .family (it groups variants in plots and NVTX colours)");
+        CHECK(i, v, v->description, "no .description");
+        CHECK(i, v, v->launch && v->workspace_size && v->bytes_moved,
+              "no launch, workspace or bytes function: build it with REDUCE_VARIANT, "
+              "BLOCK_PARTIALS_REDUCE_VARIANT or SCAN_VARIANT (kernels/variant.h)");
+        /* only the harness's CPU baseline runs on the host */
+        CHECK(i, v, v->runner == RUNNER_DEVICE, "runner is not RUNNER_DEVICE");
+        CHECK(i, v, strlen(v->description) > 10, ".description is shorter than one line of words");
+        CHECK(i, v, v->kind == KIND_REDUCE || v->kind == KIND_SCAN, "kind is neither reduce nor scan");
         /* names say what it is: the kind is the prefix */
-        assert_int_equal(strncmp(v->name, v->kind == KIND_REDUCE ? "reduce_" : "scan_", v->kind == KIND_REDUCE ? 7 : 5), 0);
+        CHECK(i, v, !strncmp(v->name, v->kind == KIND_REDUCE ? "reduce_" : "scan_", v->kind == KIND_REDUCE ? 7 : 5),
+              "its name does not start with its kind (reduce_ or scan_)");
+        /* .alias is optional: where there is one, it holds names */
+        CHECK(i, v, !v->alias || (v->alias[0] && v->alias[0] != ','), ".alias is empty or starts with a comma");
     }
 }
 
@@ -46,16 +58,17 @@ static void test_axes_valid(void **state)
     (void)state;
     for (size_t i = 0; i < registry_count(); i++) {
         const variant *v = registry_get(i);
-        assert_true(v->dtypes != 0 && (v->dtypes & ~DTYPES_ALL) == 0);
-        assert_true(v->ops != 0 && (v->ops & ~OPS_ALL) == 0);
-        assert_true(v->block_dims != 0 && (v->block_dims & ~BLOCKS_32_TO_1024) == 0);
-        assert_true(v->coarse_factors != 0);
-        if (v->excluded_pairs) assert_non_null(v->limits); /* say why */
+        CHECK(i, v, v->dtypes != 0 && (v->dtypes & ~DTYPES_ALL) == 0, "dtypes empty or unknown");
+        CHECK(i, v, v->ops != 0 && (v->ops & ~OPS_ALL) == 0, "ops empty or unknown");
+        CHECK(i, v, v->block_dims != 0 && (v->block_dims & ~BLOCKS_32_TO_1024) == 0,
+              ".block_dims empty or outside 32..1024 (powers of two)");
+        CHECK(i, v, v->coarse_factors != 0, ".coarse_factors empty (COARSE_NONE where it has none)");
+        CHECK(i, v, !v->excluded_pairs || v->limits, ".excluded_pairs without .limits saying why");
         if (v->kind == KIND_REDUCE) {
-            assert_true(v->finishes != 0 && v->finishes < (1u << FINISH_COUNT));
-            assert_int_equal(v->scan_modes, 0);
+            CHECK(i, v, v->finishes != 0 && v->finishes < (1u << FINISH_COUNT), "reduction without finishes");
+            CHECK(i, v, v->scan_modes == 0, "reduction with scan modes");
         } else {
-            assert_true(v->scan_modes != 0 && v->scan_modes <= SCAN_BOTH);
+            CHECK(i, v, v->scan_modes != 0 && v->scan_modes <= SCAN_BOTH, "scan without scan modes");
         }
         /* At least one full configuration is accepted, and its models answer. */
         int found = 0;
@@ -71,10 +84,10 @@ static void test_axes_valid(void **state)
                             else continue;
                             if (variant_accepts(v, &a, NULL) != 0) continue;
                             found = 1;
-                            assert_true(v->bytes_moved(&a) >= (double)a.n * dtype_size(a.dtype));
+                            CHECK(i, v, v->bytes_moved(&a) >= (double)a.n * dtype_size(a.dtype),
+                                  "bytes moved below one read of the input at n = 2^16");
                         }
-        assert_true(found);
-        (void)is_pow2;
+        CHECK(i, v, found, "accepts no configuration at n = 2^16");
     }
 }
 

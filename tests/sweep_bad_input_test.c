@@ -4,7 +4,9 @@
  * created or changed: the case's directory is snapshotted (names, sizes,
  * contents) before and after. Cases cover the command line, the axes, the
  * variants, experiment files (malformed, truncated, binary, empty, duplicate
- * and unknown keys), output directories, --resume and --device. */
+ * and unknown keys), typos (the closest names), plans that run nothing, a
+ * value the one variant selected lacks, output directories, --resume,
+ * --device and --devices. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -51,6 +53,28 @@ static const bad_case cases[] = {
     {{"--dry-run=yes"}, NULL, 0, {NULL}, PRE_NONE, "--dry-run takes no value"},
     {{"--resume", "--force"}, NULL, 0, {NULL}, PRE_NONE, "--resume and --force contradict each other"},
     {{"--out", ""}, NULL, 0, {NULL}, PRE_NONE, "--out: empty value"},
+    /* ---- typos: the closest names */
+    {{"--block-dim", "256"}, NULL, 0, {NULL}, PRE_NONE, "unknown option '--block-dim' (see --help); closest: --block-dims"},
+    {{"--dryrun"}, NULL, 0, {NULL}, PRE_NONE, "unknown option '--dryrun' (see --help); closest: --dry-run"},
+    {{"--variants", "reduce_cubb"}, NULL, 0, {NULL}, PRE_NONE,
+     "--variants: 'reduce_cubb' matches no variant name or alias (see --list); closest: reduce_cub"},
+    {{"--experiment", "defualt"}, NULL, 0, {NULL}, PRE_NONE,
+     "--experiment: no experiment 'defualt' (experiments: coarsening, default, dtypes-ops, full, harris-ladder, "
+     "scan-ladder, smoke, sum-16m, vs-cub); closest: default"},
+    /* ---- plans that run nothing */
+    {{"--variants", "scan_naive", "--sizes", "2^30"}, NULL, 0, {NULL}, PRE_NONE,
+     "the plan runs nothing: all 5 configurations are skipped (scan_naive: n above this variant's max_n"},
+    {{"--variants", "scan_naive", "--sizes", "2^30", "--dry-run"}, NULL, 0, {NULL}, PRE_NONE,
+     "the plan runs nothing: all 5 configurations are skipped"},
+    /* ---- a value the one variant selected does not have */
+    {{"--variants", "reduce_cub", "--block-dims", "512"}, NULL, 0, {NULL}, PRE_NONE,
+     "--block-dims: reduce_cub runs at block dim 256 only, not 512 (leave it out for this variant, or ask for 256)"},
+    {{"--variants", "reduce0", "--coarse", "4,8"}, NULL, 0, {NULL}, PRE_NONE,
+     "--coarse: reduce_interleaved_divergent runs at coarse factor 1 only, not 4,8"},
+    {{"--variants", "scan_cub,reduce_cub", "--finish", "two_step"}, NULL, 0, {NULL}, PRE_NONE,
+     "--finish: reduce_cub runs at finish none only, not two_step"},
+    {{"--experiment", "@INI"}, "[experiment]\nvariants = reduce_cub, reduce0\n[axes:reduce_cub]\nblock_dims = 1024\n",
+     0, {NULL}, PRE_NONE, "@INI:3: [axes:reduce_cub] block_dims: reduce_cub runs at block dim 256 only, not 1024"},
     /* ---- variants */
     {{"--variants", "reduce_nonesuch"}, NULL, 0, {NULL}, PRE_NONE,
      "--variants: 'reduce_nonesuch' matches no variant name or alias (see --list)"},
@@ -146,6 +170,8 @@ static const bad_case cases[] = {
     /* ---- the device */
     {{SMALL, "--device", "3", "--out", "@OUT"}, NULL, 0, {NULL}, PRE_NONE,
      "--device: 3 is out of range (the fake device layer has 1 device: 0..0)"},
+    {{SMALL, "--devices", "0,1", "--out", "@OUT"}, NULL, 0, {NULL}, PRE_NONE,
+     "--devices: 1 is out of range (this host has 1 device: 0..0)"},
     {{"--device", "-1"}, NULL, 0, {NULL}, PRE_NONE, "--device: '-1' is out of range (0..1023)"},
     {{"--device", "gpu0"}, NULL, 0, {NULL}, PRE_NONE, "--device: 'gpu0' is not a whole number"},
     /* ---- measurement settings */

@@ -1,5 +1,7 @@
 /* The sweep's command line: every bad usage is one message naming the option
- * and the value; overrides land in the experiment; experiment names and user
+ * and the value (with the closest names for a typo); a value a variant lacks
+ * and an empty plan are refused; the dry run's profile estimate; the no-device
+ * messages; overrides land in the experiment; experiment names and user
  * paths resolve the way `bazel run` needs (BUILD_WORKING_DIRECTORY,
  * BUILD_WORKSPACE_DIRECTORY). */
 #define _POSIX_C_SOURCE 200809L
@@ -10,14 +12,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "harness/axes.h"
 #include "harness/cli.h"
+#include "harness/device.h"
 #include "harness/files.h"
 #include "harness/plan.h"
+#include "harness/results.h"
+#include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 
 static char err[8192];
@@ -189,7 +196,11 @@ static void test_help_lists_every_option(void **state)
                           "--finish", "--validate", "--seed", "--max-samples"};
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         if (!strstr(text, opts[i])) fail_msg("--help does not mention %s", opts[i]);
-    assert_null(strstr(text, "--fake-device")); /* a test hook, not for users */
+    /* the way to try the sweep without a GPU is documented, with its variable */
+    assert_non_null(strstr(text, "--fake-device"));
+    assert_non_null(strstr(text, "SWEEP_FAKE_DEVICE=1"));
+    /* what becomes of a value a variant cannot take */
+    assert_non_null(strstr(text, "runs its own"));
     assert_non_null(strstr(text, "BUILD_WORKING_DIRECTORY") ? text : strstr(text, "`bazel run` was started from"));
     free(text);
 }
@@ -234,10 +245,17 @@ static void test_find_experiment(void **state)
     assert_string_equal(path, file);
     assert_false(builtin);
 
-    /* unknown names list where they were looked for */
-    assert_int_equal(find_experiment("nope", path, sizeof path, &builtin, err, sizeof err), -1);
-    assert_non_null(strstr(err, "--experiment: no experiment 'nope' (looked for nope.ini in: "));
-    assert_non_null(strstr(err, exps));
+    /* unknown names: the directory the user sees, the names there, the closest */
+    snprintf(file, sizeof file, "%s/default.ini", exps);
+    assert_int_equal(tu_write_file(file, "[axes]\nsizes = 1K\n"), 0);
+    assert_int_equal(find_experiment("unrelated", path, sizeof path, &builtin, err, sizeof err), -1);
+    char want[8300];
+    snprintf(want, sizeof want, "--experiment: no experiment 'unrelated' in %s (experiments: default, mine)", exps);
+    assert_string_equal(err, want); /* nothing close */
+    assert_int_equal(find_experiment("defualt", path, sizeof path, &builtin, err, sizeof err), -1);
+    snprintf(want, sizeof want,
+             "--experiment: no experiment 'defualt' in %s (experiments: default, mine); closest: default", exps);
+    assert_string_equal(err, want);
     assert_int_equal(find_experiment("bad name", path, sizeof path, &builtin, err, sizeof err), -1);
 
     /* files resolve against the directory bazel run started from */
@@ -258,6 +276,265 @@ static void test_find_experiment(void **state)
     assert_true(builtin || strstr(path, "default.ini"));
 }
 
+/* Inside Bazel's tree (runfiles) the names are listed, the directory is not. */
+static void test_experiment_typo_hides_bazel_dirs(void **state)
+{
+    (void)state;
+    char path[4096], dir[4300], file[4400], err2[8192];
+    int builtin;
+    const char *base = tu_tempdir("rf");
+    snprintf(dir, sizeof dir, "%s/sweep.runfiles", base);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    setenv("RUNFILES_DIR", dir, 1);
+    snprintf(dir, sizeof dir, "%s/sweep.runfiles/gpu_reduce_scan", base);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    snprintf(dir, sizeof dir, "%s/sweep.runfiles/gpu_reduce_scan/experiments", base);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    const char *names[] = {"coarsening", "default", "vs-cub"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(file, sizeof file, "%s/%s.ini", dir, names[i]);
+        assert_int_equal(tu_write_file(file, "[axes]\nsizes = 1K\n"), 0);
+    }
+    unsetenv("BUILD_WORKSPACE_DIRECTORY");
+    assert_int_equal(find_experiment("vscub", path, sizeof path, &builtin, err2, sizeof err2), -1);
+    unsetenv("RUNFILES_DIR");
+    assert_non_null(strstr(err2, "(experiments: coarsening, default, vs-cub); closest: vs-cub"));
+    if (strstr(err2, ".runfiles") || strstr(err2, "bazel-out") || strstr(err2, "execroot"))
+        fail_msg("names a directory inside Bazel's tree: %s", err2);
+}
+
+/* Did-you-mean, one rule for flags, variants and experiments (cupti/metrics.h's). */
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    {
+        const char *a[] = {"--block-dim", "256", NULL};
+        expect_usage_error(a, "unknown option '--block-dim' (see --help); closest: --block-dims");
+    }
+    {
+        const char *a[] = {"--dryrun", NULL};
+        expect_usage_error(a, "unknown option '--dryrun' (see --help); closest: --dry-run");
+    }
+    {
+        const char *a[] = {"--fake-devise", NULL};
+        expect_usage_error(a, "closest: --fake-device");
+    }
+    /* nothing near: no suggestion at all */
+    const char *far[] = {"--frobnicate", NULL};
+    expect_usage_error(far, "unknown option '--frobnicate' (see --help)");
+    assert_null(strstr(err, "closest"));
+
+    experiment e;
+    sweep_plan p;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_cubb", &e.variants, err, sizeof err), 0);
+    snprintf(e.variants_origin, sizeof e.variants_origin, "--variants");
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--variants: 'reduce_cubb' matches no variant name or alias (see --list); closest: "
+                                "reduce_cub"));
+    /* an alias is a name too */
+    assert_int_equal(parse_globs("reduce7", &e.variants, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "closest: reduce0"));
+    /* a glob that matches nothing is not a typo of one name: no suggestion */
+    assert_int_equal(parse_globs("warp_*", &e.variants, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_null(strstr(err, "closest"));
+}
+
+/* Why there is no device, for each case the runtime lumps together. */
+static void test_no_device_messages(void **state)
+{
+    (void)state;
+    char msg[512];
+    device_explain_absence(cudaErrorInsufficientDriver, 0, 13000, 0, msg, sizeof msg);
+    assert_string_equal(msg, "no CUDA device: no NVIDIA driver on this machine (no libcuda.so.1, no /dev/nvidia*)");
+    device_explain_absence(cudaErrorInsufficientDriver, 12020, 13000, 1, msg, sizeof msg);
+    assert_string_equal(msg, "no CUDA device: the NVIDIA driver is too old for this build: it supports CUDA 12.2, "
+                             "the runtime needs CUDA 13.0 (update the driver)");
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    device_explain_absence(cudaErrorNoDevice, 13000, 13000, 1, msg, sizeof msg);
+    assert_string_equal(msg, "no CUDA device: the NVIDIA driver (CUDA 13.0) sees no GPU");
+    setenv("CUDA_VISIBLE_DEVICES", "", 1);
+    device_explain_absence(cudaErrorNoDevice, 13000, 13000, 1, msg, sizeof msg);
+    assert_non_null(strstr(msg, "sees no GPU (CUDA_VISIBLE_DEVICES is set: it may hide them)"));
+    unsetenv("CUDA_VISIBLE_DEVICES");
+    device_explain_absence(cudaErrorInitializationError, 13000, 13000, 1, msg, sizeof msg);
+    assert_int_equal(strncmp(msg, "no CUDA device: ", 16), 0);
+    assert_non_null(strstr(msg, "cudaErrorInitializationError"));
+    /* this machine: whatever it has, the message starts the same way */
+    int count;
+    if (device_count(&count, msg, sizeof msg) != 0) assert_int_equal(strncmp(msg, "no CUDA device: ", 16), 0);
+}
+
+/* The dry run's profile phase: every configuration run on the device, once
+ * per pass, at the model's cost; none with --no-cupti or no metrics. */
+static void test_profile_estimate(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    estimate_model m = estimate_model_default();
+    experiment_defaults(&e);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    size_t configs, device_rows = 0;
+    unsigned passes;
+    char how[512];
+    for (size_t i = 0; i < p.count; i++)
+        device_rows += !p.configs[i].skip_reason && p.configs[i].v->runner == RUNNER_DEVICE;
+    double s = estimate_profile_s(&p, &e, &m, &configs, &passes, how, sizeof how);
+    assert_int_equal(configs, device_rows);
+    assert_int_equal(passes, 3); /* the default set: 3 passes (results/h200/default-metrics/run.json) */
+    /* default-metrics: (747 s - 214 s) / 2402 configurations = 0.222 s each */
+    double each = s / (double)configs;
+    if (each < 0.2 || each > 0.25) fail_msg("%.3f s per configuration", each);
+    assert_non_null(strstr(how, "default-metrics"));
+    /* two metrics: one pass (run44-vs-cub/run.json: profiler_passes 1) */
+    char perr[256];
+    assert_int_equal(parse_metrics("dram_read_bytes, dram_write_bytes", &e, perr, sizeof perr), 0);
+    estimate_profile_s(&p, &e, &m, &configs, &passes, how, sizeof how);
+    assert_int_equal(passes, 1);
+    assert_int_equal(parse_metrics("none", &e, perr, sizeof perr), 0);
+    assert_true(estimate_profile_s(&p, &e, &m, &configs, &passes, how, sizeof how) == 0);
+    assert_int_equal(configs, 0);
+    assert_int_equal(parse_metrics("default", &e, perr, sizeof perr), 0);
+    m.no_profile = 1;
+    assert_true(estimate_profile_s(&p, &e, &m, &configs, &passes, how, sizeof how) == 0);
+    plan_free(&p);
+}
+
+/* The profile model against the committed runs it was fitted to: the pass
+ * rule gives each run's profiler_passes, and the vs-cub plan with run 44's
+ * metrics (its rows only: no checks after them then) is estimated within
+ * 10 % of run 44's wall time on the H200. */
+static void test_profile_model_on_committed_runs(void **state)
+{
+    (void)state;
+    json_t *dm = tu_load_json(tu_data_file("experiments/results/h200/default-metrics/run.json"));
+    json_t *r44 = tu_load_json(tu_data_file("experiments/results/h200/beyond-cub/run44-vs-cub/run.json"));
+    experiment e;
+    sweep_plan p;
+    estimate_model m = estimate_model_default();
+    size_t configs;
+    unsigned passes;
+    experiment_defaults(&e); /* default-metrics ran the default set */
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    estimate_profile_s(&p, &e, &m, &configs, &passes, NULL, 0);
+    assert_int_equal(passes, json_integer_value(json_object_get(dm, "profiler_passes")));
+    plan_free(&p);
+
+    assert_int_equal(experiment_load(tu_data_file("experiments/vs-cub.ini"), &e, err, sizeof err), 0);
+    char list[1024] = "";
+    const json_t *names = json_object_get(r44, "metrics");
+    for (size_t i = 0; i < json_array_size(names); i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "",
+                 json_string_value(json_array_get(names, i)));
+    assert_int_equal(parse_metrics(list, &e, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    assert_int_equal(p.count, json_integer_value(json_object_get(r44, "rows")));
+    double profile = estimate_profile_s(&p, &e, &m, &configs, &passes, NULL, 0);
+    assert_int_equal(passes, json_integer_value(json_object_get(r44, "profiler_passes")));
+    double total = estimate_plan_s(&p, &e.timing, &m) + profile;
+    double wall = json_number_value(json_object_get(r44, "wall_time_s"));
+    if (fabs(total - wall) > 0.10 * wall) fail_msg("vs-cub with 2 metrics: modelled %.0f s, run 44 took %.0f s", total, wall);
+    plan_free(&p);
+    json_decref(dm);
+    json_decref(r44);
+}
+
+/* A value a variant lacks: refused when asked of it alone, noted when a list
+ * for several does not apply to it; a plan that runs nothing is refused. */
+static void test_unheeded_and_empty(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    char notes[2048];
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_cub", &e.variants, err, sizeof err), 0);
+    assert_int_equal(parse_block_dims("512", &e.block_dims, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_string_equal(err, "--block-dims: reduce_cub runs at block dim 256 only, not 512 (leave it out for this "
+                             "variant, or ask for 256)");
+    /* with another variant the list is for both: reduce_cub runs 256, said */
+    assert_int_equal(parse_globs("reduce_cub,reduce0", &e.variants, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    for (size_t i = 0; i < p.count; i++)
+        if (!strcmp(p.configs[i].v->name, "reduce_cub")) assert_int_equal(p.configs[i].a.block_dim, 256);
+    plan_free(&p);
+    plan_unheeded_notes(&e, notes, sizeof notes);
+    assert_string_equal(notes, "reduce_cub block dim 256 (asked 512)");
+    /* ... unless an [axes:GLOB] section that matches reduce_cub alone asks it */
+    assert_int_equal(experiment_parse_string("[experiment]\nvariants = reduce_cub, reduce0\n"
+                                             "[axes:reduce_cub]\nblock_dims = 512\n",
+                                             "x.ini", &e, err, sizeof err),
+                     0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_string_equal(err, "x.ini:3: [axes:reduce_cub] block_dims: reduce_cub runs at block dim 256 only, not 512 "
+                             "(leave it out for this variant, or ask for 256)");
+    /* a section that matches several variants is a list for them: noted */
+    assert_int_equal(experiment_parse_string("[experiment]\nvariants = reduce_cub, reduce0\n"
+                                             "[axes:reduce_*]\nblock_dims = 512\n",
+                                             "x.ini", &e, err, sizeof err),
+                     0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    plan_free(&p);
+    plan_unheeded_notes(&e, notes, sizeof notes);
+    assert_string_equal(notes, "reduce_cub block dim 256 (asked 512)");
+    /* coarse factors and finishes alike */
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce0", &e.variants, err, sizeof err), 0);
+    assert_int_equal(parse_coarse("8", &e.coarse, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--coarse: reduce_interleaved_divergent runs at coarse factor 1 only, not 8"));
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_cub", &e.variants, err, sizeof err), 0);
+    assert_int_equal(parse_finishes("atomic", &e.finish_policy, &e.finishes, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "--finish: reduce_cub runs at finish none only, not atomic"));
+    /* the default experiment asks nothing a variant lacks */
+    experiment_defaults(&e);
+    plan_unheeded_notes(&e, notes, sizeof notes);
+    assert_string_equal(notes, "");
+    /* every configuration skipped: refused with the reason */
+    assert_int_equal(parse_globs("scan_naive", &e.variants, err, sizeof err), 0);
+    assert_int_equal(parse_sizes("2^30", &e.sizes, err, sizeof err), 0);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "the plan runs nothing: all 5 configurations are skipped (scan_naive: n above"));
+}
+
+/* .alias is optional: a variant without one is selected by its name and
+ * globs, labelled, and written to results.csv with an empty alias. */
+static void test_variant_without_alias(void **state)
+{
+    (void)state;
+    variant bare = *registry_find("reduce_cub");
+    bare.alias = NULL;
+    experiment e;
+    experiment_defaults(&e);
+    assert_int_equal(parse_globs("reduce_cub", &e.variants, err, sizeof err), 0);
+    assert_true(experiment_selects(&e, &bare));
+    assert_int_equal(parse_globs("reduce_*,!reduce0", &e.variants, err, sizeof err), 0);
+    assert_true(experiment_selects(&e, &bare));
+    assert_int_equal(parse_globs("cub::DeviceReduce", &e.variants, err, sizeof err), 0);
+    assert_false(experiment_selects(&e, &bare)); /* its alias is gone */
+    sweep_row row;
+    memset(&row, 0, sizeof row);
+    row.cfg.v = &bare;
+    row.cfg.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .coarse = 1};
+    row.status = ROW_OK;
+    char label[256];
+    config_label(&row.cfg, label, sizeof label);
+    assert_string_equal(label, "reduce_cub f32 sum n=1024 block=256 coarse=1 none");
+    const char *csv = tu_path(tu_tempdir("noalias"), "results.csv");
+    metric_columns mc = {0};
+    assert_int_equal(results_write_csv(csv, &row, 1, mc, err, sizeof err), 0);
+    char *text = tu_read_file(csv);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "\nreduce_cub,,cub,reduce,f32,sum,1024,256,1,"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +543,13 @@ int main(void)
         cmocka_unit_test(test_help_lists_every_option),
         cmocka_unit_test(test_user_paths),
         cmocka_unit_test(test_find_experiment),
+        cmocka_unit_test(test_experiment_typo_hides_bazel_dirs),
+        cmocka_unit_test(test_did_you_mean),
+        cmocka_unit_test(test_no_device_messages),
+        cmocka_unit_test(test_profile_estimate),
+        cmocka_unit_test(test_profile_model_on_committed_runs),
+        cmocka_unit_test(test_unheeded_and_empty),
+        cmocka_unit_test(test_variant_without_alias),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* The sweep binary end to end on the fake device layer (no GPU): outputs and
  * where they go (BUILD_WORKING_DIRECTORY), exit codes, usage errors leaving
  * nothing behind, --force, --resume (and what it refuses), interrupts, the
- * metric columns, --list and --dry-run, and "no CUDA device". */
+ * metric columns, --list and --dry-run (its profile estimate), a value a
+ * variant lacks in a list for several, and "no CUDA device" (why, and the
+ * fake device). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "harness/device.h"
 #include "harness/plan.h"
 #include "harness/results.h"
 #include "kernels/registry.h"
@@ -222,6 +225,7 @@ static void test_no_device(void **state)
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "no CUDA device: "));
+    assert_non_null(strstr(r.err, "sweep: to try the sweep without a GPU, add --fake-device"));
     assert_false(tu_exists(out));
     tu_result_free(&r);
     /* The real device layer: on a host without a GPU the same; with one, a tiny run. */
@@ -231,6 +235,9 @@ static void test_no_device(void **state)
     r = tu_run(NULL, env2, args2);
     if (r.status == 1 && strstr(r.err, "no CUDA device: ")) {
         assert_false(tu_exists(out));
+        assert_non_null(strstr(r.err, "--fake-device"));
+        /* not the runtime's "insufficient driver" where there is no driver at all */
+        if (!device_driver_present()) assert_non_null(strstr(r.err, "no NVIDIA driver on this machine"));
     } else {
         assert_int_equal(r.status, 0);
         assert_true(tu_exists(tu_path(out, "results.csv")));
@@ -397,10 +404,10 @@ static void test_list_and_dry_run(void **state)
     const char *args[] = {"--list", NULL};
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 0);
-    for (size_t i = 0; i < registry_count(); i++) {
+    for (size_t i = 0; i < registry_count(); i++) { /* .alias is optional */
         const variant *v = registry_get(i);
-        if (!strstr(r.out, v->name) || !strstr(r.out, v->alias) || !strstr(r.out, v->description))
-            fail_msg("--list lacks %s (alias %s)", v->name, v->alias);
+        if (!strstr(r.out, v->name) || (v->alias && !strstr(r.out, v->alias)) || !strstr(r.out, v->description))
+            fail_msg("--list lacks %s (alias %s)", v->name, v->alias ? v->alias : "none");
     }
     tu_result_free(&r);
     const char *args2[] = {"--dry-run", NULL};
@@ -408,6 +415,16 @@ static void test_list_and_dry_run(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "plan: "));
     assert_non_null(strstr(r.out, "estimated time: "));
+    /* the default metrics: the profile phase is in the estimate, with its model */
+    assert_non_null(strstr(r.out, ", profile "));
+    assert_non_null(strstr(r.out, "configurations x 3 passes ~ "));
+    assert_non_null(strstr(r.out, "(model: 0.161 s per configuration + 0.02 s per pass, fitted to two H200 runs"));
+    tu_result_free(&r);
+    const char *args2b[] = {"--dry-run", "--no-cupti", NULL};
+    r = tu_run(NULL, env, args2b);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, ", profile "));
+    assert_non_null(strstr(r.out, "profile: none (--no-cupti)"));
     tu_result_free(&r);
     const char *args3[] = {"--dry-run", "--experiment", "full", NULL};
     r = tu_run(NULL, env, args3);
@@ -420,6 +437,38 @@ static void test_list_and_dry_run(void **state)
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "usage: "));
     tu_result_free(&r);
+}
+
+/* A block dim asked of two variants, one of which has only 256: it runs
+ * 256, the run says so once, and its rows hold what ran. */
+static void test_unheeded_value_noted(void **state)
+{
+    (void)state;
+    const char *out = tu_path(tu_tempdir("unheeded"), "out");
+    const char *env[] = {FAKE, NULL};
+    const char *args[] = {"--variants", "reduce0,reduce_cub", "--sizes", "1K", "--block-dims", "512", "--no-cupti",
+                          "--out", out, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(tu_count(r.err, "sweep: note: asked values some variants do not have; they run their own: "
+                                     "reduce_cub block dim 256 (asked 512)\n"),
+                     1);
+    tu_result_free(&r);
+    sweep_row *rows = NULL;
+    size_t n = 0;
+    metric_columns mc = {0};
+    char err[512];
+    assert_int_equal(results_read_csv(tu_path(out, "results.csv"), mc, &rows, &n, err, sizeof err), 0);
+    size_t cub = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].cfg.v->runner == RUNNER_HOST) continue;
+        int is_cub = !strcmp(rows[i].cfg.v->name, "reduce_cub");
+        cub += is_cub;
+        assert_int_equal(rows[i].cfg.a.block_dim, is_cub ? 256 : 512);
+    }
+    assert_int_equal(cub, 1);
+    for (size_t i = 0; i < n; i++) row_free(&rows[i]);
+    free(rows);
 }
 
 /* Runs the fake-device sweep with `args` (output in `out`), expects exit 0,
@@ -663,6 +712,7 @@ int main(void)
         cmocka_unit_test(test_sigterm),
         cmocka_unit_test(test_resume_refusals),
         cmocka_unit_test(test_list_and_dry_run),
+        cmocka_unit_test(test_unheeded_value_noted),
         cmocka_unit_test(test_cpu_baseline),
         cmocka_unit_test(test_samples_file),
         cmocka_unit_test(test_spread_retry),
