@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cupti/metrics.h"
 
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -505,17 +504,5 @@ void format_mask(unsigned mask, int count, const char *(*name)(int), char *buf, 
         if (!(mask & (1u << i))) continue;
         if (buf[0]) strncat(buf, ",", len - strlen(buf) - 1);
         strncat(buf, name(i), len - strlen(buf) - 1);
-    }
-}
-
-void append_closest(char *msg, size_t len, const char *prefix, const char *name, const char *const *candidates,
-                    size_t n)
-{
-    const char *best[3];
-    size_t got = metric_suggest(name, candidates, n, best, 3);
-    for (size_t i = 0; i < got; i++) {
-        size_t used = strlen(msg);
-        if (used + 1 >= len) return;
-        snprintf(msg + used, len - used, "%s%s%s", i ? ", " : "; closest: ", prefix, best[i]);
     }
 }

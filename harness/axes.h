@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kernels/variant.h"
+#include "results_io/closest.h" /* append_closest: did-you-mean for these names */
 
 #define AXES_MAX_VALUES 512 /* sizes in one experiment */
 #define AXES_MAX_GLOBS 64
@@ -87,14 +88,6 @@ int parse_seconds(const char *text, double *seconds, char *err, size_t errlen);
 int parse_u64(const char *text, uint64_t *out, char *err, size_t errlen);
 
 /* Render a size for people and range names: 2^20 when a power of two, else decimal. */
-/* Did-you-mean for a mistyped name (a variant, an experiment, a flag): append
- * "; closest: a, b" to msg when some candidates are near `name` (the
- * --metrics rule of cupti/metrics.h: edit distance, or a substring), nothing
- * otherwise. `prefix` is written before each one shown and is not compared
- * ("--" for flags, whose shared dashes would bring every flag near). */
-void append_closest(char *msg, size_t len, const char *prefix, const char *name, const char *const *candidates,
-                    size_t n);
-
 void format_size(size_t n, char *buf, size_t len);
 /* Render a size list compactly: "2^10..2^30:x4 (11 values)" when it is a
  * geometric series, else the values. */

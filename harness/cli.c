@@ -155,6 +155,14 @@ static void unknown_option(const char *arg, size_t len, char *err, size_t errlen
     append_closest(err, errlen, "--", typed + strspn(typed, "-"), names, n);
 }
 
+/* A word where an option belongs; first on the line, perhaps a subcommand mistyped. */
+static void unexpected_argument(const char *arg, int first, char *err, size_t errlen)
+{
+    static const char *const subcommands[] = {"compare", "merge", "confirm"};
+    snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", arg);
+    if (first) append_closest(err, errlen, "", arg, subcommands, sizeof subcommands / sizeof subcommands[0]);
+}
+
 /* One option that is not a setting, its value (NULL for a switch) checked. */
 static int take_option(const cli_option *op, const char *value, sweep_options *o, char *err, size_t errlen)
 {
@@ -224,7 +232,7 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
         const setting *s = op ? NULL : settings_by_flag(arg, name_len);
         if (!op && !s) {
             if (arg[0] == '-') unknown_option(arg, name_len, err, errlen);
-            else snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", arg);
+            else unexpected_argument(arg, i == 1, err, errlen);
             return -1;
         }
         const char *name = op ? op->name : s->flag;

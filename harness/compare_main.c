@@ -9,6 +9,7 @@
 #include "harness/files.h"
 #include "harness/plan.h"
 #include "harness/sweep.h"
+#include "results_io/closest.h"
 
 
 static const char compare_usage_text[] =
@@ -98,7 +99,9 @@ static int parse_options(int argc, char **argv, compare_options *o, char *err, s
         else if (!strcmp(a, "--detail")) o->detail = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) o->help = 1;
         else if (a[0] == '-' && a[1]) {
-            snprintf(err, errlen, "unknown option '%s' (see compare --help)", a);
+            static const char *const flags[] = {"--detail", "--threshold", "--normalize", "--out", "--csv", "--json",
+                                                "--fail-on-regression", "--help"};
+            unknown_flag_message(err, errlen, a, flags, sizeof flags / sizeof flags[0], "compare --help");
             return -1;
         } else if (!o->base) o->base = a;
         else if (!o->newer) o->newer = a;

@@ -22,6 +22,7 @@
 #include "harness/results_conditions.h"
 #include "harness/drift.h"
 #include "harness/sweep.h"
+#include "results_io/closest.h"
 
 static const char usage_text[] =
     "usage: sweep confirm DIR [--out OUT] [--device N] [--fake-device] [--confirm-rounds N]\n"
@@ -35,6 +36,7 @@ static const char usage_text[] =
     "Writes confirm.csv, confirm.json and summary.md into DIR (or OUT).\n"
     "faster or slower only when the whole interval clears 1 by --confirm-margin.\n"
     "Defaults: 10 rounds, 3 candidates, within 2 %, margin 1 %, DIR's min_samples, throttle 75 %, 0.05 s.\n"
+    "--fake-device: the CPU-only fake device layer (synthetic times, no CUDA call), to try it without a GPU.\n"
     "\n"
     "Exit status: 0 done; 1 the device failed or an output could not be written; 2 bad input\n"
     "(one line naming it, nothing written).\n";
@@ -81,13 +83,48 @@ static int flag_value(job *j, const char *flag, const char *v)
     } else if (!strcmp(flag, "--device")) {
         rc = parse_count(v, 0, 1023, &x, e, sizeof e);
         j->device = (int)x;
-    } else if (!strcmp(flag, "--out")) j->out = v;
-    else {
-        snprintf(j->err, sizeof j->err, "unknown option '%s' (see sweep confirm --help)", flag);
-        return -1;
-    }
+    } else if (!*v) rc = (snprintf(e, sizeof e, "empty value"), -1); /* --out: takes_value knows no other */
+    else j->out = v;
     if (rc) snprintf(j->err, sizeof j->err, "%s: %s", flag, e);
     return rc ? -1 : 0;
+}
+
+static const char *const value_flags[] = {"--out", "--device", "--confirm-rounds", "--confirm-candidates",
+                                          "--confirm-within", "--confirm-margin", "--min-samples",
+                                          "--throttle-threshold", "--throttle-recovery-delay"};
+#define N_VALUE_FLAGS (sizeof value_flags / sizeof value_flags[0])
+
+static int takes_value(const char *a)
+{
+    for (size_t i = 0; i < N_VALUE_FLAGS; i++)
+        if (!strcmp(a, value_flags[i])) return 1;
+    return 0;
+}
+
+/* "unknown option '--fake-devise' (see sweep confirm --help); closest: --fake-device" */
+static void unknown_option(job *j, const char *a)
+{
+    const char *flags[N_VALUE_FLAGS + 2] = {"--fake-device", "--help"};
+    for (size_t i = 0; i < N_VALUE_FLAGS; i++) flags[i + 2] = value_flags[i];
+    unknown_flag_message(j->err, sizeof j->err, a, flags, N_VALUE_FLAGS + 2, "sweep confirm --help");
+}
+
+/* DIR and OUT as the user meant them: relative to where the command was
+ * typed (`bazel run` starts in the runfiles tree). */
+static int resolve_paths(job *j)
+{
+    static char dir[SWEEP_PATH_MAX], out[SWEEP_PATH_MAX];
+    if (resolve_user_path(j->dir, dir, sizeof dir) || (j->out && resolve_user_path(j->out, out, sizeof out))) {
+        snprintf(j->err, sizeof j->err, "%s: path too long", j->out ? "--out" : "DIR");
+        return -1;
+    }
+    if (!path_is_dir(dir)) {
+        snprintf(j->err, sizeof j->err, "%s: no such results directory", j->dir);
+        return -1;
+    }
+    j->dir = dir;
+    j->out = j->out ? out : dir;
+    return 0;
 }
 
 /* 0 go, 1 --help printed, -1 bad usage (j->err). */
@@ -100,12 +137,15 @@ static int parse_args(job *j, int argc, char **argv)
             return 1;
         }
         if (!strcmp(a, "--fake-device")) j->fake = 1;
-        else if (a[0] == '-' && a[1] == '-') {
+        else if (takes_value(a)) {
             if (i + 1 >= argc) {
                 snprintf(j->err, sizeof j->err, "%s needs a value", a);
                 return -1;
             }
             if (flag_value(j, a, argv[++i])) return -1;
+        } else if (a[0] == '-' && a[1]) {
+            unknown_option(j, a);
+            return -1;
         } else if (!j->dir) j->dir = a;
         else {
             snprintf(j->err, sizeof j->err, "one results directory, not '%s' too", a);
@@ -116,8 +156,7 @@ static int parse_args(job *j, int argc, char **argv)
         snprintf(j->err, sizeof j->err, "no results directory (sweep confirm DIR)");
         return -1;
     }
-    if (!j->out) j->out = j->dir;
-    return 0;
+    return resolve_paths(j);
 }
 
 static volatile sig_atomic_t stop_flag;
@@ -182,7 +221,10 @@ static int load(job *j, json_t **run, results_file *rf)
                  path);
         return -1;
     }
-    return dir_check_writable(j->out, j->err, sizeof j->err);
+    char why[1024];
+    if (!dir_check_writable(j->out, why, sizeof why)) return 0;
+    snprintf(j->err, sizeof j->err, "%scannot write %s: %s", j->out == j->dir ? "" : "--out: ", j->out, why);
+    return -1;
 }
 
 /* summary.md again, now with the confirmed table first. */
@@ -200,6 +242,18 @@ static int write_summary(const job *j, const json_t *run, const results_file *rf
     char path[SWEEP_PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/summary.md", j->out);
     return summary_write(path, rf->rows, rf->count, &ri, err, errlen);
+}
+
+/* The device did not open: --device out of range is bad usage (2); no device
+ * at all says so plainly, with the way to try the command without one (1). */
+static int no_device(const char *msg, int opened)
+{
+    fprintf(stderr, "sweep confirm: %s\n", msg);
+    if (opened == -2) return SWEEP_EXIT_USAGE;
+    if (!strncmp(msg, "no CUDA device", 14))
+        fprintf(stderr, "sweep confirm: to try it without a GPU, add --fake-device (synthetic times, no CUDA call; "
+                        "see --help)\n");
+    return SWEEP_EXIT_FAILED;
 }
 
 int confirm_main(int argc, char **argv)
@@ -225,8 +279,7 @@ int confirm_main(int argc, char **argv)
     double t0 = timing_now();
     int opened = dev->ops->open(dev, j.device, &info, msg, sizeof msg);
     if (opened) {
-        fprintf(stderr, "sweep confirm: %s\n", msg);
-        rc = opened == -2 ? SWEEP_EXIT_USAGE : SWEEP_EXIT_FAILED;
+        rc = no_device(msg, opened);
         goto out;
     }
     nvml_reader *nv = nvml_reader_open(info.pci_bus_id, nvml_msg, sizeof nvml_msg);
@@ -248,7 +301,7 @@ int confirm_main(int argc, char **argv)
     dev->ops->close(dev);
     char path[SWEEP_PATH_MAX + 16];
     snprintf(path, sizeof path, "%s/confirm.csv", j.out);
-    if (confirm_write_csv(path, lines, n, j.err, sizeof j.err) ||
+    if (make_dirs(j.out, j.err, sizeof j.err) || confirm_write_csv(path, lines, n, j.err, sizeof j.err) ||
         write_confirm_json(&j, argc, argv, &info, nvml_msg, &c0, &c1, n, timing_now() - t0, j.err, sizeof j.err) ||
         write_summary(&j, run, &rf, lines, n, j.err, sizeof j.err)) {
         fprintf(stderr, "sweep confirm: %s\n", j.err);

@@ -13,6 +13,7 @@
 #include "harness/files.h"
 #include "harness/results.h"
 #include "harness/sweep.h"
+#include "results_io/closest.h"
 
 static const char merge_usage_text[] =
     "usage: sweep merge OUT SHARD_DIR... [--force] [--quiet]\n"
@@ -65,7 +66,8 @@ static int parse_args(merge_job *j, int argc, char **argv)
         else if (!strcmp(a, "--quiet")) j->quiet = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) j->help = 1;
         else if (a[0] == '-' && a[1]) {
-            snprintf(j->err, sizeof j->err, "unknown option '%s' (see merge --help)", a);
+            static const char *const flags[] = {"--force", "--quiet", "--help"};
+            unknown_flag_message(j->err, sizeof j->err, a, flags, sizeof flags / sizeof flags[0], "merge --help");
             return -1;
         } else if (!j->out_arg) j->out_arg = a;
         else if (resolve_user_path(a, j->shards[j->n++].dir, SWEEP_PATH_MAX)) {

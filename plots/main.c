@@ -9,8 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "plots/render.h"
+#include "results_io/closest.h"
 
 static void usage(FILE *f)
 {
@@ -72,11 +75,57 @@ static int out_path(const char *dir, const char *out, const char *bwd, char *buf
     return 0;
 }
 
-int main(int argc, char **argv)
+/* "render: unknown option '--ot' (see render --help); closest: --out" */
+static int unknown_option(const char *a)
 {
-    plots_options o = {0};
-    o.log = stderr;
-    const char *dir = NULL;
+    static const char *const flags[] = {"--out", "--n", "--baseline", "--scripts", "--gnuplot", "--no-charts",
+                                        "--link-charts", "--quiet", "--help"};
+    char err[512];
+    unknown_flag_message(err, sizeof err, a, flags, sizeof flags / sizeof flags[0], "render --help");
+    fprintf(stderr, "render: %s\n", err);
+    return 2;
+}
+
+/* Is prog an executable file: as given when it names a directory, else on PATH? */
+static int executable(const char *prog)
+{
+    if (strchr(prog, '/')) return access(prog, X_OK) == 0;
+    const char *path = getenv("PATH");
+    char buf[PATH_MAX];
+    for (const char *p = path ? path : ""; *p;) {
+        size_t l = strcspn(p, ":");
+        if (l && snprintf(buf, sizeof buf, "%.*s/%s", (int)l, p, prog) < (int)sizeof buf && access(buf, X_OK) == 0)
+            return 1;
+        p += l + (p[l] == ':');
+    }
+    return 0;
+}
+
+/* The paths the user named, before anything is written: the results and
+ * scripts directories exist, the gnuplot asked for is there. */
+static int check_inputs(const char *dir, const plots_options *o)
+{
+    struct stat st;
+    if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "render: %s: no such results directory\n", dir);
+        return 2;
+    }
+    if (o->scripts_dir && (stat(o->scripts_dir, &st) || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "render: --scripts: %s: no such directory\n", o->scripts_dir);
+        return 2;
+    }
+    if (o->gnuplot && !o->no_charts && !executable(o->gnuplot)) {
+        fprintf(stderr, "render: --gnuplot: %s: not an executable file%s\n", o->gnuplot,
+                strchr(o->gnuplot, '/') ? "" : " on PATH");
+        return 2;
+    }
+    return 0;
+}
+
+/* The options into o and the results directory into *dir; 0 go, 1 --help
+ * printed, 2 bad usage (one line said). */
+static int parse_args(int argc, char **argv, plots_options *o, const char **dir)
+{
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -84,15 +133,15 @@ int main(int argc, char **argv)
         int t;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
-            return 0;
+            return 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            o.log = NULL;
+            o->log = NULL;
         } else if (!strcmp(a, "--no-charts")) {
-            o.no_charts = 1;
+            o->no_charts = 1;
         } else if (!strcmp(a, "--link-charts")) {
-            o.link_charts = 1;
+            o->link_charts = 1;
         } else if ((t = TAKES("--n"))) {
-            if (t < 0 || parse_n(val, &o.n)) {
+            if (t < 0 || parse_n(val, &o->n)) {
                 fprintf(stderr, "render: --n wants 2^K or a positive number, not %s\n", t < 0 ? "nothing" : val);
                 return 2;
             }
@@ -102,26 +151,34 @@ int main(int argc, char **argv)
                 fprintf(stderr, "render: %s wants a value\n", a);
                 return 2;
             }
-            if (!strcmp(a, "--baseline")) o.baseline = val;
-            else if (!strcmp(a, "--scripts")) o.scripts_dir = val;
-            else if (!strcmp(a, "--out")) o.out_dir = val;
-            else o.gnuplot = val;
+            if (!strcmp(a, "--baseline")) o->baseline = val;
+            else if (!strcmp(a, "--scripts")) o->scripts_dir = val;
+            else if (!strcmp(a, "--out")) o->out_dir = val;
+            else o->gnuplot = val;
         } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "render: unknown option %s\n", a);
-            usage(stderr);
-            return 2;
-        } else if (dir) {
-            fprintf(stderr, "render: one results directory, not %s and %s\n", dir, a);
+            return unknown_option(a);
+        } else if (*dir) {
+            fprintf(stderr, "render: one results directory, not %s and %s\n", *dir, a);
             return 2;
         } else {
-            dir = a;
+            *dir = a;
         }
 #undef TAKES
     }
-    if (!dir) {
-        usage(stderr);
+    if (!*dir) {
+        fprintf(stderr, "render: needs a results directory (render [options] RESULTS_DIR; see --help)\n");
         return 2;
     }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    plots_options o = {0};
+    o.log = stderr;
+    const char *dir = NULL;
+    int rc = parse_args(argc, argv, &o, &dir);
+    if (rc) return rc == 1 ? 0 : rc;
     /* Under `bazel run` the working directory is the runfiles tree: relative
      * paths mean the directory the command was typed in. */
     char buf[8192];
@@ -136,6 +193,7 @@ int main(int argc, char **argv)
         snprintf(sbuf, sizeof sbuf, "%s/%s", bwd, o.scripts_dir);
         o.scripts_dir = sbuf;
     }
+    if ((rc = check_inputs(dir, &o))) return rc;
     char obuf[8192];
     if (out_path(dir, o.out_dir, bwd, obuf, sizeof obuf)) {
         fprintf(stderr, "render: no output directory can be named after %s; give --out DIR\n", dir);
@@ -143,7 +201,7 @@ int main(int argc, char **argv)
     }
     o.out_dir = obuf;
     char msg[2048];
-    int rc = plots_render(dir, &o, msg, sizeof msg);
+    rc = plots_render(dir, &o, msg, sizeof msg);
     fprintf(rc < 0 ? stderr : stdout, "%s\n", msg);
     return rc < 0 ? 2 : rc;
 }
