@@ -191,6 +191,9 @@ typedef struct run_info {
     char experiment[EXPERIMENT_NAME_LEN];
     char experiment_source[4096];
     const experiment *exp; /* for the plan's axes and timing */
+    /* Values asked that some variants cannot honour, "; "-separated ("" none):
+     * run.json's "notes" read back (run_json_summary_info); see run_info_notes. */
+    char notes[1024];
     int fake_device;
     int have_device;
     device_info device;
@@ -239,6 +242,10 @@ void run_json_device_id(const char *path, char *out, size_t len);
  * peak and copy bandwidth), from a loaded run.json object (jansson's json_t). */
 struct json_t;
 void run_json_summary_info(const struct json_t *run, run_info *ri);
+
+/* The notes of a run: from its experiment (plan_unheeded_notes) when exp is
+ * set, else those read back from run.json; "" when none. */
+void run_info_notes(const run_info *ri, char *buf, size_t len);
 
 /* What --resume needs from an existing run.json: its experiment and schema. */
 int run_json_read_identity(const char *path, char *experiment, size_t len, int *schema_version, char *err,

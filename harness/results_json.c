@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "harness/files.h"
+#include "harness/plan.h"
 #include "harness/results.h"
 #include "harness/results_conditions.h"
 
@@ -136,6 +137,26 @@ static void run_json_shard(json_t *o, const run_info *ri)
     json_object_set_new(o, "plan_positions", pos);
 }
 
+void run_info_notes(const run_info *ri, char *buf, size_t len)
+{
+    if (ri->exp) plan_unheeded_notes(ri->exp, buf, len);
+    else snprintf(buf, len, "%s", ri->notes);
+}
+
+/* "notes": each value asked that a variant cannot honour, and what it ran
+ * instead ("reduce_cub block dim 256 (asked 512)"); [] when none. */
+static void run_json_notes(json_t *o, const run_info *ri)
+{
+    char notes[sizeof ri->notes];
+    json_t *a = json_array();
+    run_info_notes(ri, notes, sizeof notes);
+    for (char *t = notes, *end; *t; t = end ? end + 2 : t + strlen(t)) {
+        if ((end = strstr(t, "; "))) *end = '\0';
+        json_array_append_new(a, json_string(t));
+    }
+    json_object_set_new(o, "notes", a);
+}
+
 static json_t *run_json(const run_info *ri)
 {
     json_t *o = json_object();
@@ -169,6 +190,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(plan, "configurations", json_integer((json_int_t)ri->plan_configs));
     json_object_set_new(plan, "skipped", json_integer((json_int_t)ri->plan_skipped));
     json_object_set_new(o, "plan", plan);
+    run_json_notes(o, ri);
     run_json_shard(o, ri);
     json_object_set_new(o, "interrupted", json_boolean(ri->interrupted));
     json_object_set_new(o, "complete", json_boolean(ri->complete));
@@ -254,4 +276,9 @@ void run_json_summary_info(const json_t *run, run_info *ri)
     const json_t *peak = json_object_get(run, "peak_bandwidth_GBps"), *copy = json_object_get(run, "copy_bandwidth_GBps");
     ri->peak_bandwidth_GBps = json_is_number(peak) ? json_number_value(peak) : NAN;
     ri->copy_bandwidth_GBps = json_is_number(copy) ? json_number_value(copy) : NAN;
+    const json_t *note;
+    size_t i;
+    json_array_foreach(json_object_get(run, "notes"), i, note)
+        snprintf(ri->notes + strlen(ri->notes), sizeof ri->notes - strlen(ri->notes), "%s%s", i ? "; " : "",
+                 json_string_value(note) ? json_string_value(note) : "");
 }

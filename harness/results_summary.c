@@ -100,6 +100,18 @@ static void failures(FILE *f, const sweep_row *rows, size_t n, size_t count)
     }
 }
 
+/* Values asked that some variants cannot honour: what they ran instead. */
+static void summary_notes(FILE *f, const run_info *ri)
+{
+    char notes[sizeof ri->notes];
+    if (!ri) return;
+    run_info_notes(ri, notes, sizeof notes);
+    if (!notes[0]) return;
+    fputs("Note: asked values some variants do not have; they ran their own: ", f);
+    md_text(f, notes);
+    fputs(".\n\n", f);
+}
+
 void summary_print(FILE *f, const sweep_row *rows, size_t n, const run_info *ri)
 {
     size_t count[ROW_SKIPPED + 1] = {0};
@@ -110,6 +122,7 @@ void summary_print(FILE *f, const sweep_row *rows, size_t n, const run_info *ri)
         if (isfinite(ri->copy_bandwidth_GBps)) fprintf(f, ", measured copy %.0f GB/s", ri->copy_bandwidth_GBps);
         fprintf(f, ".\n\n");
     }
+    summary_notes(f, ri);
     summary_confirmed(f, ri);
     fprintf(f, "## Best configuration per n (cold median)\n");
     /* Groups in order of first appearance; sizes ascending within each. */
