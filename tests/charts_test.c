@@ -11,7 +11,8 @@
  *   - the speed-up over CUB: each point inside its interval, and where the
  *     run's confirm.csv measured it, the confirmed speed-up and interval.
  * Where gnuplot is installed, two runs are also drawn, every chart without a
- * failure. */
+ * failure, and the ladder and metrics SVGs draw each variant's marker in its
+ * colour (once per panel). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -436,7 +437,60 @@ static void test_many_variants(void **state)
     free_params(params, np);
 }
 
-/* Drawn where gnuplot is installed: every chart of two runs, none failed. */
+/* How many points the SVG chart draws with gnuplot point type pt (its
+ * symbol #gpPt<pt-1>) in colour (0xRRGGBB). */
+static int svg_points(const char *svg, int pt, unsigned colour)
+{
+    char sym[32];
+    snprintf(sym, sizeof sym, "<use xlink:href='#gpPt%d' transform=", pt - 1);
+    int n = 0;
+    for (const char *p = svg; (p = strstr(p, sym)); p += strlen(sym)) {
+        const char *c = strstr(p, "color='rgb(");
+        const char *end = strchr(p, '>');
+        unsigned r, g, b;
+        if (c && end && c < end && sscanf(c + 11, "%u ,%u ,%u", &r, &g, &b) == 3 && (r << 16 | g << 8 | b) == colour)
+            n++;
+    }
+    return n;
+}
+
+/* Every variant of a bar chart's data drawn as its marker in its colour, in
+ * each of the chart's panels: colour and marker in columns col and mcol. */
+static void check_markers_drawn(const char *dir, const char *stem, int col, int mcol, int panels)
+{
+    char name[300];
+    snprintf(name, sizeof name, "charts/%s.svg", stem);
+    char *svg = slurp_in(dir, name);
+    snprintf(name, sizeof name, "plots-data/%s.dat", stem);
+    char *text = slurp_in(dir, name);
+    int vars = 0;
+    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+        if (l[0] == '#') continue;
+        char *q2 = strchr(strchr(l, '"') + 1, '"');
+        unsigned colour = 0;
+        int marker = -1, k = 3;
+        for (char *c = q2 + 1; *c && k <= mcol; k++) { /* the columns after the name, as see_bars reads them */
+            while (*c == ' ') c++;
+            char *end = *c == '"' ? strchr(c + 1, '"') + 1 : c + strcspn(c, " ");
+            if (k == col) colour = (unsigned)strtoul(c, NULL, 10);
+            if (k == mcol) marker = atoi(c);
+            c = end;
+        }
+        int drawn = svg_points(svg, marker, colour);
+        if (drawn < panels)
+            fail_msg("%s: %.*s's marker %d in #%06x drawn %d times, want %d", stem, (int)(q2 - l), l, marker, colour,
+                     drawn, panels);
+        vars++;
+    }
+    print_message("%s: %d variants, each marker drawn in its colour in %d panel%s\n", stem, vars, panels,
+                  panels > 1 ? "s" : "");
+    assert_true(vars >= 2);
+    free(text);
+    free(svg);
+}
+
+/* Drawn where gnuplot is installed: every chart of two runs, none failed;
+ * the ladder and the metrics chart draw each variant's marker. */
 static void test_drawn(void **state)
 {
     (void)state;
@@ -447,8 +501,12 @@ static void test_drawn(void **state)
     static const char *const runs[] = {"harris-ladder", "coarsening"};
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         int rc;
-        render_copy(runs[i], 1, &rc);
+        const char *dir = render_copy(runs[i], 1, &rc);
         assert_int_equal(rc, 0);
+        if (i) continue;
+        check_markers_drawn(dir, "ladder-reduce-f32-sum", 6, 9, 1);
+        /* harris-ladder has all four metrics panels: warp, bank, DRAM, occupancy */
+        check_markers_drawn(dir, "metrics-reduce-f32-sum", 9, 10, 4);
     }
 }
 
