@@ -6,7 +6,8 @@
  * variants, experiment files (malformed, truncated, binary, empty, duplicate
  * and unknown keys), typos (the closest names), plans that run nothing, a
  * value the one variant selected lacks, output directories, --resume,
- * --device and --devices. */
+ * --device and --devices; the subcommands (compare, merge, confirm: a
+ * mistyped one, their flags, their paths) and the renderer (plots/render). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -41,7 +42,10 @@ typedef struct bad_case {
     const char *env[3];   /* extra environment */
     precondition pre;
     const char *needle; /* expected in stderr (placeholders substituted) */
+    const char *tool;   /* NULL: the sweep; "render": plots/render */
 } bad_case;
+
+#define RENDER "render"
 
 static const bad_case cases[] = {
     /* ---- the command line */
@@ -182,6 +186,35 @@ static const bad_case cases[] = {
     {{"--max-noise", "0"}, NULL, 0, {NULL}, PRE_NONE, "--max-noise: '0' must be above 0"},
     {{"--validate", "maybe"}, NULL, 0, {NULL}, PRE_NONE, "--validate: 'maybe'"},
     {{"--seed", "-1"}, NULL, 0, {NULL}, PRE_NONE, "--seed: '-1' is not a non-negative integer"},
+    /* ---- the subcommands: a mistyped one, their flags (the closest names), paths */
+    {{"comapre", "@BASE", "@BASE"}, NULL, 0, {NULL}, PRE_NONE,
+     "unexpected argument 'comapre' (options start with --; see --help); closest: compare"},
+    {{"compare", "@BASE", "@BASE", "--detial"}, NULL, 0, {NULL}, PRE_NONE,
+     "unknown option '--detial' (see compare --help); closest: --detail"},
+    {{"compare", "@BASE", "@BASE", "--threshold", "abc"}, NULL, 0, {NULL}, PRE_NONE,
+     "--threshold: 'abc' is not a percentage"},
+    {{"compare", "@BASE/nope", "@BASE"}, NULL, 0, {NULL}, PRE_NONE, "@BASE/nope: no such directory"},
+    {{"merge", "@OUT", "@BASE", "--forse"}, NULL, 0, {NULL}, PRE_NONE,
+     "unknown option '--forse' (see merge --help); closest: --force"},
+    {{"merge", "@OUT", "@BASE/nope"}, NULL, 0, {NULL}, PRE_NONE, "@BASE/nope: no such directory (a missing shard?)"},
+    {{"confirm", "@BASE", "--fake-devise"}, NULL, 0, {NULL}, PRE_NONE,
+     "unknown option '--fake-devise' (see sweep confirm --help); closest: --fake-device"},
+    {{"confirm", "@BASE", "--confirm-round", "3"}, NULL, 0, {NULL}, PRE_NONE, "closest: --confirm-rounds"},
+    {{"confirm", "nope"}, NULL, 0, {NULL}, PRE_NONE, "nope: no such results directory"},
+    {{"confirm", "@OUT", "--out", ""}, NULL, 0, {NULL}, PRE_RUN, "--out: empty value"},
+    {{"confirm", "@OUT", "--out", "@FILE/sub"}, NULL, 0, {NULL}, PRE_RUN,
+     "--out: cannot write @FILE/sub: @FILE is not a directory"},
+    {{"confirm", "@OUT", "--confirm-rounds", "3"}, NULL, 0, {NULL}, PRE_RUN, "--confirm-rounds: '3' is out of range"},
+    /* ---- the renderer */
+    {{"--ot", "@OUT", "@BASE"}, NULL, 0, {NULL}, PRE_NONE,
+     "render: unknown option '--ot' (see render --help); closest: --out", RENDER},
+    {{NULL}, NULL, 0, {NULL}, PRE_NONE, "render: needs a results directory", RENDER},
+    {{"--out", "@OUT", "nope"}, NULL, 0, {NULL}, PRE_NONE, "render: @BASE/nope: no such results directory", RENDER},
+    {{"--n", "2^x", "--out", "@OUT", "@BASE"}, NULL, 0, {NULL}, PRE_NONE, "render: --n wants 2^K", RENDER},
+    {{"--scripts", "@BASE/nope", "--out", "@OUT", "@BASE"}, NULL, 0, {NULL}, PRE_NONE,
+     "render: --scripts: @BASE/nope: no such directory", RENDER},
+    {{"--gnuplot", "@BASE/nope", "--out", "@OUT", "@BASE"}, NULL, 0, {NULL}, PRE_NONE,
+     "render: --gnuplot: @BASE/nope: not an executable file", RENDER},
 };
 
 /* ---- placeholders and snapshots -------------------------------------------------------- */
@@ -326,8 +359,15 @@ static void run_case(size_t i)
 
     const char *env[8];
     size_t ne = 0;
+    char bin_env[4200];
     env[ne++] = FAKE;
     env[ne++] = bwd_env;
+    if (c->tool) { /* tu_run runs $SWEEP_BIN */
+        const char *bin = tu_runfile("plots/render", "render");
+        assert_non_null(bin);
+        snprintf(bin_env, sizeof bin_env, "SWEEP_BIN=%s", bin);
+        env[ne++] = bin_env;
+    }
     for (size_t k = 0; k < 3 && c->env[k]; k++) env[ne++] = c->env[k];
     env[ne] = NULL;
     const char *args[20];
@@ -339,15 +379,18 @@ static void run_case(size_t i)
     tu_result r = tu_run(p.base, env, args);
     char *after = snapshot(p.base);
     const char *needle = subst(&p, c->needle);
-    char cmd[2048] = "";
+    char cmd[2048] = "", prefix[64] = "sweep: ";
+    if (c->tool) snprintf(prefix, sizeof prefix, "%s: ", c->tool);
+    else if (na && (!strcmp(args[0], "compare") || !strcmp(args[0], "merge") || !strcmp(args[0], "confirm")))
+        snprintf(prefix, sizeof prefix, "sweep %s: ", args[0]); /* a subcommand speaks as itself */
     for (size_t k = 0; k < na; k++) {
         strncat(cmd, " ", sizeof cmd - strlen(cmd) - 1);
         strncat(cmd, args[k], sizeof cmd - strlen(cmd) - 1);
     }
     if (r.status != 2) fail_msg("case %zu (sweep%s): exit %d, want 2; stderr: %s", i, cmd, r.status, r.err);
     if (!strstr(r.err, needle)) fail_msg("case %zu (sweep%s): stderr '%s' lacks '%s'", i, cmd, r.err, needle);
-    if (strncmp(r.err, "sweep: ", 7) || tu_count_lines(r.err) != 1)
-        fail_msg("case %zu (sweep%s): not one 'sweep: ' line: '%s'", i, cmd, r.err);
+    if (strncmp(r.err, prefix, strlen(prefix)) || tu_count_lines(r.err) != 1)
+        fail_msg("case %zu (sweep%s): not one '%s' line: '%s'", i, cmd, prefix, r.err);
     if (strcmp(before, after)) fail_msg("case %zu (sweep%s): files changed:\n%s---\n%s", i, cmd, before, after);
     if (c->pre == PRE_NONE) assert_false(tu_exists(p.out));
     free(before);
