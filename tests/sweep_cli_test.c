@@ -1,7 +1,9 @@
 /* The sweep's command line: every bad usage is one message naming the option
  * and the value (with the closest names for a typo); a value a variant lacks
  * and an empty plan are refused; the dry run's profile estimate; the no-device
- * messages; overrides land in the experiment; experiment names and user
+ * messages, `sweep confirm`'s among them; the notes of values a variant
+ * cannot honour in run.json and summary.md (fake device); overrides land in
+ * the experiment; experiment names and user
  * paths resolve the way `bazel run` needs (BUILD_WORKING_DIRECTORY,
  * BUILD_WORKSPACE_DIRECTORY). */
 #define _POSIX_C_SOURCE 200809L
@@ -535,6 +537,102 @@ static void test_variant_without_alias(void **state)
     free(text);
 }
 
+/* A small run on the fake device into dir (extra args before --out); fails the test otherwise. */
+static void fake_run(const char *dir, const char *block_dims)
+{
+    const char *env[] = {"SWEEP_FAKE_DEVICE=1", NULL};
+    const char *args[] = {"--variants", "reduce0,reduce_cub", "--sizes", "1K", "--block-dims", block_dims, "--out", dir,
+                          "--quiet", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 0) fail_msg("fake run: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+}
+
+/* `sweep confirm DIR` where there is no GPU: the reason and the way to try it
+ * (--fake-device), exit 1, nothing written; with --fake-device it runs. */
+static void test_confirm_no_device(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("confirm-nodev");
+    char *dir = tu_path(base, "run"), *out = tu_path(base, "confirmed");
+    fake_run(dir, "128");
+    int count;
+    char msg[512];
+    if (device_count(&count, msg, sizeof msg) == 0) {
+        print_message("this machine has a CUDA device: the no-device message is not shown here\n");
+    } else {
+        const char *env[] = {"SWEEP_FAKE_DEVICE=", NULL};
+        const char *args[] = {"confirm", dir, NULL};
+        char *before = tu_read_file(tu_path(dir, "summary.md"));
+        tu_result r = tu_run(NULL, env, args);
+        assert_int_equal(r.status, 1);
+        if (strncmp(r.err, "sweep confirm: no CUDA device: ", 31) || tu_count_lines(r.err) != 2 ||
+            !strstr(r.err, "\nsweep confirm: to try it without a GPU, add --fake-device (synthetic times"))
+            fail_msg("stderr: %s", r.err);
+        /* the run's own confirmation stands: no confirm.json, summary.md as it was */
+        assert_false(tu_exists(tu_path(dir, "confirm.json")));
+        char *after = tu_read_file(tu_path(dir, "summary.md"));
+        assert_string_equal(before, after);
+        free(before);
+        free(after);
+        tu_result_free(&r);
+    }
+    const char *env[] = {"SWEEP_FAKE_DEVICE=", NULL};
+    const char *args[] = {"confirm", dir, "--fake-device", "--out", out, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 0) fail_msg("confirm --fake-device: exit %d: %s", r.status, r.err);
+    assert_true(tu_exists(tu_path(out, "confirm.csv")) && tu_exists(tu_path(out, "confirm.json")));
+    tu_result_free(&r);
+}
+
+/* The note of a value a variant cannot honour, in run.json ("notes") and summary.md;
+ * none in a run that asks nothing a variant lacks. */
+static void expect_notes(const char *dir, const char *note)
+{
+    json_t *run = tu_load_json(tu_path(dir, "run.json"));
+    const json_t *notes = json_object_get(run, "notes");
+    assert_true(json_is_array(notes));
+    assert_int_equal(json_array_size(notes), note ? 1 : 0);
+    if (note) assert_string_equal(json_string_value(json_array_get(notes, 0)), note);
+    json_decref(run);
+    char *md = tu_read_file(tu_path(dir, "summary.md"));
+    assert_non_null(md);
+    if (!note) assert_null(strstr(md, "Note: asked values"));
+    else {
+        char line[512];
+        snprintf(line, sizeof line, "\nNote: asked values some variants do not have; they ran their own: %s.\n", note);
+        if (!strstr(md, line)) fail_msg("summary.md lacks '%s':\n%s", line + 1, md);
+    }
+    free(md);
+}
+
+static void test_notes_recorded(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("notes");
+    char *dir = tu_path(base, "run"), *plain = tu_path(base, "plain"), *out = tu_path(base, "confirmed"),
+         *merged = tu_path(base, "merged");
+    const char *note = "reduce_cub block dim 256 (asked 128,512)";
+    fake_run(dir, "128,512");
+    expect_notes(dir, note);
+    fake_run(plain, "128,256");
+    expect_notes(plain, NULL);
+    /* kept where summary.md is written again: confirm and merge */
+    const char *env[] = {"SWEEP_FAKE_DEVICE=1", NULL};
+    const char *confirm[] = {"confirm", dir, "--out", out, NULL};
+    tu_result r = tu_run(NULL, env, confirm);
+    if (r.status != 0) fail_msg("confirm: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    char *md = tu_read_file(tu_path(out, "summary.md"));
+    assert_non_null(strstr(md, note));
+    free(md);
+    const char *merge[] = {"merge", merged, dir, "--quiet", NULL};
+    r = tu_run(NULL, env, merge);
+    if (r.status != 0) fail_msg("merge: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    expect_notes(merged, note);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -550,6 +648,8 @@ int main(void)
         cmocka_unit_test(test_profile_model_on_committed_runs),
         cmocka_unit_test(test_unheeded_and_empty),
         cmocka_unit_test(test_variant_without_alias),
+        cmocka_unit_test(test_confirm_no_device),
+        cmocka_unit_test(test_notes_recorded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
