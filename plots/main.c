@@ -34,7 +34,8 @@ static void usage(FILE *f)
           "  --link-charts    index.html links charts/*.png instead of embedding them\n"
           "  -q, --quiet      no progress lines\n"
           "  -h, --help       this text\n"
-          "Exit status: 0 done, 1 report written but charts missing, 2 failed.\n",
+          "Exit status: 0 done, 1 report written but charts missing, 2 bad input (one line,\n"
+          "nothing written) or failed.\n",
           f);
 }
 
