@@ -38,7 +38,7 @@ static const char usage_text[] =
     "Defaults: 10 rounds, 3 candidates, within 2 %, margin 1 %, DIR's min_samples, throttle 75 %, 0.05 s.\n"
     "--fake-device: the CPU-only fake device layer (synthetic times, no CUDA call), to try it without a GPU.\n"
     "\n"
-    "Exit status: 0 done; 1 the device failed or an output could not be written; 2 bad input\n"
+    "Exit status: 0 done; 1 no device, the device failed or an output could not be written; 2 bad input\n"
     "(one line naming it, nothing written).\n";
 
 typedef struct job {
