@@ -83,8 +83,10 @@ static int flag_value(job *j, const char *flag, const char *v)
     } else if (!strcmp(flag, "--device")) {
         rc = parse_count(v, 0, 1023, &x, e, sizeof e);
         j->device = (int)x;
-    } else if (!*v) rc = (snprintf(e, sizeof e, "empty value"), -1); /* --out: takes_value knows no other */
-    else j->out = v;
+    } else { /* --out: value_flags has no other */
+        if (*v) j->out = v;
+        else rc = -1, snprintf(e, sizeof e, "empty value");
+    }
     if (rc) snprintf(j->err, sizeof j->err, "%s: %s", flag, e);
     return rc ? -1 : 0;
 }
