@@ -49,12 +49,16 @@
 #include "harness/plan.h"
 #include "harness/profiler.h"
 #include "harness/timing.h"
+#include "results_io/columns.h"
 
-#define SWEEP_SCHEMA_VERSION 4 /* 4: clock, throttle and NVML columns; 3: device column; 2: cold_batch column */
+/* The newest schema, the largest a column of results_io/columns.def is tagged
+ * with (4: clock, throttle and NVML columns; 3: device column; 2: cold_batch
+ * column). */
+#define SWEEP_SCHEMA_VERSION RESULTS_SCHEMA_NEWEST
 /* The oldest schema still read (results.csv without the device column: the
  * device is run.json's). It is written back in its own schema on request
  * (csv_write_header_schema), else in this one. */
-#define SWEEP_SCHEMA_OLDEST 2
+#define SWEEP_SCHEMA_OLDEST RESULTS_SCHEMA_OLDEST
 #define SWEEP_BASELINE_REDUCE "reduce_interleaved_divergent"
 #define SWEEP_BASELINE_SCAN "scan_naive"
 #define SWEEP_CUB_REDUCE "reduce_cub"
@@ -77,9 +81,11 @@ typedef struct sweep_row {
     double speedup_vs_baseline, speedup_vs_cub;
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
-    /* NVML after the timing (NaN / "" without NVML): see the file comment. */
-    double gpu_temp_c, gpu_power_w, gpu_mem_clock_mhz;
+    /* NVML after the timing ("" without NVML): see the file comment. */
     char clock_events[128];
+    /* The measured figures tagged VALUE in results_io/measures.def, by
+     * RC_<ID> (NaN: not measured; other entries unused). */
+    double values[RC_COUNT];
 } sweep_row;
 
 /* A row for configuration c with every figure unset; metric_count columns. */

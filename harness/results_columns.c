@@ -87,6 +87,9 @@ static void w_text(FILE *f, const sweep_row *r, const results_column *c) { csv_p
 
 static void w_num(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, *CFIELD(r, c, double)); }
 
+/* A figure stored VALUE: off is its RC_<ID>. */
+static void w_value(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, r->values[c->off]); }
+
 /* A figure of a timing measurement: empty when it has no samples. */
 static void w_stat(FILE *f, const sweep_row *r, const results_column *c)
 {
@@ -233,6 +236,12 @@ static int r_num(sweep_row *r, const char *s, const results_column *c, char *msg
     return 0;
 }
 
+static int r_value(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    if (parse_num(s, &r->values[c->off])) return bad_value(msg, len, c, s);
+    return 0;
+}
+
 static int r_samples(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     double x;
@@ -372,16 +381,21 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_SM_CLOCK_HOT_MIN_MHZ STAT(hot, clock_min_mhz, w_stat, r_num, 1)
 #define COLUMN_SM_CLOCK_HOT_MEAN_MHZ STAT(hot, clock_mean_mhz, w_stat, r_num, 1)
 #define COLUMN_THROTTLED_HOT STAT(hot, throttled, w_stat_count, r_uint, 1)
-#define COLUMN_GPU_TEMP_C NUM(gpu_temp_c)
-#define COLUMN_GPU_POWER_W NUM(gpu_power_w)
-#define COLUMN_GPU_MEM_CLOCK_MHZ NUM(gpu_mem_clock_mhz)
 #define COLUMN_CLOCK_EVENTS PLAIN(w_chars, r_events, OFF(clock_events))
 
+/* A measured figure stored VALUE: sweep_row.values[RC_<ID>], written and read
+ * as a number with nothing of its own here. */
+#define STORE_FIELD(id) COLUMN_##id
+#define STORE_VALUE(id) w_value, r_value, 0, RC_##id, 0, 1, 0, NULL, NULL, NULL, NULL
+
 /* The table: the list's columns in its order, each its name and unit and
- * its COLUMN_<ID> (a list line without one does not compile). */
+ * its COLUMN_<ID> (a list line without one does not compile), or for a
+ * figure stored VALUE the generic entry. */
 const results_column results_columns[] = {
 #define RESULTS_COLUMN(id, name, unit) {name, unit, COLUMN_##id},
+#define RESULTS_MEASURE(id, name, unit, schema, store, description) {name, unit, STORE_##store(id)},
 #include "results_io/columns.def"
+#undef RESULTS_MEASURE
 #undef RESULTS_COLUMN
 };
 _Static_assert(sizeof results_columns / sizeof results_columns[0] == RC_COUNT, "one entry per results_io/columns.def line");

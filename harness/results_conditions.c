@@ -243,8 +243,8 @@ void summary_conditions(FILE *f, const sweep_row *rows, size_t n, const run_info
         const sweep_row *r = &rows[i];
         minmax(r->cold.clock_min_mhz, &clo, &chi);
         minmax(r->hot.clock_min_mhz, &clo, &chi);
-        minmax(r->gpu_temp_c, &tlo, &thi);
-        minmax(r->gpu_power_w, &plo, &phi);
+        minmax(r->values[RC_GPU_TEMP_C], &tlo, &thi);
+        minmax(r->values[RC_GPU_POWER_W], &plo, &phi);
         unsigned t = (r->cold.samples ? r->cold.throttled : 0) + (r->hot.samples ? r->hot.throttled : 0);
         throttled += t;
         rows_throttled += t > 0;

@@ -14,30 +14,10 @@
 
 /* ---- schemas ------------------------------------------------------------------------------ */
 
-/* The columns added since SWEEP_SCHEMA_OLDEST (their RC_<ID> in
- * results_io/columns.def), with the schema that added each: files of an older
- * schema lack them (and are read and written back without them). */
-static const struct {
-    size_t column;
-    int since;
-} added_columns[] = {{RC_DEVICE, 3},
-                     {RC_SM_CLOCK_COLD_MIN_MHZ, 4},
-                     {RC_SM_CLOCK_COLD_MEAN_MHZ, 4},
-                     {RC_THROTTLED_COLD, 4},
-                     {RC_SM_CLOCK_HOT_MIN_MHZ, 4},
-                     {RC_SM_CLOCK_HOT_MEAN_MHZ, 4},
-                     {RC_THROTTLED_HOT, 4},
-                     {RC_GPU_TEMP_C, 4},
-                     {RC_GPU_POWER_W, 4},
-                     {RC_GPU_MEM_CLOCK_MHZ, 4},
-                     {RC_CLOCK_EVENTS, 4}};
-
-int results_column_in_schema(size_t i, int schema)
-{
-    for (size_t k = 0; k < sizeof added_columns / sizeof added_columns[0]; k++)
-        if (i == added_columns[k].column) return schema >= added_columns[k].since;
-    return 1;
-}
+/* A column is in the files of the schema that added it (results_io/columns.def
+ * tags each) and later: files of an older schema lack it (and are read and
+ * written back without it). */
+int results_column_in_schema(size_t i, int schema) { return schema >= results_cols[i].schema; }
 
 /* How many fixed columns schema's files have. */
 static size_t columns_in_schema(int schema)

@@ -43,7 +43,7 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
     stats_unset(&r->hot);
     r->bw_cold_GBps = r->bw_hot_GBps = r->bw_cold_pct_peak = r->bw_cold_pct_copy = NAN;
     r->speedup_vs_baseline = r->speedup_vs_cub = NAN;
-    r->gpu_temp_c = r->gpu_power_w = r->gpu_mem_clock_mhz = NAN;
+    for (size_t i = 0; i < RC_COUNT; i++) r->values[i] = NAN;
     if (metric_count) {
         r->metrics = malloc(metric_count * sizeof *r->metrics);
         if (!r->metrics) return -1;

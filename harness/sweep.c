@@ -501,9 +501,9 @@ static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
             snprintf(have + strlen(have), sizeof row->clock_events - strlen(have), "%s%s", have[0] ? "|" : "", names);
     }
     if (hot) {
-        row->gpu_temp_c = g.temperature_c;
-        row->gpu_power_w = g.power_w;
-        row->gpu_mem_clock_mhz = g.mem_clock_mhz;
+        row->values[RC_GPU_TEMP_C] = g.temperature_c;
+        row->values[RC_GPU_POWER_W] = g.power_w;
+        row->values[RC_GPU_MEM_CLOCK_MHZ] = g.mem_clock_mhz;
     }
 }
 

@@ -1,10 +1,25 @@
-/* The fixed columns' names and units (results_io/columns.h), from columns.def. */
+/* The columns' names, units and tags (results_io/columns.h), from columns.def. */
 #include "results_io/columns.h"
 
+#include <string.h>
+
+#define STORE_IS_VALUE_FIELD 0
+#define STORE_IS_VALUE_VALUE 1
+
 const results_col_info results_cols[RC_COUNT] = {
-#define RESULTS_COLUMN(id, name, unit) [RC_##id] = {name, unit},
+#define RESULTS_COLUMN(id, name, unit) [RC_##id] = {name, unit, "", RESULTS_SCHEMA_OLDEST, 0, 0},
+#define RESULTS_MEASURE(id, name, unit, schema, store, description)                                  \
+    [RC_##id] = {name, unit, description, schema, 1, STORE_IS_VALUE_##store},
 #include "results_io/columns.def"
+#undef RESULTS_MEASURE
 #undef RESULTS_COLUMN
 };
 
 int csv_column_of(const csv_table *t, results_col c) { return csv_column(t, results_cols[c].name); }
+
+int results_col_named(const char *name)
+{
+    for (int i = 0; i < RC_COUNT; i++)
+        if (!strcmp(results_cols[i].name, name)) return i;
+    return -1;
+}
