@@ -73,18 +73,16 @@ typedef struct sweep_row {
     int validated;     /* 1: validated itself; 0: timed on its group's validation (see experiment.validate_all_to); -1: not run */
     char *skip_reason; /* heap, NULL unless skipped */
     char *error;       /* heap, NULL when there is nothing to say */
-    double validation_error_abs, validation_tolerance_abs;
-    double bytes_moved;
     timing_stats cold, hot; /* samples == 0: not measured */
     unsigned cold_batch, hot_batch; /* launches per sample */
-    double bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy;
-    double speedup_vs_baseline, speedup_vs_cub;
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
     /* NVML after the timing ("" without NVML): see the file comment. */
     char clock_events[128];
-    /* The measured figures tagged VALUE in results_io/measures.def, by
-     * RC_<ID> (NaN: not measured; other entries unused). */
+    /* The measured numbers that are no timing summary (validation, bytes
+     * moved, bandwidths, speedups, NVML conditions, and any figure tagged
+     * VALUE in results_io/measures.def), by RC_<ID>; NaN: not measured; the
+     * entries of other columns unused. */
     double values[RC_COUNT];
 } sweep_row;
 

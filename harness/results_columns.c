@@ -85,8 +85,6 @@ static void w_status(FILE *f, const sweep_row *r, const results_column *c)
 
 static void w_text(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, *CFIELD(r, c, char *const)); }
 
-static void w_num(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, *CFIELD(r, c, double)); }
-
 /* A figure stored VALUE: off is its RC_<ID>. */
 static void w_value(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, r->values[c->off]); }
 
@@ -302,8 +300,8 @@ static void md_finish(char *buf, size_t len, const sweep_row *r)
 }
 
 static void md_time(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.4g", r->cold.median); }
-static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->bw_cold_GBps); }
-static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->bw_cold_pct_peak); }
+static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_GBPS]); }
+static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_PCT_PEAK]); }
 
 static void md_ratio(char *buf, size_t len, double x)
 {
@@ -311,8 +309,8 @@ static void md_ratio(char *buf, size_t len, double x)
     else buf[0] = '\0';
 }
 
-static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->speedup_vs_baseline); }
-static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->speedup_vs_cub); }
+static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_BASELINE]); }
+static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_CUB]); }
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -323,7 +321,6 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 /* part of the configuration / a plain field; write, read, offset */
 #define CONFIG(w, r, off) w, r, 1, off, 0, 1, 0, NULL, NULL, NULL, NULL
 #define PLAIN(w, r, off) w, r, 0, off, 0, 1, 0, NULL, NULL, NULL, NULL
-#define NUM(field) PLAIN(w_num, r_num, OFF(field))
 /* a figure of the cold or hot measurement */
 #define STAT(st, field, w, r, scale) w, r, 0, OFF(st.field), OFF(st), scale, 0, NULL, NULL, NULL, NULL
 /* shown in the summary: position, heading (in scan tables), alignment, cell */
@@ -343,9 +340,6 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_STATUS PLAIN(w_status, r_status, 0)
 #define COLUMN_SKIP_REASON PLAIN(w_text, r_text, OFF(skip_reason))
 #define COLUMN_ERROR PLAIN(w_text, r_text, OFF(error))
-#define COLUMN_VALIDATION_ERROR_ABS NUM(validation_error_abs)
-#define COLUMN_VALIDATION_TOLERANCE_ABS NUM(validation_tolerance_abs)
-#define COLUMN_BYTES_MOVED NUM(bytes_moved)
 #define COLUMN_TIME_COLD_MEDIAN_MS                                                                      \
     w_stat, r_num, 0, OFF(cold.median), OFF(cold), 1, MD(6, "cold median (ms)", NULL, "---:", md_time)
 #define COLUMN_TIME_COLD_MIN_MS STAT(cold, min, w_stat, r_num, 1)
@@ -359,13 +353,11 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_TIME_HOT_STDEV_MS STAT(hot, stdev, w_stat, r_num, 1)
 #define COLUMN_TIME_HOT_IQR_MS STAT(hot, iqr, w_stat, r_num, 1)
 #define COLUMN_SAMPLES_HOT STAT(hot, samples, w_samples, r_samples, 1)
-#define COLUMN_BW_COLD_GBPS w_num, r_num, 0, OFF(bw_cold_GBps), 0, 1, MD(7, "GB/s", NULL, "---:", md_bw)
-#define COLUMN_BW_HOT_GBPS NUM(bw_hot_GBps)
-#define COLUMN_BW_COLD_PCT_PEAK w_num, r_num, 0, OFF(bw_cold_pct_peak), 0, 1, MD(8, "% peak", NULL, "---:", md_peak)
-#define COLUMN_BW_COLD_PCT_COPY NUM(bw_cold_pct_copy)
+#define COLUMN_BW_COLD_GBPS w_value, r_value, 0, RC_BW_COLD_GBPS, 0, 1, MD(7, "GB/s", NULL, "---:", md_bw)
+#define COLUMN_BW_COLD_PCT_PEAK w_value, r_value, 0, RC_BW_COLD_PCT_PEAK, 0, 1, MD(8, "% peak", NULL, "---:", md_peak)
 #define COLUMN_SPEEDUP_VS_BASELINE                                                                     \
-    w_num, r_num, 0, OFF(speedup_vs_baseline), 0, 1, MD(9, "vs baseline", NULL, "---:", md_vs_base)
-#define COLUMN_SPEEDUP_VS_CUB w_num, r_num, 0, OFF(speedup_vs_cub), 0, 1, MD(10, "vs CUB", NULL, "---:", md_vs_cub)
+    w_value, r_value, 0, RC_SPEEDUP_VS_BASELINE, 0, 1, MD(9, "vs baseline", NULL, "---:", md_vs_base)
+#define COLUMN_SPEEDUP_VS_CUB w_value, r_value, 0, RC_SPEEDUP_VS_CUB, 0, 1, MD(10, "vs CUB", NULL, "---:", md_vs_cub)
 #define COLUMN_NOISE_COLD_PCT STAT(cold, noise, w_stat, r_num, 100.0)
 #define COLUMN_NOISE_HOT_PCT STAT(hot, noise, w_stat, r_num, 100.0)
 #define COLUMN_STOP_COLD STAT(cold, stop, w_stop, r_stop, 1)
@@ -385,7 +377,7 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 
 /* A measured figure stored VALUE: sweep_row.values[RC_<ID>], written and read
  * as a number with nothing of its own here. */
-#define STORE_FIELD(id) COLUMN_##id
+#define STORE_CUSTOM(id) COLUMN_##id
 #define STORE_VALUE(id) w_value, r_value, 0, RC_##id, 0, 1, 0, NULL, NULL, NULL, NULL
 
 /* The table: the list's columns in its order, each its name and unit and

@@ -226,9 +226,9 @@ static size_t within_drift(const sweep_row *rows, size_t n, double drift, size_t
     size_t k = 0;
     *total = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(rows[i].speedup_vs_cub) || rows[i].status != ROW_OK) continue;
+        if (!isfinite(rows[i].values[RC_SPEEDUP_VS_CUB]) || rows[i].status != ROW_OK) continue;
         (*total)++;
-        k += fabs(rows[i].speedup_vs_cub - 1) < drift;
+        k += fabs(rows[i].values[RC_SPEEDUP_VS_CUB] - 1) < drift;
     }
     return k;
 }

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#define STORE_IS_VALUE_FIELD 0
+#define STORE_IS_VALUE_CUSTOM 0
 #define STORE_IS_VALUE_VALUE 1
 
 const results_col_info results_cols[RC_COUNT] = {
