@@ -137,17 +137,12 @@ static int load_shard_json(merge_shard *s, const char *path, char *err, size_t e
     return 0;
 }
 
-/* results.csv: whole, of variants this build knows, as many rows as positions. */
+/* results.csv: whole, as many rows as positions (of any variant: a row carries its own). */
 static int load_shard_rows(merge_shard *s, const char *path, char *err, size_t errlen)
 {
     if (results_read_csv_any(path, &s->rf, err, errlen)) return -1;
     if (s->rf.torn) {
         snprintf(err, errlen, "%s: results.csv's last line is cut off: an incomplete shard", s->dir);
-        return -1;
-    }
-    if (s->rf.unknown_rows) {
-        snprintf(err, errlen, "%s: %zu rows of variants this build does not have (%s): merge with the shards' build",
-                 s->dir, s->rf.unknown_rows, s->rf.unknown_variants);
         return -1;
     }
     size_t expect = s->positions ? json_array_size(s->positions) : s->plan_total;

@@ -134,7 +134,8 @@ int results_read_csv_schema(const char *path, metric_columns mc, sweep_row **row
  * (compare): the fixed columns must be this build's (the schema), each
  * further column m:<name>[<unit>]. A torn last line (no newline) is dropped
  * and flagged in torn. Rows of variants this build does not know (a run of
- * another build) are counted and named, not read. Returns 0, or -1 with a
+ * another build) are read all the same, their variant described by the
+ * row's columns (results_variant_read), and counted and named. Returns 0, or -1 with a
  * message naming the file. */
 typedef struct results_file {
     sweep_row *rows;
@@ -143,7 +144,7 @@ typedef struct results_file {
     size_t metric_count;
     int torn;
     int schema;                  /* the file's: SWEEP_SCHEMA_OLDEST..SWEEP_SCHEMA_VERSION */
-    size_t unknown_rows;         /* rows skipped: their variant is not in this build */
+    size_t unknown_rows;         /* rows of variants not in this build (read: see results_variant_read) */
     char unknown_variants[512];  /* those variants' names, comma-separated (cut at the size) */
 } results_file;
 int results_read_csv_any(const char *path, results_file *out, char *err, size_t errlen);

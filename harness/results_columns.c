@@ -148,6 +148,47 @@ const variant *results_variant_named(const char *s)
     return v && !strcmp(v->name, s) ? v : NULL;
 }
 
+/* The descriptors of variants this build lacks, made from their rows
+ * (results_variant_read): interned by name so that rows of one variant share
+ * one, and kept for the process's life as the rows that point at them. */
+typedef struct file_variant {
+    variant v;
+    struct file_variant *next;
+} file_variant;
+static file_variant *file_variants;
+
+static const variant *file_variant_named(const char *name, const char *alias, const char *family, kind_t kind)
+{
+    for (file_variant *f = file_variants; f; f = f->next)
+        if (!strcmp(f->v.name, name)) return &f->v;
+    file_variant *f = calloc(1, sizeof *f);
+    char *n = strdup(name), *a = strdup(alias), *fam = strdup(family);
+    if (!f || !n || !a || !fam) {
+        free(f), free(n), free(a), free(fam);
+        return NULL;
+    }
+    f->v.name = n, f->v.alias = a, f->v.family = fam, f->v.kind = kind;
+    f->v.description = "read from a results file: not in this build";
+    f->next = file_variants;
+    file_variants = f;
+    return &f->v;
+}
+
+const variant *results_variant_read(const char *name, const char *alias, const char *family, const char *kind,
+                                    char *msg, size_t len)
+{
+    const variant *v = results_variant_named(name);
+    if (v) return v;
+    kind_t k = !strcmp(kind, "reduce") ? KIND_REDUCE : !strcmp(kind, "scan") ? KIND_SCAN : (kind_t)-1;
+    if (k == (kind_t)-1) {
+        snprintf(msg, len, "bad kind '%s' of variant '%s'", kind, name);
+        return NULL;
+    }
+    v = file_variant_named(name, alias, family, k);
+    if (!v) snprintf(msg, len, "out of memory");
+    return v;
+}
+
 static int r_variant(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     (void)c;

@@ -42,6 +42,12 @@ extern const results_column results_columns[];
  * registered kernel), or NULL when this build has none of that name. */
 const variant *results_variant_named(const char *name);
 extern const size_t results_column_count;
+/* The variant of a row read from a results file: this build's of that name,
+ * else a descriptor made from the row's name, alias, family and kind (no
+ * kernel: it can be read, merged, compared and written, not run), one per
+ * name. NULL with a message for a bad kind. */
+const variant *results_variant_read(const char *name, const char *alias, const char *family, const char *kind,
+                                    char *msg, size_t len);
 
 /* "m:<name>[<unit>]" */
 void results_metric_header(char *buf, size_t len, const sweep_metric *m);
