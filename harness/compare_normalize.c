@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/compare.h"
+#include "results_io/run_keys.h"
 
 const char *compare_norm_name(compare_norm m)
 {
@@ -33,7 +34,7 @@ int compare_norm_parse(const char *s, compare_norm *m)
 
 static double copy_bandwidth(const compare_run *run)
 {
-    json_t *v = json_object_get(run->run, "copy_bandwidth_GBps");
+    json_t *v = json_object_get(run->run, RK(COPY_BANDWIDTH_GBPS));
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
@@ -183,12 +184,12 @@ int compare_norm_reference(compare_norm m, const compare_run *run, const char *s
  * in run.json is one device's, and every row is divided by it. */
 static void warn_devices(compare_result *r, const compare_run *run, const char *side)
 {
-    json_t *devs = json_object_get(run->run, "devices"), *d;
+    json_t *devs = json_object_get(run->run, RK(DEVICES)), *d;
     double lo = INFINITY, hi = -INFINITY;
     size_t i;
     json_array_foreach(devs, i, d)
     {
-        json_t *v = json_object_get(d, "copy_bandwidth_GBps");
+        json_t *v = json_object_get(d, RK(COPY_BANDWIDTH_GBPS));
         if (!json_is_number(v)) continue;
         lo = fmin(lo, json_number_value(v));
         hi = fmax(hi, json_number_value(v));

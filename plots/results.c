@@ -3,6 +3,7 @@
 #include "plots/palette.h"
 
 #include "results_io/columns.h"
+#include "results_io/run_keys.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -307,23 +308,23 @@ static void load_run(const char *dir, results *r)
     }
     ri->present = 1;
     ri->json = root;
-    json_t *dev = json_object_get(root, "device");
+    json_t *dev = json_object_get(root, RK(DEVICE));
     if (json_is_object(dev)) {
-        json_t *name = json_object_get(dev, "name");
+        json_t *name = json_object_get(dev, RK(NAME));
         if (json_is_string(name)) snprintf(ri->device, sizeof ri->device, "%s", json_string_value(name));
-        ri->l2_bytes = json_num(dev, "l2_bytes");
+        ri->l2_bytes = json_num(dev, RK(L2_BYTES));
     }
-    json_t *date = json_object_get(root, "date");
+    json_t *date = json_object_get(root, RK(DATE));
     if (json_is_string(date)) {
         const char *d = json_string_value(date);
         snprintf(ri->date, sizeof ri->date, "%s", d);
         if (strlen(d) >= 10 && d[4] == '-' && d[7] == '-') snprintf(ri->day, sizeof ri->day, "%.10s", d);
         else snprintf(ri->day, sizeof ri->day, "%.15s", d);
     }
-    json_t *devices = json_object_get(root, "devices");
+    json_t *devices = json_object_get(root, RK(DEVICES));
     ri->n_devices = json_is_array(devices) ? (int)json_array_size(devices) : 0;
-    ri->peak_GBps = json_num(root, "peak_bandwidth_GBps");
-    ri->copy_GBps = json_num(root, "copy_bandwidth_GBps");
+    ri->peak_GBps = json_num(root, RK(PEAK_BANDWIDTH_GBPS));
+    ri->copy_GBps = json_num(root, RK(COPY_BANDWIDTH_GBPS));
     if (!(ri->peak_GBps > 0)) ri->peak_GBps = NAN;
     if (!(ri->copy_GBps > 0)) ri->copy_GBps = NAN;
     if (!(ri->l2_bytes > 0)) ri->l2_bytes = NAN;
