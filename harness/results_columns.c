@@ -383,16 +383,7 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_ERROR PLAIN(w_text, r_text, OFF(error))
 #define COLUMN_TIME_COLD_MEDIAN_MS                                                                      \
     w_stat, r_num, 0, OFF(cold.median), OFF(cold), 1, MD(6, "cold median (ms)", NULL, "---:", md_time)
-#define COLUMN_TIME_COLD_MIN_MS STAT(cold, min, w_stat, r_num, 1)
-#define COLUMN_TIME_COLD_MEAN_MS STAT(cold, mean, w_stat, r_num, 1)
-#define COLUMN_TIME_COLD_STDEV_MS STAT(cold, stdev, w_stat, r_num, 1)
-#define COLUMN_TIME_COLD_IQR_MS STAT(cold, iqr, w_stat, r_num, 1)
 #define COLUMN_SAMPLES_COLD STAT(cold, samples, w_samples, r_samples, 1)
-#define COLUMN_TIME_HOT_MEDIAN_MS STAT(hot, median, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_MIN_MS STAT(hot, min, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_MEAN_MS STAT(hot, mean, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_STDEV_MS STAT(hot, stdev, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_IQR_MS STAT(hot, iqr, w_stat, r_num, 1)
 #define COLUMN_SAMPLES_HOT STAT(hot, samples, w_samples, r_samples, 1)
 #define COLUMN_BW_COLD_GBPS w_value, r_value, 0, RC_BW_COLD_GBPS, 0, 1, MD(7, "GB/s", NULL, "---:", md_bw)
 #define COLUMN_BW_COLD_PCT_PEAK w_value, r_value, 0, RC_BW_COLD_PCT_PEAK, 0, 1, MD(8, "% peak", NULL, "---:", md_peak)
@@ -408,25 +399,25 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_VALIDATED PLAIN(w_validated, r_validated, 0)
 #define COLUMN_DEVICE PLAIN(w_chars, r_chars, OFF(device)) /* schema 3 */
 /* schema 4 */
-#define COLUMN_SM_CLOCK_COLD_MIN_MHZ STAT(cold, clock_min_mhz, w_stat, r_num, 1)
-#define COLUMN_SM_CLOCK_COLD_MEAN_MHZ STAT(cold, clock_mean_mhz, w_stat, r_num, 1)
 #define COLUMN_THROTTLED_COLD STAT(cold, throttled, w_stat_count, r_uint, 1)
-#define COLUMN_SM_CLOCK_HOT_MIN_MHZ STAT(hot, clock_min_mhz, w_stat, r_num, 1)
-#define COLUMN_SM_CLOCK_HOT_MEAN_MHZ STAT(hot, clock_mean_mhz, w_stat, r_num, 1)
 #define COLUMN_THROTTLED_HOT STAT(hot, throttled, w_stat_count, r_uint, 1)
 #define COLUMN_CLOCK_EVENTS PLAIN(w_chars, r_events, OFF(clock_events))
 
-/* A measured figure stored VALUE: sweep_row.values[RC_<ID>], written and read
- * as a number with nothing of its own here. */
-#define STORE_CUSTOM(id) COLUMN_##id
-#define STORE_VALUE(id) w_value, r_value, 0, RC_##id, 0, 1, 0, NULL, NULL, NULL, NULL
+/* A measured figure's entry by its store (results_io/measures.def): CUSTOM,
+ * its COLUMN_<ID> above; VALUE, the number sweep_row.values[RC_<ID>]; COLD
+ * and HOT, a field of the row's cold or hot timing_stats. The last three
+ * need nothing of their own here. */
+#define STORE_CUSTOM(id, field) COLUMN_##id
+#define STORE_VALUE(id, field) w_value, r_value, 0, RC_##id, 0, 1, 0, NULL, NULL, NULL, NULL
+#define STORE_COLD(id, field) STAT(cold, field, w_stat, r_num, 1)
+#define STORE_HOT(id, field) STAT(hot, field, w_stat, r_num, 1)
 
 /* The table: the list's columns in its order, each its name and unit and
  * its COLUMN_<ID> (a list line without one does not compile), or for a
  * figure stored VALUE the generic entry. */
 const results_column results_columns[] = {
 #define RESULTS_COLUMN(id, name, unit) {name, unit, COLUMN_##id},
-#define RESULTS_MEASURE(id, name, unit, schema, store, description) {name, unit, STORE_##store(id)},
+#define RESULTS_MEASURE(id, name, unit, schema, store, field, description) {name, unit, STORE_##store(id, field)},
 #include "results_io/columns.def"
 #undef RESULTS_MEASURE
 #undef RESULTS_COLUMN

@@ -4,11 +4,13 @@
 #include <string.h>
 
 #define STORE_IS_VALUE_CUSTOM 0
+#define STORE_IS_VALUE_COLD 0
+#define STORE_IS_VALUE_HOT 0
 #define STORE_IS_VALUE_VALUE 1
 
 const results_col_info results_cols[RC_COUNT] = {
 #define RESULTS_COLUMN(id, name, unit) [RC_##id] = {name, unit, "", RESULTS_SCHEMA_OLDEST, 0, 0},
-#define RESULTS_MEASURE(id, name, unit, schema, store, description)                                  \
+#define RESULTS_MEASURE(id, name, unit, schema, store, field, description)                                  \
     [RC_##id] = {name, unit, description, schema, 1, STORE_IS_VALUE_##store},
 #include "results_io/columns.def"
 #undef RESULTS_MEASURE

@@ -25,7 +25,7 @@ typedef enum results_col {
  * with the next schema raises it with nothing else to change. */
 union results_schema_newest {
 #define RESULTS_COLUMN(id, name, unit) char s_##id[RESULTS_SCHEMA_OLDEST];
-#define RESULTS_MEASURE(id, name, unit, schema, store, description) char s_##id[schema];
+#define RESULTS_MEASURE(id, name, unit, schema, store, field, description) char s_##id[schema];
 #include "results_io/columns.def"
 #undef RESULTS_MEASURE
 #undef RESULTS_COLUMN
