@@ -382,6 +382,20 @@ static void find_cols(const csv_table *t, cols *c)
     for (int i = 0; i < RC_COUNT; i++) c->at[i] = csv_column_of(t, (results_col)i);
 }
 
+/* Every measured figure of w that is a number, by the tag table: a figure
+ * added there reaches the charts with no change here. */
+static void parse_values(const cols *c, char **f, row *w)
+{
+    for (int i = 0; i < RC_COUNT; i++) {
+        w->values[i] = NAN;
+        char *end;
+        if (results_cols[i].measure && c->at[i] >= 0 && *f[c->at[i]]) {
+            double x = strtod(f[c->at[i]], &end);
+            if (!*end) w->values[i] = x;
+        }
+    }
+}
+
 /* The numbers of row w from its fields f; -1 with a message. */
 static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, const char *path, char *err,
                          size_t errlen)
@@ -400,6 +414,7 @@ static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, co
                 {c->at[RC_BW_HOT_GBPS], &w->bw_hot},
                 {c->at[RC_VALIDATION_ERROR_ABS], &w->err_abs},
                 {c->at[RC_VALIDATION_TOLERANCE_ABS], &w->tol_abs}};
+    parse_values(c, f, w);
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
         if (nums[k].col < 0) {
             *nums[k].dst = NAN;
