@@ -32,8 +32,10 @@
  * run.json -- the run's identity, device and totals (see run_info).
  *
  * Where each part lives: rows in results_rows.c; the columns of results.csv,
- * one entry each, in results_columns.c (results_columns.h), their names
- * and order the shared list results_io/columns.def; the CSV writer
+ * one entry each, in results_columns.c (results_columns.h), their names,
+ * order and the measured figures' tags (unit, schema, description) the
+ * shared list results_io/columns.def and measures.def; run.json's keys the
+ * list results_io/run_keys.def; the CSV writer
  * and reader in results_csv.c (parsing through results_io/csv.c, the reader
  * plots/ uses too); samples.csv in results_samples.c; run.json in
  * results_json.c; summary.md in results_summary.c. */
