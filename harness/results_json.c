@@ -137,6 +137,22 @@ static void run_json_shard(json_t *o, const run_info *ri)
     json_object_set_new(o, RK(PLAN_POSITIONS), pos);
 }
 
+/* "measures": the tags of the measured figures results.csv holds, in column
+ * order (name, unit, description), as results_io/measures.def lists them. */
+static void run_json_measures(json_t *o)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < RC_COUNT; i++) {
+        if (!results_cols[i].measure) continue;
+        json_t *m = json_object();
+        json_object_set_new(m, RK(NAME), json_string(results_cols[i].name));
+        json_object_set_new(m, RK(UNIT), json_string(results_cols[i].unit));
+        json_object_set_new(m, RK(DESCRIPTION), json_string(results_cols[i].description));
+        json_array_append_new(list, m);
+    }
+    json_object_set_new(o, RK(MEASURES), list);
+}
+
 static json_t *run_json(const run_info *ri)
 {
     json_t *o = json_object();
@@ -163,6 +179,7 @@ static json_t *run_json(const run_info *ri)
     }
     json_object_set_new(o, RK(METRICS), metrics);
     json_object_set_new(o, RK(METRIC_UNITS), units);
+    run_json_measures(o);
     json_object_set_new(o, RK(PROFILER_PASSES), json_integer(ri->profiler_passes));
     json_object_set_new(o, RK(PROFILER_STATUS), json_string(ri->profiler_status));
     if (ri->exp) run_json_timing(o, ri->exp);

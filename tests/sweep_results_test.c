@@ -18,6 +18,7 @@
 #include "harness/files.h"
 #include "harness/results.h"
 #include "kernels/registry.h"
+#include "results_io/run_keys.h"
 #include "tests/sweep_test_util.h"
 
 static char err[8192];
@@ -224,6 +225,22 @@ static void test_atomic_replace(void **state)
     assert_int_equal(make_dirs(path, err, sizeof err), -1); /* a file is in the way */
 }
 
+/* Every key the writer puts in run.json, at any depth, is in the one list
+ * of keys (results_io/run_keys.def) the readers name them by. */
+static void assert_keys_listed(const json_t *o)
+{
+    const char *key;
+    json_t *v;
+    size_t i;
+    if (json_is_array(o)) json_array_foreach(o, i, v) assert_keys_listed(v);
+    if (!json_is_object(o)) return;
+    json_object_foreach((json_t *)o, key, v)
+    {
+        if (run_key_named(key) < 0) fail_msg("run.json key '%s' is not in results_io/run_keys.def", key);
+        assert_keys_listed(v);
+    }
+}
+
 static void test_run_json(void **state)
 {
     (void)state;
@@ -279,6 +296,19 @@ static void test_run_json(void **state)
     assert_true(json_is_true(json_object_get(o, "interrupted")));
     assert_string_equal(json_string_value(json_array_get(json_object_get(o, "metrics"), 0)), "dram__bytes.sum");
     assert_string_equal(json_string_value(json_object_get(dev, "sm")), "9.0");
+    /* the measured figures' tags, in column order, as the tag table says */
+    json_t *measures = json_object_get(o, "measures");
+    size_t k = 0;
+    for (size_t i = 0; i < RC_COUNT; i++) {
+        if (!results_cols[i].measure) continue;
+        json_t *m = json_array_get(measures, k++);
+        assert_string_equal(json_string_value(json_object_get(m, "name")), results_cols[i].name);
+        assert_string_equal(json_string_value(json_object_get(m, "unit")), results_cols[i].unit);
+        assert_true(strlen(json_string_value(json_object_get(m, "description"))) > 0);
+    }
+    assert_int_equal(json_array_size(measures), k);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(measures, 0), "name")), "status");
+    assert_keys_listed(o);
     json_decref(o);
     char name[64];
     int schema;
