@@ -417,9 +417,11 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
  * figure stored VALUE the generic entry. */
 const results_column results_columns[] = {
 #define RESULTS_COLUMN(id, name, unit) {name, unit, COLUMN_##id},
+#define RESULTS_COLUMN_SCHEMAS(id, name, unit, added, dropped) {name, unit, COLUMN_##id},
 #define RESULTS_MEASURE(id, name, unit, schema, store, field, description) {name, unit, STORE_##store(id, field)},
 #include "results_io/columns.def"
 #undef RESULTS_MEASURE
+#undef RESULTS_COLUMN_SCHEMAS
 #undef RESULTS_COLUMN
 };
 _Static_assert(sizeof results_columns / sizeof results_columns[0] == RC_COUNT, "one entry per results_io/columns.def line");

@@ -15,9 +15,12 @@
 /* ---- schemas ------------------------------------------------------------------------------ */
 
 /* A column is in the files of the schema that added it (results_io/columns.def
- * tags each) and later: files of an older schema lack it (and are read and
- * written back without it). */
-int results_column_in_schema(size_t i, int schema) { return schema >= results_cols[i].schema; }
+ * tags each) and later, up to the one that dropped it: files of another
+ * schema lack it (and are read and written back without it). */
+int results_column_in_schema(size_t i, int schema)
+{
+    return schema >= results_cols[i].schema && (!results_cols[i].dropped || schema < results_cols[i].dropped);
+}
 
 /* How many fixed columns schema's files have. */
 static size_t columns_in_schema(int schema)

@@ -9,11 +9,13 @@
 #define STORE_IS_VALUE_VALUE 1
 
 const results_col_info results_cols[RC_COUNT] = {
-#define RESULTS_COLUMN(id, name, unit) [RC_##id] = {name, unit, "", RESULTS_SCHEMA_OLDEST, 0, 0},
+#define RESULTS_COLUMN(id, name, unit) [RC_##id] = {name, unit, "", RESULTS_SCHEMA_OLDEST, 0, 0, 0},
+#define RESULTS_COLUMN_SCHEMAS(id, name, unit, added, dropped) [RC_##id] = {name, unit, "", added, dropped, 0, 0},
 #define RESULTS_MEASURE(id, name, unit, schema, store, field, description)                                  \
-    [RC_##id] = {name, unit, description, schema, 1, STORE_IS_VALUE_##store},
+    [RC_##id] = {name, unit, description, schema, 0, 1, STORE_IS_VALUE_##store},
 #include "results_io/columns.def"
 #undef RESULTS_MEASURE
+#undef RESULTS_COLUMN_SCHEMAS
 #undef RESULTS_COLUMN
 };
 

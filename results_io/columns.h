@@ -25,9 +25,11 @@ typedef enum results_col {
  * with the next schema raises it with nothing else to change. */
 union results_schema_newest {
 #define RESULTS_COLUMN(id, name, unit) char s_##id[RESULTS_SCHEMA_OLDEST];
+#define RESULTS_COLUMN_SCHEMAS(id, name, unit, added, dropped) char s_##id[added > dropped ? added : dropped];
 #define RESULTS_MEASURE(id, name, unit, schema, store, field, description) char s_##id[schema];
 #include "results_io/columns.def"
 #undef RESULTS_MEASURE
+#undef RESULTS_COLUMN_SCHEMAS
 #undef RESULTS_COLUMN
 };
 #define RESULTS_SCHEMA_NEWEST ((int)sizeof(union results_schema_newest))
@@ -37,6 +39,7 @@ typedef struct results_col_info {
     const char *unit;        /* "" for none */
     const char *description; /* one short line; "" for the configuration's columns */
     int schema;              /* the results.csv schema that added it */
+    int dropped;             /* the first schema without it; 0: still written */
     int measure;             /* 1: a measured figure (measures.def); 0: configuration */
     int value;               /* 1: kept in sweep_row.values[RC_<ID>] (store VALUE) */
 } results_col_info;
