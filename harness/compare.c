@@ -13,6 +13,7 @@
 #include "harness/files.h"
 #include "harness/plan.h"
 #include "harness/sweep.h"
+#include "results_io/run_keys.h"
 
 /* ---- one results directory ------------------------------------------------------- */
 
@@ -24,7 +25,7 @@ static int load_run_json(const char *path, compare_run *run, char *err, size_t e
         snprintf(err, errlen, "%s:%d: not a run.json: %s", path, je.line, je.text);
         return -1;
     }
-    json_t *v = json_object_get(run->run, "schema_version");
+    json_t *v = json_object_get(run->run, RK(SCHEMA_VERSION));
     if (!json_is_integer(v)) {
         snprintf(err, errlen, "%s: no schema_version", path);
         return -1;
@@ -34,7 +35,7 @@ static int load_run_json(const char *path, compare_run *run, char *err, size_t e
                  (long long)json_integer_value(v), SWEEP_SCHEMA_OLDEST, SWEEP_SCHEMA_VERSION);
         return -1;
     }
-    const char *name = json_string_value(json_object_get(json_object_get(run->run, "device"), "name"));
+    const char *name = json_string_value(json_object_get(json_object_get(run->run, RK(DEVICE)), "name"));
     run->device = name ? name : "unknown";
     return 0;
 }
@@ -44,16 +45,16 @@ static int load_run_json(const char *path, compare_run *run, char *err, size_t e
 static int load_results(const char *path, compare_run *run, char *err, size_t errlen)
 {
     if (results_read_csv_any(path, &run->rf, err, errlen)) return -1;
-    json_t *rows = json_object_get(run->run, "rows");
+    json_t *rows = json_object_get(run->run, RK(ROWS));
     if (run->rf.torn) {
         snprintf(err, errlen, "%s: its last line is cut off (no newline): truncated", path);
         return -1;
     }
     if (run->rf.unknown_rows)
-        fprintf(stderr, "sweep compare: warning: %s: %zu rows of variants this build does not know (%s): not compared\n",
+        fprintf(stderr, "sweep compare: note: %s: %zu rows of variants this build does not know (%s): compared as read\n",
                 path, run->rf.unknown_rows, run->rf.unknown_variants);
-    if (json_is_true(json_object_get(run->run, "complete")) && json_is_integer(rows) &&
-        (json_int_t)(run->rf.count + run->rf.unknown_rows) < json_integer_value(rows)) {
+    if (json_is_true(json_object_get(run->run, RK(COMPLETE))) && json_is_integer(rows) &&
+        (json_int_t)run->rf.count < json_integer_value(rows)) {
         snprintf(err, errlen, "%s: %zu rows, but run.json counts %lld: truncated", path, run->rf.count,
                  (long long)json_integer_value(rows));
         return -1;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness/compare.h"
+#include "results_io/run_keys.h"
 
 const char *compare_norm_name(compare_norm m)
 {
@@ -33,7 +34,7 @@ int compare_norm_parse(const char *s, compare_norm *m)
 
 static double copy_bandwidth(const compare_run *run)
 {
-    json_t *v = json_object_get(run->run, "copy_bandwidth_GBps");
+    json_t *v = json_object_get(run->run, RK(COPY_BANDWIDTH_GBPS));
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
@@ -158,12 +159,12 @@ static int copy_reference(const compare_run *run, const char *side, const sweep_
         snprintf(why, len, "no reference: %s's run.json has no copy_bandwidth_GBps", side);
         return -1;
     }
-    if (!(row->bytes_moved > 0)) {
+    if (!(row->values[RC_BYTES_MOVED] > 0)) {
         snprintf(why, len, "no reference: no bytes_moved in %s", side);
         return -1;
     }
     /* bytes / (GB/s * 1e9) seconds, in ms */
-    ref[0] = ref[1] = row->bytes_moved / (bw * 1e6);
+    ref[0] = ref[1] = row->values[RC_BYTES_MOVED] / (bw * 1e6);
     return 0;
 }
 
@@ -183,12 +184,12 @@ int compare_norm_reference(compare_norm m, const compare_run *run, const char *s
  * in run.json is one device's, and every row is divided by it. */
 static void warn_devices(compare_result *r, const compare_run *run, const char *side)
 {
-    json_t *devs = json_object_get(run->run, "devices"), *d;
+    json_t *devs = json_object_get(run->run, RK(DEVICES)), *d;
     double lo = INFINITY, hi = -INFINITY;
     size_t i;
     json_array_foreach(devs, i, d)
     {
-        json_t *v = json_object_get(d, "copy_bandwidth_GBps");
+        json_t *v = json_object_get(d, RK(COPY_BANDWIDTH_GBPS));
         if (!json_is_number(v)) continue;
         lo = fmin(lo, json_number_value(v));
         hi = fmax(hi, json_number_value(v));
@@ -264,7 +265,7 @@ void compare_norm_warnings(compare_result *r)
     if (r->normalize == CN_CUB) warn_reference_moves(r);
     if (r->normalize != CN_COPY) return;
     size_t differ = 0;
-    for (size_t i = 0; i < r->npairs; i++) differ += r->pairs[i].base->bytes_moved != r->pairs[i].newer->bytes_moved;
+    for (size_t i = 0; i < r->npairs; i++) differ += r->pairs[i].base->values[RC_BYTES_MOVED] != r->pairs[i].newer->values[RC_BYTES_MOVED];
     if (differ) {
         char line[300];
         snprintf(line, sizeof line,

@@ -12,6 +12,7 @@
 #include "kernels/variant.h"
 #include "plots/compare_chart.h"
 #include "plots/render.h"
+#include "results_io/run_keys.h"
 
 /* ---- variants: pairs grouped in order of first appearance, slowest first ---------------- */
 
@@ -208,12 +209,12 @@ static void doc_identity(const doc *d, const compare_result *r)
             char *b = c[1 + s];
             switch (w) {
             case 0: snprintf(b, CELL, "%.600s", side[s]->dir); break;
-            case 1: json_cell(b, json_object_get(o, "experiment")); break;
+            case 1: json_cell(b, json_object_get(o, RK(EXPERIMENT))); break;
             case 2: snprintf(b, CELL, "%s", side[s]->device); break;
-            case 3: json_cell(b, json_object_get(o, "driver_version")); break;
-            case 4: json_cell(b, json_object_get(o, "git_sha")); break;
-            case 5: json_cell(b, json_object_get(o, "date")); break;
-            case 6: json_cell(b, json_object_get(o, "copy_bandwidth_GBps")); break;
+            case 3: json_cell(b, json_object_get(o, RK(DRIVER_VERSION))); break;
+            case 4: json_cell(b, json_object_get(o, RK(GIT_SHA))); break;
+            case 5: json_cell(b, json_object_get(o, RK(DATE))); break;
+            case 6: json_cell(b, json_object_get(o, RK(COPY_BANDWIDTH_GBPS))); break;
             default:
                 snprintf(b, CELL, side[s]->has_samples ? "samples.csv (%zu series)" : "none: rows' noise",
                          side[s]->samples.n);

@@ -10,6 +10,7 @@
 
 #include "harness/compare.h"
 #include "kernels/variant.h"
+#include "results_io/run_keys.h"
 
 void compare_config_text(const sweep_config *c, char *buf, size_t len)
 {
@@ -124,8 +125,8 @@ void compare_mean_text(const compare_group *g, int hot, char *buf, size_t len)
 
 static void side_line(FILE *f, const char *what, const compare_run *s)
 {
-    const char *date = json_string_value(json_object_get(s->run, "date"));
-    const char *sha = json_string_value(json_object_get(s->run, "git_sha"));
+    const char *date = json_string_value(json_object_get(s->run, RK(DATE)));
+    const char *sha = json_string_value(json_object_get(s->run, RK(GIT_SHA)));
     fprintf(f, "%-4s %s (%s, %s, git %.7s)\n", what, s->shown ? s->shown : s->dir, s->device, date ? date : "no date", sha ? sha : "?");
 }
 

@@ -12,6 +12,7 @@
 
 #include "harness/compare.h"
 #include "harness/files.h"
+#include "results_io/run_keys.h"
 
 /* Copy bandwidths further apart than this: the machines differ. */
 #define COPY_BANDWIDTH_TOLERANCE 0.02
@@ -57,7 +58,7 @@ static void warn_same_run(compare_result *r)
     const char *why = NULL;
     json_t *a = r->base.run, *b = r->newer.run;
     if (realpath(r->base.dir, ra) && realpath(r->newer.dir, rb) && !strcmp(ra, rb)) why = "the same directory";
-    else if (same_json_string(a, b, "date") && same_json_string(a, b, "host") && same_json_string(a, b, "git_sha"))
+    else if (same_json_string(a, b, RK(DATE)) && same_json_string(a, b, RK(HOST)) && same_json_string(a, b, RK(GIT_SHA)))
         why = "run.json: the same start time, host and commit";
     else if (!path_join(ca, sizeof ca, r->base.dir, "results.csv") &&
              !path_join(cb, sizeof cb, r->newer.dir, "results.csv") && same_file_bytes(ca, cb))
@@ -76,7 +77,7 @@ static void warn_same_run(compare_result *r)
 static void warn_devices(compare_result *r)
 {
     json_t *da = get_path(r->base.run, "device", NULL), *db = get_path(r->newer.run, "device", NULL);
-    const char *ua = json_string_value(json_object_get(da, "uuid")), *ub = json_string_value(json_object_get(db, "uuid"));
+    const char *ua = json_string_value(json_object_get(da, RK(UUID))), *ub = json_string_value(json_object_get(db, RK(UUID)));
     int other_name = strcmp(r->base.device, r->newer.device) != 0, other_uuid = ua && ub && strcmp(ua, ub);
     if (!other_name && !other_uuid) return;
     char line[900];
@@ -118,7 +119,7 @@ static void warn_clocks(compare_result *r)
     const char *what = NULL;
     for (size_t i = 0; i < 3 && !what; i++) {
         json_t *x = get_path(r->base.run, where[i][0], where[i][1]), *y = get_path(r->newer.run, where[i][0], where[i][1]);
-        if (i == 2) x = json_object_get(x, "sm_clock_MHz"), y = json_object_get(y, "sm_clock_MHz");
+        if (i == 2) x = json_object_get(x, RK(SM_CLOCK_MHZ)), y = json_object_get(y, RK(SM_CLOCK_MHZ));
         a = json_number_value(x), b = json_number_value(y);
         if (json_is_number(x) && json_is_number(y) && apart(a, b, i == 2 ? CLOCK_TOLERANCE : 0)) what = where[i][2];
     }
@@ -134,7 +135,7 @@ static void warn_clocks(compare_result *r)
 
 static void warn_copy_bandwidth(compare_result *r)
 {
-    json_t *x = json_object_get(r->base.run, "copy_bandwidth_GBps"), *y = json_object_get(r->newer.run, "copy_bandwidth_GBps");
+    json_t *x = json_object_get(r->base.run, RK(COPY_BANDWIDTH_GBPS)), *y = json_object_get(r->newer.run, RK(COPY_BANDWIDTH_GBPS));
     double a = json_number_value(x), b = json_number_value(y);
     if (!json_is_number(x) || !json_is_number(y) || !apart(a, b, COPY_BANDWIDTH_TOLERANCE)) return;
     char line[600];

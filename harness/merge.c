@@ -14,6 +14,7 @@
 #include "harness/results.h"
 #include "harness/sweep.h"
 #include "results_io/closest.h"
+#include "results_io/run_keys.h"
 
 static const char merge_usage_text[] =
     "usage: sweep merge OUT SHARD_DIR... [--force] [--quiet]\n"
@@ -107,15 +108,15 @@ static int load_shard_json(merge_shard *s, const char *path, char *err, size_t e
         snprintf(err, errlen, "%s: not a results directory (run.json: %s)", s->dir, je.text);
         return -1;
     }
-    json_t *schema = json_object_get(s->run, "schema_version"), *sh = json_object_get(s->run, "shard");
-    json_t *fp = json_object_get(s->run, "plan_fingerprint");
+    json_t *schema = json_object_get(s->run, RK(SCHEMA_VERSION)), *sh = json_object_get(s->run, RK(SHARD));
+    json_t *fp = json_object_get(s->run, RK(PLAN_FINGERPRINT));
     if (json_integer_value(schema) < SWEEP_SCHEMA_OLDEST || json_integer_value(schema) > SWEEP_SCHEMA_VERSION) {
         snprintf(err, errlen, "%s: run.json has schema version %lld; this build reads %d..%d", s->dir,
                  (long long)json_integer_value(schema), SWEEP_SCHEMA_OLDEST, SWEEP_SCHEMA_VERSION);
         return -1;
     }
-    if (!json_is_true(json_object_get(s->run, "complete"))) {
-        const char *why = json_string_value(json_object_get(s->run, "stop_reason"));
+    if (!json_is_true(json_object_get(s->run, RK(COMPLETE)))) {
+        const char *why = json_string_value(json_object_get(s->run, RK(STOP_REASON)));
         snprintf(err, errlen, "%s: an interrupted or incomplete shard (run.json complete=false%s%s); --resume "
                               "--out %s finishes it",
                  s->dir, why ? ": " : "", why ? why : "", s->dir);
@@ -126,12 +127,12 @@ static int load_shard_json(merge_shard *s, const char *path, char *err, size_t e
         return -1;
     }
     s->fingerprint = json_string_value(fp);
-    s->index = json_is_object(sh) ? (unsigned)json_integer_value(json_object_get(sh, "index")) : 0;
-    s->count = json_is_object(sh) ? (unsigned)json_integer_value(json_object_get(sh, "count")) : 1;
-    json_t *total = json_is_object(sh) ? json_object_get(sh, "plan_configurations")
-                                       : json_object_get(json_object_get(s->run, "plan"), "configurations");
+    s->index = json_is_object(sh) ? (unsigned)json_integer_value(json_object_get(sh, RK(INDEX))) : 0;
+    s->count = json_is_object(sh) ? (unsigned)json_integer_value(json_object_get(sh, RK(COUNT))) : 1;
+    json_t *total = json_is_object(sh) ? json_object_get(sh, RK(PLAN_CONFIGURATIONS))
+                                       : json_object_get(json_object_get(s->run, RK(PLAN)), "configurations");
     s->plan_total = (size_t)json_integer_value(total);
-    s->positions = json_is_object(sh) ? json_object_get(s->run, "plan_positions") : NULL;
+    s->positions = json_is_object(sh) ? json_object_get(s->run, RK(PLAN_POSITIONS)) : NULL;
     if (json_is_object(sh) && (!s->count || s->index >= s->count || !json_is_array(s->positions))) {
         snprintf(err, errlen, "%s: run.json's shard or plan_positions is malformed", s->dir);
         return -1;
@@ -139,7 +140,7 @@ static int load_shard_json(merge_shard *s, const char *path, char *err, size_t e
     return 0;
 }
 
-/* results.csv: whole, of variants this build knows, as many rows as positions. */
+/* results.csv: whole, as many rows as positions (of any variant: a row carries its own). */
 static int load_shard_rows(merge_shard *s, const char *path, char *err, size_t errlen)
 {
     if (results_read_csv_any(path, &s->rf, err, errlen)) return -1;
@@ -147,13 +148,8 @@ static int load_shard_rows(merge_shard *s, const char *path, char *err, size_t e
         snprintf(err, errlen, "%s: results.csv's last line is cut off: an incomplete shard", s->dir);
         return -1;
     }
-    if (s->rf.unknown_rows) {
-        snprintf(err, errlen, "%s: %zu rows of variants this build does not have (%s): merge with the shards' build",
-                 s->dir, s->rf.unknown_rows, s->rf.unknown_variants);
-        return -1;
-    }
     size_t expect = s->positions ? json_array_size(s->positions) : s->plan_total;
-    json_int_t counted = json_integer_value(json_object_get(s->run, "rows"));
+    json_int_t counted = json_integer_value(json_object_get(s->run, RK(ROWS)));
     if (s->rf.count != expect || (json_int_t)s->rf.count != counted) {
         snprintf(err, errlen, "%s: results.csv has %zu rows, run.json counts %lld and lists %zu plan positions: "
                               "an incomplete or edited shard",
@@ -272,18 +268,18 @@ static int place_rows(merge_job *j)
 /* One entry of run.json's "shards": where it ran and how long it took. */
 static json_t *shard_entry(const merge_shard *s)
 {
-    json_t *e = json_object(), *dev = json_object_get(s->run, "device");
-    json_object_set_new(e, "dir", json_string(s->dir));
-    json_object_set_new(e, "index", json_integer(s->index));
-    json_t *sh = json_object_get(s->run, "shard");
-    json_object_set(e, "source", json_is_object(sh) ? json_object_get(sh, "source") : json_string("none"));
-    json_object_set(e, "host", json_object_get(s->run, "host"));
-    json_object_set_new(e, "device", json_is_object(dev) ? json_pack("{s:O?,s:O?}", "name", json_object_get(dev, "name"),
-                                                                     "ordinal", json_object_get(dev, "ordinal"))
+    json_t *e = json_object(), *dev = json_object_get(s->run, RK(DEVICE));
+    json_object_set_new(e, RK(DIR), json_string(s->dir));
+    json_object_set_new(e, RK(INDEX), json_integer(s->index));
+    json_t *sh = json_object_get(s->run, RK(SHARD));
+    json_object_set(e, RK(SOURCE), json_is_object(sh) ? json_object_get(sh, RK(SOURCE)) : json_string("none"));
+    json_object_set(e, RK(HOST), json_object_get(s->run, RK(HOST)));
+    json_object_set_new(e, RK(DEVICE), json_is_object(dev) ? json_pack("{s:O?,s:O?}", "name", json_object_get(dev, RK(NAME)),
+                                                                     "ordinal", json_object_get(dev, RK(ORDINAL)))
                                                          : json_null());
-    json_object_set(e, "wall_time_s", json_object_get(s->run, "wall_time_s"));
-    json_object_set(e, "copy_bandwidth_GBps", json_object_get(s->run, "copy_bandwidth_GBps"));
-    json_object_set_new(e, "rows", json_integer((json_int_t)s->rf.count));
+    json_object_set(e, RK(WALL_TIME_S), json_object_get(s->run, RK(WALL_TIME_S)));
+    json_object_set(e, RK(COPY_BANDWIDTH_GBPS), json_object_get(s->run, RK(COPY_BANDWIDTH_GBPS)));
+    json_object_set_new(e, RK(ROWS), json_integer((json_int_t)s->rf.count));
     return e;
 }
 
@@ -291,7 +287,7 @@ static json_t *shard_entry(const merge_shard *s)
  * list, so the report shows each GPU's copy bandwidth and share of the rows. */
 static void append_devices(json_t *all, const merge_shard *s)
 {
-    json_t *devs = json_object_get(s->run, "devices"), *d;
+    json_t *devs = json_object_get(s->run, RK(DEVICES)), *d;
     size_t i;
     json_array_foreach(devs, i, d) json_array_append_new(all, json_deep_copy(d));
 }
@@ -309,23 +305,23 @@ static json_t *merged_run_json(const merge_job *j)
     }
     for (size_t i = 0; i < j->n; i++) {
         const merge_shard *s = &j->shards[i];
-        double w = json_number_value(json_object_get(s->run, "wall_time_s"));
+        double w = json_number_value(json_object_get(s->run, RK(WALL_TIME_S)));
         wall = w > wall ? w : wall; /* the shards ran side by side */
-        plan_skipped += (size_t)json_integer_value(json_object_get(json_object_get(s->run, "plan"), "skipped"));
+        plan_skipped += (size_t)json_integer_value(json_object_get(json_object_get(s->run, RK(PLAN)), "skipped"));
         json_array_append_new(shards, shard_entry(s));
         append_devices(devices, s);
     }
-    json_object_set_new(o, "argv", argv);
-    json_object_set_new(o, "plan", json_pack("{s:I,s:I}", "configurations", (json_int_t)j->total, "skipped",
+    json_object_set_new(o, RK(ARGV), argv);
+    json_object_set_new(o, RK(PLAN), json_pack("{s:I,s:I}", "configurations", (json_int_t)j->total, "skipped",
                                              (json_int_t)plan_skipped));
-    json_object_set_new(o, "shard", json_null());
+    json_object_set_new(o, RK(SHARD), json_null());
     json_object_del(o, "plan_positions");
-    json_object_set_new(o, "shards", shards);
-    json_object_set_new(o, "devices", devices);
-    json_object_set_new(o, "rows", json_integer((json_int_t)j->total));
-    json_object_set_new(o, "failures", json_integer((json_int_t)failures));
-    json_object_set_new(o, "skipped", json_integer((json_int_t)skipped));
-    json_object_set_new(o, "wall_time_s", json_real(wall));
+    json_object_set_new(o, RK(SHARDS), shards);
+    json_object_set_new(o, RK(DEVICES), devices);
+    json_object_set_new(o, RK(ROWS), json_integer((json_int_t)j->total));
+    json_object_set_new(o, RK(FAILURES), json_integer((json_int_t)failures));
+    json_object_set_new(o, RK(SKIPPED), json_integer((json_int_t)skipped));
+    json_object_set_new(o, RK(WALL_TIME_S), json_real(wall));
     return o;
 }
 

@@ -32,8 +32,10 @@
  * run.json -- the run's identity, device and totals (see run_info).
  *
  * Where each part lives: rows in results_rows.c; the columns of results.csv,
- * one entry each, in results_columns.c (results_columns.h), their names
- * and order the shared list results_io/columns.def; the CSV writer
+ * one entry each, in results_columns.c (results_columns.h), their names,
+ * order and the measured figures' tags (unit, schema, description) the
+ * shared list results_io/columns.def and measures.def; run.json's keys the
+ * list results_io/run_keys.def; the CSV writer
  * and reader in results_csv.c (parsing through results_io/csv.c, the reader
  * plots/ uses too); samples.csv in results_samples.c; run.json in
  * results_json.c; summary.md in results_summary.c. */
@@ -49,12 +51,16 @@
 #include "harness/plan.h"
 #include "harness/profiler.h"
 #include "harness/timing.h"
+#include "results_io/columns.h"
 
-#define SWEEP_SCHEMA_VERSION 4 /* 4: clock, throttle and NVML columns; 3: device column; 2: cold_batch column */
+/* The newest schema, the largest a column of results_io/columns.def is tagged
+ * with (4: clock, throttle and NVML columns; 3: device column; 2: cold_batch
+ * column). */
+#define SWEEP_SCHEMA_VERSION RESULTS_SCHEMA_NEWEST
 /* The oldest schema still read (results.csv without the device column: the
  * device is run.json's). It is written back in its own schema on request
  * (csv_write_header_schema), else in this one. */
-#define SWEEP_SCHEMA_OLDEST 2
+#define SWEEP_SCHEMA_OLDEST RESULTS_SCHEMA_OLDEST
 #define SWEEP_BASELINE_REDUCE "reduce_interleaved_divergent"
 #define SWEEP_BASELINE_SCAN "scan_naive"
 #define SWEEP_CUB_REDUCE "reduce_cub"
@@ -69,17 +75,17 @@ typedef struct sweep_row {
     int validated;     /* 1: validated itself; 0: timed on its group's validation (see experiment.validate_all_to); -1: not run */
     char *skip_reason; /* heap, NULL unless skipped */
     char *error;       /* heap, NULL when there is nothing to say */
-    double validation_error_abs, validation_tolerance_abs;
-    double bytes_moved;
     timing_stats cold, hot; /* samples == 0: not measured */
     unsigned cold_batch, hot_batch; /* launches per sample */
-    double bw_cold_GBps, bw_hot_GBps, bw_cold_pct_peak, bw_cold_pct_copy;
-    double speedup_vs_baseline, speedup_vs_cub;
     double *metrics; /* one value per metric column (NaN: none); NULL without columns */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
-    /* NVML after the timing (NaN / "" without NVML): see the file comment. */
-    double gpu_temp_c, gpu_power_w, gpu_mem_clock_mhz;
+    /* NVML after the timing ("" without NVML): see the file comment. */
     char clock_events[128];
+    /* The measured numbers that are no timing summary (validation, bytes
+     * moved, bandwidths, speedups, NVML conditions, and any figure tagged
+     * VALUE in results_io/measures.def), by RC_<ID>; NaN: not measured; the
+     * entries of other columns unused. */
+    double values[RC_COUNT];
 } sweep_row;
 
 /* A row for configuration c with every figure unset; metric_count columns. */
@@ -130,7 +136,8 @@ int results_read_csv_schema(const char *path, metric_columns mc, sweep_row **row
  * (compare): the fixed columns must be this build's (the schema), each
  * further column m:<name>[<unit>]. A torn last line (no newline) is dropped
  * and flagged in torn. Rows of variants this build does not know (a run of
- * another build) are counted and named, not read. Returns 0, or -1 with a
+ * another build) are read all the same, their variant described by the
+ * row's columns (results_variant_read), and counted and named. Returns 0, or -1 with a
  * message naming the file. */
 typedef struct results_file {
     sweep_row *rows;
@@ -139,7 +146,7 @@ typedef struct results_file {
     size_t metric_count;
     int torn;
     int schema;                  /* the file's: SWEEP_SCHEMA_OLDEST..SWEEP_SCHEMA_VERSION */
-    size_t unknown_rows;         /* rows skipped: their variant is not in this build */
+    size_t unknown_rows;         /* rows of variants not in this build (read: see results_variant_read) */
     char unknown_variants[512];  /* those variants' names, comma-separated (cut at the size) */
 } results_file;
 int results_read_csv_any(const char *path, results_file *out, char *err, size_t errlen);

@@ -85,7 +85,8 @@ static void w_status(FILE *f, const sweep_row *r, const results_column *c)
 
 static void w_text(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, *CFIELD(r, c, char *const)); }
 
-static void w_num(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, *CFIELD(r, c, double)); }
+/* A figure stored VALUE: off is its RC_<ID>. */
+static void w_value(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, r->values[c->off]); }
 
 /* A figure of a timing measurement: empty when it has no samples. */
 static void w_stat(FILE *f, const sweep_row *r, const results_column *c)
@@ -145,6 +146,47 @@ const variant *results_variant_named(const char *s)
 {
     const variant *v = !strcmp(s, cpu_serial_variant.name) ? &cpu_serial_variant : registry_find(s);
     return v && !strcmp(v->name, s) ? v : NULL;
+}
+
+/* The descriptors of variants this build lacks, made from their rows
+ * (results_variant_read): interned by name so that rows of one variant share
+ * one, and kept for the process's life as the rows that point at them. */
+typedef struct file_variant {
+    variant v;
+    struct file_variant *next;
+} file_variant;
+static file_variant *file_variants;
+
+static const variant *file_variant_named(const char *name, const char *alias, const char *family, kind_t kind)
+{
+    for (file_variant *f = file_variants; f; f = f->next)
+        if (!strcmp(f->v.name, name)) return &f->v;
+    file_variant *f = calloc(1, sizeof *f);
+    char *n = strdup(name), *a = strdup(alias), *fam = strdup(family);
+    if (!f || !n || !a || !fam) {
+        free(f), free(n), free(a), free(fam);
+        return NULL;
+    }
+    f->v.name = n, f->v.alias = a, f->v.family = fam, f->v.kind = kind;
+    f->v.description = "read from a results file: not in this build";
+    f->next = file_variants;
+    file_variants = f;
+    return &f->v;
+}
+
+const variant *results_variant_read(const char *name, const char *alias, const char *family, const char *kind,
+                                    char *msg, size_t len)
+{
+    const variant *v = results_variant_named(name);
+    if (v) return v;
+    kind_t k = !strcmp(kind, "reduce") ? KIND_REDUCE : !strcmp(kind, "scan") ? KIND_SCAN : (kind_t)-1;
+    if (k == (kind_t)-1) {
+        snprintf(msg, len, "bad kind '%s' of variant '%s'", kind, name);
+        return NULL;
+    }
+    v = file_variant_named(name, alias, family, k);
+    if (!v) snprintf(msg, len, "out of memory");
+    return v;
 }
 
 static int r_variant(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
@@ -233,6 +275,12 @@ static int r_num(sweep_row *r, const char *s, const results_column *c, char *msg
     return 0;
 }
 
+static int r_value(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    if (parse_num(s, &r->values[c->off])) return bad_value(msg, len, c, s);
+    return 0;
+}
+
 static int r_samples(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     double x;
@@ -293,8 +341,8 @@ static void md_finish(char *buf, size_t len, const sweep_row *r)
 }
 
 static void md_time(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.4g", r->cold.median); }
-static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->bw_cold_GBps); }
-static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->bw_cold_pct_peak); }
+static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_GBPS]); }
+static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_PCT_PEAK]); }
 
 static void md_ratio(char *buf, size_t len, double x)
 {
@@ -302,8 +350,8 @@ static void md_ratio(char *buf, size_t len, double x)
     else buf[0] = '\0';
 }
 
-static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->speedup_vs_baseline); }
-static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->speedup_vs_cub); }
+static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_BASELINE]); }
+static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_CUB]); }
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -314,7 +362,6 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 /* part of the configuration / a plain field; write, read, offset */
 #define CONFIG(w, r, off) w, r, 1, off, 0, 1, 0, NULL, NULL, NULL, NULL
 #define PLAIN(w, r, off) w, r, 0, off, 0, 1, 0, NULL, NULL, NULL, NULL
-#define NUM(field) PLAIN(w_num, r_num, OFF(field))
 /* a figure of the cold or hot measurement */
 #define STAT(st, field, w, r, scale) w, r, 0, OFF(st.field), OFF(st), scale, 0, NULL, NULL, NULL, NULL
 /* shown in the summary: position, heading (in scan tables), alignment, cell */
@@ -334,29 +381,15 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_STATUS PLAIN(w_status, r_status, 0)
 #define COLUMN_SKIP_REASON PLAIN(w_text, r_text, OFF(skip_reason))
 #define COLUMN_ERROR PLAIN(w_text, r_text, OFF(error))
-#define COLUMN_VALIDATION_ERROR_ABS NUM(validation_error_abs)
-#define COLUMN_VALIDATION_TOLERANCE_ABS NUM(validation_tolerance_abs)
-#define COLUMN_BYTES_MOVED NUM(bytes_moved)
 #define COLUMN_TIME_COLD_MEDIAN_MS                                                                      \
     w_stat, r_num, 0, OFF(cold.median), OFF(cold), 1, MD(6, "cold median (ms)", NULL, "---:", md_time)
-#define COLUMN_TIME_COLD_MIN_MS STAT(cold, min, w_stat, r_num, 1)
-#define COLUMN_TIME_COLD_MEAN_MS STAT(cold, mean, w_stat, r_num, 1)
-#define COLUMN_TIME_COLD_STDEV_MS STAT(cold, stdev, w_stat, r_num, 1)
-#define COLUMN_TIME_COLD_IQR_MS STAT(cold, iqr, w_stat, r_num, 1)
 #define COLUMN_SAMPLES_COLD STAT(cold, samples, w_samples, r_samples, 1)
-#define COLUMN_TIME_HOT_MEDIAN_MS STAT(hot, median, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_MIN_MS STAT(hot, min, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_MEAN_MS STAT(hot, mean, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_STDEV_MS STAT(hot, stdev, w_stat, r_num, 1)
-#define COLUMN_TIME_HOT_IQR_MS STAT(hot, iqr, w_stat, r_num, 1)
 #define COLUMN_SAMPLES_HOT STAT(hot, samples, w_samples, r_samples, 1)
-#define COLUMN_BW_COLD_GBPS w_num, r_num, 0, OFF(bw_cold_GBps), 0, 1, MD(7, "GB/s", NULL, "---:", md_bw)
-#define COLUMN_BW_HOT_GBPS NUM(bw_hot_GBps)
-#define COLUMN_BW_COLD_PCT_PEAK w_num, r_num, 0, OFF(bw_cold_pct_peak), 0, 1, MD(8, "% peak", NULL, "---:", md_peak)
-#define COLUMN_BW_COLD_PCT_COPY NUM(bw_cold_pct_copy)
+#define COLUMN_BW_COLD_GBPS w_value, r_value, 0, RC_BW_COLD_GBPS, 0, 1, MD(7, "GB/s", NULL, "---:", md_bw)
+#define COLUMN_BW_COLD_PCT_PEAK w_value, r_value, 0, RC_BW_COLD_PCT_PEAK, 0, 1, MD(8, "% peak", NULL, "---:", md_peak)
 #define COLUMN_SPEEDUP_VS_BASELINE                                                                     \
-    w_num, r_num, 0, OFF(speedup_vs_baseline), 0, 1, MD(9, "vs baseline", NULL, "---:", md_vs_base)
-#define COLUMN_SPEEDUP_VS_CUB w_num, r_num, 0, OFF(speedup_vs_cub), 0, 1, MD(10, "vs CUB", NULL, "---:", md_vs_cub)
+    w_value, r_value, 0, RC_SPEEDUP_VS_BASELINE, 0, 1, MD(9, "vs baseline", NULL, "---:", md_vs_base)
+#define COLUMN_SPEEDUP_VS_CUB w_value, r_value, 0, RC_SPEEDUP_VS_CUB, 0, 1, MD(10, "vs CUB", NULL, "---:", md_vs_cub)
 #define COLUMN_NOISE_COLD_PCT STAT(cold, noise, w_stat, r_num, 100.0)
 #define COLUMN_NOISE_HOT_PCT STAT(hot, noise, w_stat, r_num, 100.0)
 #define COLUMN_STOP_COLD STAT(cold, stop, w_stop, r_stop, 1)
@@ -366,22 +399,29 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_VALIDATED PLAIN(w_validated, r_validated, 0)
 #define COLUMN_DEVICE PLAIN(w_chars, r_chars, OFF(device)) /* schema 3 */
 /* schema 4 */
-#define COLUMN_SM_CLOCK_COLD_MIN_MHZ STAT(cold, clock_min_mhz, w_stat, r_num, 1)
-#define COLUMN_SM_CLOCK_COLD_MEAN_MHZ STAT(cold, clock_mean_mhz, w_stat, r_num, 1)
 #define COLUMN_THROTTLED_COLD STAT(cold, throttled, w_stat_count, r_uint, 1)
-#define COLUMN_SM_CLOCK_HOT_MIN_MHZ STAT(hot, clock_min_mhz, w_stat, r_num, 1)
-#define COLUMN_SM_CLOCK_HOT_MEAN_MHZ STAT(hot, clock_mean_mhz, w_stat, r_num, 1)
 #define COLUMN_THROTTLED_HOT STAT(hot, throttled, w_stat_count, r_uint, 1)
-#define COLUMN_GPU_TEMP_C NUM(gpu_temp_c)
-#define COLUMN_GPU_POWER_W NUM(gpu_power_w)
-#define COLUMN_GPU_MEM_CLOCK_MHZ NUM(gpu_mem_clock_mhz)
 #define COLUMN_CLOCK_EVENTS PLAIN(w_chars, r_events, OFF(clock_events))
 
+/* A measured figure's entry by its store (results_io/measures.def): CUSTOM,
+ * its COLUMN_<ID> above; VALUE, the number sweep_row.values[RC_<ID>]; COLD
+ * and HOT, a field of the row's cold or hot timing_stats. The last three
+ * need nothing of their own here. */
+#define STORE_CUSTOM(id, field) COLUMN_##id
+#define STORE_VALUE(id, field) w_value, r_value, 0, RC_##id, 0, 1, 0, NULL, NULL, NULL, NULL
+#define STORE_COLD(id, field) STAT(cold, field, w_stat, r_num, 1)
+#define STORE_HOT(id, field) STAT(hot, field, w_stat, r_num, 1)
+
 /* The table: the list's columns in its order, each its name and unit and
- * its COLUMN_<ID> (a list line without one does not compile). */
+ * its COLUMN_<ID> (a list line without one does not compile), or for a
+ * figure stored VALUE the generic entry. */
 const results_column results_columns[] = {
 #define RESULTS_COLUMN(id, name, unit) {name, unit, COLUMN_##id},
+#define RESULTS_COLUMN_SCHEMAS(id, name, unit, added, dropped) {name, unit, COLUMN_##id},
+#define RESULTS_MEASURE(id, name, unit, schema, store, field, description) {name, unit, STORE_##store(id, field)},
 #include "results_io/columns.def"
+#undef RESULTS_MEASURE
+#undef RESULTS_COLUMN_SCHEMAS
 #undef RESULTS_COLUMN
 };
 _Static_assert(sizeof results_columns / sizeof results_columns[0] == RC_COUNT, "one entry per results_io/columns.def line");

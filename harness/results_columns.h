@@ -1,13 +1,14 @@
 /* The columns of results.csv: one entry per fixed column, in file order. An
  * entry says the header name, the unit, how to write the row's value, how to
  * read it back into a sweep_row, and whether and how the markdown summary
- * shows it. The CSV writer, the CSV reader (--resume, compare) and the
- * summary iterate this table. Its names, units and order are the shared list
- * results_io/columns.def (which the renderer, plots/, reads columns by): the
- * table is built from that list, one COLUMN_<ID> per line, in
- * results_columns.c. Adding a column is one line in the list, its COLUMN_<ID>
- * (an offset with the generic accessors, or functions of its own) and
- * SWEEP_SCHEMA_VERSION + 1. The metric columns, m:<name>[<unit>], follow the
+ * shows it. The CSV writer, the CSV reader (--resume, compare, merge) and
+ * the summary iterate this table. Its names, units and order are the shared
+ * list results_io/columns.def (the configuration's columns, then the
+ * measured figures' tags, results_io/measures.def): the table is built from
+ * that list in results_columns.c, a configuration column or a CUSTOM figure
+ * by its COLUMN_<ID>, a figure stored VALUE, COLD or HOT by the generic
+ * entry. Adding a measured figure is one line in measures.def (the schema
+ * version follows it). The metric columns, m:<name>[<unit>], follow the
  * fixed ones and are dynamic (metric_columns). */
 #ifndef HARNESS_RESULTS_COLUMNS_H
 #define HARNESS_RESULTS_COLUMNS_H
@@ -42,6 +43,12 @@ extern const results_column results_columns[];
  * registered kernel), or NULL when this build has none of that name. */
 const variant *results_variant_named(const char *name);
 extern const size_t results_column_count;
+/* The variant of a row read from a results file: this build's of that name,
+ * else a descriptor made from the row's name, alias, family and kind (no
+ * kernel: it can be read, merged, compared and written, not run), one per
+ * name. NULL with a message for a bad kind. */
+const variant *results_variant_read(const char *name, const char *alias, const char *family, const char *kind,
+                                    char *msg, size_t len);
 
 /* "m:<name>[<unit>]" */
 void results_metric_header(char *buf, size_t len, const sweep_metric *m);

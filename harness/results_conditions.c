@@ -7,6 +7,7 @@
 
 #include "harness/drift.h"
 #include "results_io/confirm_io.h"
+#include "results_io/run_keys.h"
 
 static json_t *num_or_null(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
@@ -15,11 +16,11 @@ json_t *gpu_conditions_json(const gpu_conditions *g)
     if (!g->ok) return json_null();
     json_t *c = json_object();
     char names[160];
-    json_object_set_new(c, "temperature_C", num_or_null(g->temperature_c));
-    json_object_set_new(c, "power_W", num_or_null(g->power_w));
-    json_object_set_new(c, "sm_clock_MHz", num_or_null(g->sm_clock_mhz));
-    json_object_set_new(c, "mem_clock_MHz", num_or_null(g->mem_clock_mhz));
-    json_object_set_new(c, "clock_events", json_string(gpu_clock_event_names(g->clock_event_reasons, names, sizeof names)));
+    json_object_set_new(c, RK(TEMPERATURE_C), num_or_null(g->temperature_c));
+    json_object_set_new(c, RK(POWER_W), num_or_null(g->power_w));
+    json_object_set_new(c, RK(SM_CLOCK_MHZ), num_or_null(g->sm_clock_mhz));
+    json_object_set_new(c, RK(MEM_CLOCK_MHZ), num_or_null(g->mem_clock_mhz));
+    json_object_set_new(c, RK(CLOCK_EVENTS), json_string(gpu_clock_event_names(g->clock_event_reasons, names, sizeof names)));
     return c;
 }
 
@@ -27,41 +28,41 @@ static void json_drift(json_t *o, const run_info *ri)
 {
     const drift_report *d = ri->drift;
     if (!d) {
-        json_object_set_new(o, "drift", ri->drift_note[0] ? json_string(ri->drift_note) : json_null());
+        json_object_set_new(o, RK(DRIFT), ri->drift_note[0] ? json_string(ri->drift_note) : json_null());
         return;
     }
     json_t *j = json_object();
-    json_object_set_new(j, "configurations", json_integer((json_int_t)d->configs));
-    json_object_set_new(j, "cold_ratio", num_or_null(d->cold_ratio));
-    json_object_set_new(j, "cold_min", num_or_null(d->cold_min));
-    json_object_set_new(j, "cold_max", num_or_null(d->cold_max));
-    json_object_set_new(j, "hot_ratio", num_or_null(d->hot_ratio));
-    json_object_set_new(j, "hot_min", num_or_null(d->hot_min));
-    json_object_set_new(j, "hot_max", num_or_null(d->hot_max));
-    json_object_set_new(j, "sm_clock_start_MHz", num_or_null(d->clock_start_mhz));
-    json_object_set_new(j, "sm_clock_end_MHz", num_or_null(d->clock_end_mhz));
-    json_object_set_new(j, "throttled_end", json_integer(d->throttled_end));
-    json_object_set_new(j, "elapsed_s", json_real(d->elapsed_s));
+    json_object_set_new(j, RK(CONFIGURATIONS), json_integer((json_int_t)d->configs));
+    json_object_set_new(j, RK(COLD_RATIO), num_or_null(d->cold_ratio));
+    json_object_set_new(j, RK(COLD_MIN), num_or_null(d->cold_min));
+    json_object_set_new(j, RK(COLD_MAX), num_or_null(d->cold_max));
+    json_object_set_new(j, RK(HOT_RATIO), num_or_null(d->hot_ratio));
+    json_object_set_new(j, RK(HOT_MIN), num_or_null(d->hot_min));
+    json_object_set_new(j, RK(HOT_MAX), num_or_null(d->hot_max));
+    json_object_set_new(j, RK(SM_CLOCK_START_MHZ), num_or_null(d->clock_start_mhz));
+    json_object_set_new(j, RK(SM_CLOCK_END_MHZ), num_or_null(d->clock_end_mhz));
+    json_object_set_new(j, RK(THROTTLED_END), json_integer(d->throttled_end));
+    json_object_set_new(j, RK(ELAPSED_S), json_real(d->elapsed_s));
     json_t *items = json_array();
     for (size_t i = 0; i < d->n_items; i++) {
         const drift_item *it = &d->items[i];
         json_t *x = json_object();
-        json_object_set_new(x, "config", json_string(it->label));
-        json_object_set_new(x, "cold_ms", json_pack("[o, o]", num_or_null(it->cold0), num_or_null(it->cold1)));
-        json_object_set_new(x, "hot_ms", json_pack("[o, o]", num_or_null(it->hot0), num_or_null(it->hot1)));
-        json_object_set_new(x, "sm_clock_MHz", json_pack("[o, o]", num_or_null(it->clock0), num_or_null(it->clock1)));
+        json_object_set_new(x, RK(CONFIG), json_string(it->label));
+        json_object_set_new(x, RK(COLD_MS), json_pack("[o, o]", num_or_null(it->cold0), num_or_null(it->cold1)));
+        json_object_set_new(x, RK(HOT_MS), json_pack("[o, o]", num_or_null(it->hot0), num_or_null(it->hot1)));
+        json_object_set_new(x, RK(SM_CLOCK_MHZ), json_pack("[o, o]", num_or_null(it->clock0), num_or_null(it->clock1)));
         json_array_append_new(items, x);
     }
-    json_object_set_new(j, "items", items);
-    json_object_set_new(j, "what", json_string("the first configurations measured again at the end of the run: "
+    json_object_set_new(j, RK(ITEMS), items);
+    json_object_set_new(j, RK(WHAT), json_string("the first configurations measured again at the end of the run: "
                                                "end / start median per configuration, the median over them"));
-    json_object_set_new(o, "drift", j);
+    json_object_set_new(o, RK(DRIFT), j);
 }
 
 static void json_confirm(json_t *o, const run_info *ri)
 {
     if (!ri->confirm && !ri->confirm_note[0]) {
-        json_object_set_new(o, "confirm", json_null());
+        json_object_set_new(o, RK(CONFIRM), json_null());
         return;
     }
     json_t *j = json_object();
@@ -69,30 +70,30 @@ static void json_confirm(json_t *o, const run_info *ri)
     static const char *const names[3] = {"faster", "slower", "tie"};
     for (size_t i = 0; i < ri->confirm_count; i++)
         for (int k = 0; k < 3; k++) verdicts[k] += !strcmp(ri->confirm[i].verdict, names[k]);
-    json_object_set_new(j, "rounds", json_integer(ri->confirm_rounds));
-    json_object_set_new(j, "margin_pct", json_real(ri->confirm_margin * 100));
-    json_object_set_new(j, "file", json_string("confirm.csv"));
-    json_object_set_new(j, "lines", json_integer((json_int_t)ri->confirm_count));
+    json_object_set_new(j, RK(ROUNDS), json_integer(ri->confirm_rounds));
+    json_object_set_new(j, RK(MARGIN_PCT), json_real(ri->confirm_margin * 100));
+    json_object_set_new(j, RK(FILE), json_string("confirm.csv"));
+    json_object_set_new(j, RK(LINES), json_integer((json_int_t)ri->confirm_count));
     for (int k = 0; k < 3; k++) json_object_set_new(j, names[k], json_integer((json_int_t)verdicts[k]));
-    json_object_set_new(j, "note", ri->confirm_note[0] ? json_string(ri->confirm_note) : json_null());
-    json_object_set_new(j, "interval", json_string("percentile bootstrap (10000 resamples) over rounds of the "
+    json_object_set_new(j, RK(NOTE), ri->confirm_note[0] ? json_string(ri->confirm_note) : json_null());
+    json_object_set_new(j, RK(INTERVAL), json_string("percentile bootstrap (10000 resamples) over rounds of the "
                                                    "geometric mean of library / candidate per round, 95 %"));
-    json_object_set_new(o, "confirm", j);
+    json_object_set_new(o, RK(CONFIRM), j);
 }
 
 void run_json_conditions(json_t *o, const run_info *ri)
 {
     json_t *c = json_object();
-    json_object_set_new(c, "nvml", json_string(ri->nvml_status[0] ? ri->nvml_status : "read"));
-    json_object_set_new(c, "start", gpu_conditions_json(&ri->cond_start));
-    json_object_set_new(c, "end", gpu_conditions_json(&ri->cond_end));
+    json_object_set_new(c, RK(NVML), json_string(ri->nvml_status[0] ? ri->nvml_status : "read"));
+    json_object_set_new(c, RK(START), gpu_conditions_json(&ri->cond_start));
+    json_object_set_new(c, RK(END), gpu_conditions_json(&ri->cond_end));
     if (ri->exp) {
-        json_object_set_new(c, "throttle_threshold_pct", json_real(ri->exp->timing.throttle_threshold * 100));
-        json_object_set_new(c, "throttle_recovery_s", json_real(ri->exp->timing.throttle_recovery_s));
+        json_object_set_new(c, RK(THROTTLE_THRESHOLD_PCT), json_real(ri->exp->timing.throttle_threshold * 100));
+        json_object_set_new(c, RK(THROTTLE_RECOVERY_S), json_real(ri->exp->timing.throttle_recovery_s));
     }
-    json_object_set_new(c, "default_sm_clock_MHz",
+    json_object_set_new(c, RK(DEFAULT_SM_CLOCK_MHZ),
                         ri->have_device ? json_real(ri->device.sm_clock_khz / 1e3) : json_null());
-    json_object_set_new(o, "conditions", c);
+    json_object_set_new(o, RK(CONDITIONS), c);
     json_drift(o, ri);
     json_confirm(o, ri);
 }
@@ -106,34 +107,34 @@ static double get_num(const json_t *o, const char *key)
 void run_json_conditions_read(const json_t *run, run_info *ri, drift_report *d)
 {
     memset(d, 0, sizeof *d);
-    const json_t *cond = json_object_get(run, "conditions");
-    double def_mhz = get_num(cond, "default_sm_clock_MHz");
+    const json_t *cond = json_object_get(run, RK(CONDITIONS));
+    double def_mhz = get_num(cond, RK(DEFAULT_SM_CLOCK_MHZ));
     if (isfinite(def_mhz)) ri->device.sm_clock_khz = (int)(def_mhz * 1000 + 0.5);
-    const json_t *conf = json_object_get(run, "confirm");
+    const json_t *conf = json_object_get(run, RK(CONFIRM));
     if (json_is_object(conf)) {
-        ri->confirm_rounds = (unsigned)get_num(conf, "rounds");
-        double m = get_num(conf, "margin_pct");
+        ri->confirm_rounds = (unsigned)get_num(conf, RK(ROUNDS));
+        double m = get_num(conf, RK(MARGIN_PCT));
         ri->confirm_margin = isfinite(m) ? m / 100 : 0;
-        const json_t *note = json_object_get(conf, "note");
+        const json_t *note = json_object_get(conf, RK(NOTE));
         if (json_is_string(note)) snprintf(ri->confirm_note, sizeof ri->confirm_note, "%s", json_string_value(note));
     }
-    const json_t *j = json_object_get(run, "drift");
+    const json_t *j = json_object_get(run, RK(DRIFT));
     if (json_is_string(j)) snprintf(ri->drift_note, sizeof ri->drift_note, "%s", json_string_value(j));
     if (!json_is_object(j)) return;
     d->ran = 1;
-    d->configs = (size_t)get_num(j, "configurations");
-    d->cold_ratio = get_num(j, "cold_ratio");
-    d->cold_min = get_num(j, "cold_min");
-    d->cold_max = get_num(j, "cold_max");
-    d->hot_ratio = get_num(j, "hot_ratio");
-    d->hot_min = get_num(j, "hot_min");
-    d->hot_max = get_num(j, "hot_max");
-    d->clock_start_mhz = get_num(j, "sm_clock_start_MHz");
-    d->clock_end_mhz = get_num(j, "sm_clock_end_MHz");
-    d->throttled_end = (unsigned)get_num(j, "throttled_end");
+    d->configs = (size_t)get_num(j, RK(CONFIGURATIONS));
+    d->cold_ratio = get_num(j, RK(COLD_RATIO));
+    d->cold_min = get_num(j, RK(COLD_MIN));
+    d->cold_max = get_num(j, RK(COLD_MAX));
+    d->hot_ratio = get_num(j, RK(HOT_RATIO));
+    d->hot_min = get_num(j, RK(HOT_MIN));
+    d->hot_max = get_num(j, RK(HOT_MAX));
+    d->clock_start_mhz = get_num(j, RK(SM_CLOCK_START_MHZ));
+    d->clock_end_mhz = get_num(j, RK(SM_CLOCK_END_MHZ));
+    d->throttled_end = (unsigned)get_num(j, RK(THROTTLED_END));
     ri->drift = d;
-    const json_t *c = json_object_get(run, "conditions");
-    const json_t *nv = c ? json_object_get(c, "nvml") : NULL;
+    const json_t *c = json_object_get(run, RK(CONDITIONS));
+    const json_t *nv = c ? json_object_get(c, RK(NVML)) : NULL;
     if (json_is_string(nv) && strcmp(json_string_value(nv), "read"))
         snprintf(ri->nvml_status, sizeof ri->nvml_status, "%s", json_string_value(nv));
 }
@@ -226,9 +227,9 @@ static size_t within_drift(const sweep_row *rows, size_t n, double drift, size_t
     size_t k = 0;
     *total = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(rows[i].speedup_vs_cub) || rows[i].status != ROW_OK) continue;
+        if (!isfinite(rows[i].values[RC_SPEEDUP_VS_CUB]) || rows[i].status != ROW_OK) continue;
         (*total)++;
-        k += fabs(rows[i].speedup_vs_cub - 1) < drift;
+        k += fabs(rows[i].values[RC_SPEEDUP_VS_CUB] - 1) < drift;
     }
     return k;
 }
@@ -243,8 +244,8 @@ void summary_conditions(FILE *f, const sweep_row *rows, size_t n, const run_info
         const sweep_row *r = &rows[i];
         minmax(r->cold.clock_min_mhz, &clo, &chi);
         minmax(r->hot.clock_min_mhz, &clo, &chi);
-        minmax(r->gpu_temp_c, &tlo, &thi);
-        minmax(r->gpu_power_w, &plo, &phi);
+        minmax(r->values[RC_GPU_TEMP_C], &tlo, &thi);
+        minmax(r->values[RC_GPU_POWER_W], &plo, &phi);
         unsigned t = (r->cold.samples ? r->cold.throttled : 0) + (r->hot.samples ? r->hot.throttled : 0);
         throttled += t;
         rows_throttled += t > 0;

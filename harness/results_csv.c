@@ -14,29 +14,12 @@
 
 /* ---- schemas ------------------------------------------------------------------------------ */
 
-/* The columns added since SWEEP_SCHEMA_OLDEST (their RC_<ID> in
- * results_io/columns.def), with the schema that added each: files of an older
- * schema lack them (and are read and written back without them). */
-static const struct {
-    size_t column;
-    int since;
-} added_columns[] = {{RC_DEVICE, 3},
-                     {RC_SM_CLOCK_COLD_MIN_MHZ, 4},
-                     {RC_SM_CLOCK_COLD_MEAN_MHZ, 4},
-                     {RC_THROTTLED_COLD, 4},
-                     {RC_SM_CLOCK_HOT_MIN_MHZ, 4},
-                     {RC_SM_CLOCK_HOT_MEAN_MHZ, 4},
-                     {RC_THROTTLED_HOT, 4},
-                     {RC_GPU_TEMP_C, 4},
-                     {RC_GPU_POWER_W, 4},
-                     {RC_GPU_MEM_CLOCK_MHZ, 4},
-                     {RC_CLOCK_EVENTS, 4}};
-
+/* A column is in the files of the schema that added it (results_io/columns.def
+ * tags each) and later, up to the one that dropped it: files of another
+ * schema lack it (and are read and written back without it). */
 int results_column_in_schema(size_t i, int schema)
 {
-    for (size_t k = 0; k < sizeof added_columns / sizeof added_columns[0]; k++)
-        if (i == added_columns[k].column) return schema >= added_columns[k].since;
-    return 1;
+    return schema >= results_cols[i].schema && (!results_cols[i].dropped || schema < results_cols[i].dropped);
 }
 
 /* How many fixed columns schema's files have. */
@@ -118,8 +101,10 @@ int results_write_csv(const char *path, const sweep_row *rows, size_t n, metric_
 /* ---- reading ------------------------------------------------------------------------------ */
 
 /* One row from its fields: the configuration's columns first (row_init needs
- * them), then the rest, then the metric columns. */
-static int parse_row(char **f, metric_columns mc, int schema, sweep_row *r, char *err, size_t errlen)
+ * them), then the rest, then the metric columns. With any_variant, a variant
+ * this build lacks is described by the row's own columns. */
+static int parse_row(char **f, metric_columns mc, int schema, int any_variant, sweep_row *r, char *err,
+                     size_t errlen)
 {
     sweep_row cfg;
     memset(&cfg, 0, sizeof cfg);
@@ -128,8 +113,12 @@ static int parse_row(char **f, metric_columns mc, int schema, sweep_row *r, char
     size_t k = 0;
     for (size_t i = 0; i < results_column_count && i < 256; i++)
         fields[i] = results_column_in_schema(i, schema) ? f[k++] : NULL;
+    if (any_variant && !(cfg.cfg.v = results_variant_read(fields[RC_VARIANT], fields[RC_ALIAS], fields[RC_FAMILY],
+                                                          fields[RC_KIND], err, errlen)))
+        return -1;
     for (size_t i = 0; i < results_column_count; i++) {
         const results_column *c = &results_columns[i];
+        if (any_variant && i == RC_VARIANT) continue;
         if (c->config && c->read && fields[i] && c->read(&cfg, fields[i], c, msg, sizeof msg)) {
             snprintf(err, errlen, "%s", msg);
             return -1;
@@ -222,7 +211,7 @@ static int header_metrics(const char *path, const csv_table *t, int schema, swee
     return 0;
 }
 
-/* Remember a row of a variant this build does not know (compare lists them apart). */
+/* Remember a row of a variant this build does not know (read from its own columns). */
 static void note_unknown(results_file *skip, const char *name)
 {
     char *list = skip->unknown_variants;
@@ -234,7 +223,8 @@ static void note_unknown(results_file *skip, const char *name)
 }
 
 /* Rows of t with mc's metric columns. With skip, rows of variants this build
- * lacks are counted and named there instead of being an error. */
+ * lacks are read (their variant described by the row) and counted and named
+ * there, instead of being an error. */
 static int parse_rows(const char *path, const csv_table *t, metric_columns mc, int schema, sweep_row **rows_out,
                       size_t *count_out, results_file *skip, char *err, size_t errlen)
 {
@@ -250,11 +240,8 @@ static int parse_rows(const char *path, const csv_table *t, metric_columns mc, i
             snprintf(err, errlen, "%s: row %zu has %zu fields, expected %zu", path, t->lines[i], t->widths[i], want);
             goto fail;
         }
-        if (skip && !results_variant_named(t->rows[i][0])) { /* column 0: variant */
-            note_unknown(skip, t->rows[i][0]);
-            continue;
-        }
-        if (parse_row(t->rows[i], mc, schema, &rows[nrows], msg, sizeof msg)) {
+        if (skip && !results_variant_named(t->rows[i][RC_VARIANT])) note_unknown(skip, t->rows[i][RC_VARIANT]);
+        if (parse_row(t->rows[i], mc, schema, skip != NULL, &rows[nrows], msg, sizeof msg)) {
             snprintf(err, errlen, "%s: row %zu: %s", path, t->lines[i], msg);
             goto fail;
         }

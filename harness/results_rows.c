@@ -36,14 +36,11 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
     r->cfg.skip_reason = NULL;
     r->status = ROW_OK;
     r->validated = -1;
-    r->validation_error_abs = r->validation_tolerance_abs = NAN;
+    for (size_t i = 0; i < RC_COUNT; i++) r->values[i] = NAN;
     /* A skipped configuration is outside what the variant accepts: no model for it. */
-    r->bytes_moved = c->v && c->v->bytes_moved && !c->skip_reason ? c->v->bytes_moved(&c->a) : NAN;
+    r->values[RC_BYTES_MOVED] = c->v && c->v->bytes_moved && !c->skip_reason ? c->v->bytes_moved(&c->a) : NAN;
     stats_unset(&r->cold);
     stats_unset(&r->hot);
-    r->bw_cold_GBps = r->bw_hot_GBps = r->bw_cold_pct_peak = r->bw_cold_pct_copy = NAN;
-    r->speedup_vs_baseline = r->speedup_vs_cub = NAN;
-    r->gpu_temp_c = r->gpu_power_w = r->gpu_mem_clock_mhz = NAN;
     if (metric_count) {
         r->metrics = malloc(metric_count * sizeof *r->metrics);
         if (!r->metrics) return -1;
@@ -81,12 +78,12 @@ void row_set_skip(sweep_row *r, const char *reason)
 
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps)
 {
-    r->bw_cold_GBps = r->bw_hot_GBps = r->bw_cold_pct_peak = r->bw_cold_pct_copy = NAN;
-    if (r->status != ROW_OK || !(r->bytes_moved > 0)) return;
-    if (r->cold.samples && r->cold.median > 0) r->bw_cold_GBps = r->bytes_moved / (r->cold.median * 1e-3) / 1e9;
-    if (r->hot.samples && r->hot.median > 0) r->bw_hot_GBps = r->bytes_moved / (r->hot.median * 1e-3) / 1e9;
-    if (peak_GBps > 0) r->bw_cold_pct_peak = r->bw_cold_GBps / peak_GBps * 100.0;
-    if (copy_GBps > 0) r->bw_cold_pct_copy = r->bw_cold_GBps / copy_GBps * 100.0;
+    r->values[RC_BW_COLD_GBPS] = r->values[RC_BW_HOT_GBPS] = r->values[RC_BW_COLD_PCT_PEAK] = r->values[RC_BW_COLD_PCT_COPY] = NAN;
+    if (r->status != ROW_OK || !(r->values[RC_BYTES_MOVED] > 0)) return;
+    if (r->cold.samples && r->cold.median > 0) r->values[RC_BW_COLD_GBPS] = r->values[RC_BYTES_MOVED] / (r->cold.median * 1e-3) / 1e9;
+    if (r->hot.samples && r->hot.median > 0) r->values[RC_BW_HOT_GBPS] = r->values[RC_BYTES_MOVED] / (r->hot.median * 1e-3) / 1e9;
+    if (peak_GBps > 0) r->values[RC_BW_COLD_PCT_PEAK] = r->values[RC_BW_COLD_GBPS] / peak_GBps * 100.0;
+    if (copy_GBps > 0) r->values[RC_BW_COLD_PCT_COPY] = r->values[RC_BW_COLD_GBPS] / copy_GBps * 100.0;
 }
 
 typedef struct best_key {
@@ -113,7 +110,7 @@ void rows_derive_speedups(sweep_row *rows, size_t n)
     size_t nk = 0, cap = 0;
     for (size_t i = 0; i < n; i++) {
         sweep_row *r = &rows[i];
-        r->speedup_vs_baseline = r->speedup_vs_cub = NAN;
+        r->values[RC_SPEEDUP_VS_BASELINE] = r->values[RC_SPEEDUP_VS_CUB] = NAN;
         if (!r->cfg.v || !row_timed_ok(r)) continue;
         const char *name = r->cfg.v->name;
         int kind_scan = r->cfg.v->kind == KIND_SCAN;
@@ -146,8 +143,8 @@ void rows_derive_speedups(sweep_row *rows, size_t n)
         if (!r->cfg.v || !row_timed_ok(r)) continue;
         for (size_t j = 0; j < nk; j++)
             if (same_key(&keys[j], r)) {
-                if (keys[j].base > 0) r->speedup_vs_baseline = keys[j].base / r->cold.median;
-                if (keys[j].cub > 0) r->speedup_vs_cub = keys[j].cub / r->cold.median;
+                if (keys[j].base > 0) r->values[RC_SPEEDUP_VS_BASELINE] = keys[j].base / r->cold.median;
+                if (keys[j].cub > 0) r->values[RC_SPEEDUP_VS_CUB] = keys[j].cub / r->cold.median;
                 break;
             }
     }

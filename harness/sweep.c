@@ -406,8 +406,8 @@ static cfg_outcome run_cpu_config(run_ctx *ctx, const sweep_config *cfg, sweep_r
                             &stop_signal, &val, &row->cold);
     nvtx_pop();
     row->validated = 1;
-    row->validation_error_abs = val.error_abs;
-    row->validation_tolerance_abs = val.tolerance_abs;
+    row->values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
+    row->values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
     if (rc != 0) {
         row_set_skip(row, val.message);
         return CFG_DONE;
@@ -501,9 +501,9 @@ static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
             snprintf(have + strlen(have), sizeof row->clock_events - strlen(have), "%s%s", have[0] ? "|" : "", names);
     }
     if (hot) {
-        row->gpu_temp_c = g.temperature_c;
-        row->gpu_power_w = g.power_w;
-        row->gpu_mem_clock_mhz = g.mem_clock_mhz;
+        row->values[RC_GPU_TEMP_C] = g.temperature_c;
+        row->values[RC_GPU_POWER_W] = g.power_w;
+        row->values[RC_GPU_MEM_CLOCK_MHZ] = g.mem_clock_mhz;
     }
 }
 
@@ -531,8 +531,8 @@ static cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *
         ctx->group_ok = val.ok;
     }
     row->validated = !vouched;
-    row->validation_error_abs = val.error_abs;
-    row->validation_tolerance_abs = val.tolerance_abs;
+    row->values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
+    row->values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
     if (!val.ok) {
         row->status = val.cuda_error ? ROW_ERROR : ROW_INVALID;
         row_set_error(row, val.message[0] ? val.message : "validation failed");

@@ -10,6 +10,7 @@
 #include "plots/chart_families.h"
 #include "plots/render.h"
 #include "results_io/confirm_io.h"
+#include "results_io/run_keys.h"
 
 /* The margin a verdict must clear, as the confirmation's default (1 %). */
 #define ROWS_MARGIN 0.01
@@ -18,7 +19,7 @@
 
 static const char *info_text(const render_ctx *ctx, const char *key)
 {
-    json_t *info = ctx->r->run.json ? json_object_get(ctx->r->run.json, "experiment_info") : NULL;
+    json_t *info = ctx->r->run.json ? json_object_get(ctx->r->run.json, RK(EXPERIMENT_INFO)) : NULL;
     const char *s = json_string_value(json_object_get(info, key));
     return s && *s ? s : NULL;
 }
@@ -49,7 +50,7 @@ static int group_has_cub(const render_ctx *ctx, const group *g)
 
 const char *lead_family(const render_ctx *ctx, int *from_run)
 {
-    const char *named = info_text(ctx, "lead_chart");
+    const char *named = info_text(ctx, RK(LEAD_CHART));
     *from_run = named && plots_chart_family_known(named);
     if (*from_run) return named;
     const results *r = ctx->r;
@@ -99,7 +100,7 @@ const char *group_lead_family(const render_ctx *ctx, int gi, const char *lead)
 
 void run_question(const render_ctx *ctx, const char *lead, char *buf, size_t len, int *from_run)
 {
-    const char *q = info_text(ctx, "question"), *desc = info_text(ctx, "description");
+    const char *q = info_text(ctx, RK(QUESTION)), *desc = info_text(ctx, RK(DESCRIPTION));
     *from_run = q != NULL;
     const char *standing = !strcmp(lead, "speedup-vs-cub") ? "Where does one of ours beat the library, and by how much?"
                            : !strcmp(lead, "ladder")

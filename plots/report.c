@@ -17,6 +17,7 @@
 #include "plots/internal.h"
 #include "plots/render.h"
 #include "results_io/confirm_io.h"
+#include "results_io/run_keys.h"
 
 /* ---- metadata ---------------------------------------------------------------- */
 
@@ -73,13 +74,13 @@ static void device_rows(doc *d, json_t *devices)
     json_array_foreach(devices, i, dev)
     {
         char key[32], name[256], bus[64], buf[512];
-        json_text(json_object_get(dev, "name"), name, sizeof name);
-        json_text(json_object_get(dev, "pci_bus_id"), bus, sizeof bus);
-        double copy = json_number_value(json_object_get(dev, "copy_bandwidth_GBps"));
-        json_t *fault = json_object_get(dev, "fault");
+        json_text(json_object_get(dev, RK(NAME)), name, sizeof name);
+        json_text(json_object_get(dev, RK(PCI_BUS_ID)), bus, sizeof bus);
+        double copy = json_number_value(json_object_get(dev, RK(COPY_BANDWIDTH_GBPS)));
+        json_t *fault = json_object_get(dev, RK(FAULT));
         snprintf(key, sizeof key, "device %zu", i);
         snprintf(buf, sizeof buf, "%s (%s): measured copy %.0f GB/s, %lld configurations%s%s", name, bus, copy,
-                 (long long)json_integer_value(json_object_get(dev, "configurations")),
+                 (long long)json_integer_value(json_object_get(dev, RK(CONFIGURATIONS))),
                  json_is_string(fault) ? "; lost: " : "", json_is_string(fault) ? json_string_value(fault) : "");
         kv(d, key, buf);
     }
@@ -92,59 +93,59 @@ static void write_metadata(doc *d)
     static const char *const head[2] = {"What", "Value"};
     doc_fold(d, 2, "Run", "run", 0);
     if (root) {
-        json_t *interrupted = json_object_get(root, "interrupted");
+        json_t *interrupted = json_object_get(root, RK(INTERRUPTED));
         if (json_is_true(interrupted)) doc_p(d, "warn", "This run was interrupted: the results are incomplete.");
     }
     doc_table(d, 2, head, "ll");
     char buf[2048], a[512], b[512];
     if (root) {
-        json_t *dev = json_object_get(root, "device");
-        json_text(json_object_get(root, "experiment"), buf, sizeof buf);
+        json_t *dev = json_object_get(root, RK(DEVICE));
+        json_text(json_object_get(root, RK(EXPERIMENT)), buf, sizeof buf);
         kv(d, "experiment", buf);
-        json_text(json_object_get(root, "date"), buf, sizeof buf);
+        json_text(json_object_get(root, RK(DATE)), buf, sizeof buf);
         kv(d, "date", buf);
-        json_text(json_object_get(root, "host"), buf, sizeof buf);
+        json_text(json_object_get(root, RK(HOST)), buf, sizeof buf);
         kv(d, "host", buf);
         if (json_is_object(dev)) {
             char sm[64], cnt[64];
-            json_t *smv = json_object_get(dev, "sm");
+            json_t *smv = json_object_get(dev, RK(SM));
             json_text(smv, sm, sizeof sm);
-            json_text(json_object_get(dev, "sm_count"), cnt, sizeof cnt);
+            json_text(json_object_get(dev, RK(SM_COUNT)), cnt, sizeof cnt);
             /* 90 -> sm_90; "9.0" -> compute capability 9.0; "sm_90" as it is */
             const char *pre = json_is_integer(smv) ? "sm_" : isdigit((unsigned char)sm[0]) ? "compute capability " : "";
             snprintf(buf, sizeof buf, "%s (%s%s, %s SMs)", r->run.device[0] ? r->run.device : "?", pre, sm, cnt);
             kv(d, "device", buf);
-            double l2 = json_number_value(json_object_get(dev, "l2_bytes"));
-            double mem = json_number_value(json_object_get(dev, "global_mem_bytes"));
+            double l2 = json_number_value(json_object_get(dev, RK(L2_BYTES)));
+            double mem = json_number_value(json_object_get(dev, RK(GLOBAL_MEM_BYTES)));
             snprintf(buf, sizeof buf, "L2 %.0f MiB, %.1f GiB device memory", l2 / 1048576.0, mem / 1073741824.0);
             kv(d, "memory", buf);
-            double smc = json_number_value(json_object_get(dev, "sm_clock_khz"));
-            double memc = json_number_value(json_object_get(dev, "mem_clock_khz"));
-            double bus = json_number_value(json_object_get(dev, "mem_bus_bits"));
+            double smc = json_number_value(json_object_get(dev, RK(SM_CLOCK_KHZ)));
+            double memc = json_number_value(json_object_get(dev, RK(MEM_CLOCK_KHZ)));
+            double bus = json_number_value(json_object_get(dev, RK(MEM_BUS_BITS)));
             snprintf(buf, sizeof buf, "SM %.0f MHz, memory %.0f MHz, %.0f-bit bus", smc / 1e3, memc / 1e3, bus);
             kv(d, "clocks", buf);
         }
-        version_text(json_object_get(root, "driver_version"), a, sizeof a);
-        version_text(json_object_get(root, "runtime_version"), b, sizeof b);
+        version_text(json_object_get(root, RK(DRIVER_VERSION)), a, sizeof a);
+        version_text(json_object_get(root, RK(RUNTIME_VERSION)), b, sizeof b);
         snprintf(buf, sizeof buf, "driver %s, runtime %s", a, b);
         kv(d, "software", buf);
         snprintf(buf, sizeof buf, "theoretical peak %.0f GB/s, measured copy %.0f GB/s (read + write)",
                  r->run.peak_GBps, r->run.copy_GBps);
         kv(d, "bandwidth", buf);
-        if (r->run.n_devices > 1) device_rows(d, json_object_get(root, "devices"));
-        json_text(json_object_get(root, "git_sha"), a, sizeof a);
-        json_t *dirty = json_object_get(root, "git_dirty");
+        if (r->run.n_devices > 1) device_rows(d, json_object_get(root, RK(DEVICES)));
+        json_text(json_object_get(root, RK(GIT_SHA)), a, sizeof a);
+        json_t *dirty = json_object_get(root, RK(GIT_DIRTY));
         snprintf(buf, sizeof buf, "%s%s", a, json_is_true(dirty) ? " (with uncommitted changes)" : "");
         kv(d, "source", buf);
-        json_text(json_object_get(root, "argv"), buf, sizeof buf);
+        json_text(json_object_get(root, RK(ARGV)), buf, sizeof buf);
         kv(d, "command", buf);
-        json_text(json_object_get(root, "metrics"), buf, sizeof buf);
+        json_text(json_object_get(root, RK(METRICS)), buf, sizeof buf);
         kv(d, "metrics", buf);
-        json_text(json_object_get(root, "profiler_status"), a, sizeof a);
-        json_text(json_object_get(root, "profiler_passes"), b, sizeof b);
+        json_text(json_object_get(root, RK(PROFILER_STATUS)), a, sizeof a);
+        json_text(json_object_get(root, RK(PROFILER_PASSES)), b, sizeof b);
         snprintf(buf, sizeof buf, "%s, %s pass%s", a, b, strcmp(b, "1") ? "es" : "");
         kv(d, "profiler", buf);
-        double wall = json_number_value(json_object_get(root, "wall_time_s"));
+        double wall = json_number_value(json_object_get(root, RK(WALL_TIME_S)));
         if (wall >= 120) snprintf(buf, sizeof buf, "%.0f min %.0f s", floor(wall / 60), fmod(wall, 60));
         else snprintf(buf, sizeof buf, "%.*f s", wall < 10 ? 1 : 0, wall);
         kv(d, "wall time", buf);
@@ -463,7 +464,7 @@ static void write_head(doc *d)
 {
     const results *r = d->ctx->r;
     char title[512], exp[256] = "";
-    if (r->run.json) json_text(json_object_get(r->run.json, "experiment"), exp, sizeof exp);
+    if (r->run.json) json_text(json_object_get(r->run.json, RK(EXPERIMENT)), exp, sizeof exp);
     int named = exp[0] && strcmp(exp, "–");
     snprintf(title, sizeof title, "Reduction and scan results%s%s%s%s", named ? ": " : "", named ? exp : "",
              r->run.device[0] ? " on " : "", r->run.device);

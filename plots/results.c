@@ -3,6 +3,7 @@
 #include "plots/palette.h"
 
 #include "results_io/columns.h"
+#include "results_io/run_keys.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -307,23 +308,23 @@ static void load_run(const char *dir, results *r)
     }
     ri->present = 1;
     ri->json = root;
-    json_t *dev = json_object_get(root, "device");
+    json_t *dev = json_object_get(root, RK(DEVICE));
     if (json_is_object(dev)) {
-        json_t *name = json_object_get(dev, "name");
+        json_t *name = json_object_get(dev, RK(NAME));
         if (json_is_string(name)) snprintf(ri->device, sizeof ri->device, "%s", json_string_value(name));
-        ri->l2_bytes = json_num(dev, "l2_bytes");
+        ri->l2_bytes = json_num(dev, RK(L2_BYTES));
     }
-    json_t *date = json_object_get(root, "date");
+    json_t *date = json_object_get(root, RK(DATE));
     if (json_is_string(date)) {
         const char *d = json_string_value(date);
         snprintf(ri->date, sizeof ri->date, "%s", d);
         if (strlen(d) >= 10 && d[4] == '-' && d[7] == '-') snprintf(ri->day, sizeof ri->day, "%.10s", d);
         else snprintf(ri->day, sizeof ri->day, "%.15s", d);
     }
-    json_t *devices = json_object_get(root, "devices");
+    json_t *devices = json_object_get(root, RK(DEVICES));
     ri->n_devices = json_is_array(devices) ? (int)json_array_size(devices) : 0;
-    ri->peak_GBps = json_num(root, "peak_bandwidth_GBps");
-    ri->copy_GBps = json_num(root, "copy_bandwidth_GBps");
+    ri->peak_GBps = json_num(root, RK(PEAK_BANDWIDTH_GBPS));
+    ri->copy_GBps = json_num(root, RK(COPY_BANDWIDTH_GBPS));
     if (!(ri->peak_GBps > 0)) ri->peak_GBps = NAN;
     if (!(ri->copy_GBps > 0)) ri->copy_GBps = NAN;
     if (!(ri->l2_bytes > 0)) ri->l2_bytes = NAN;
@@ -381,6 +382,20 @@ static void find_cols(const csv_table *t, cols *c)
     for (int i = 0; i < RC_COUNT; i++) c->at[i] = csv_column_of(t, (results_col)i);
 }
 
+/* Every measured figure of w that is a number, by the tag table: a figure
+ * added there reaches the charts with no change here. */
+static void parse_values(const cols *c, char **f, row *w)
+{
+    for (int i = 0; i < RC_COUNT; i++) {
+        w->values[i] = NAN;
+        char *end;
+        if (results_cols[i].measure && c->at[i] >= 0 && *f[c->at[i]]) {
+            double x = strtod(f[c->at[i]], &end);
+            if (!*end) w->values[i] = x;
+        }
+    }
+}
+
 /* The numbers of row w from its fields f; -1 with a message. */
 static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, const char *path, char *err,
                          size_t errlen)
@@ -399,6 +414,7 @@ static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, co
                 {c->at[RC_BW_HOT_GBPS], &w->bw_hot},
                 {c->at[RC_VALIDATION_ERROR_ABS], &w->err_abs},
                 {c->at[RC_VALIDATION_TOLERANCE_ABS], &w->tol_abs}};
+    parse_values(c, f, w);
     for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
         if (nums[k].col < 0) {
             *nums[k].dst = NAN;

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "results_io/columns.h"
 #include "results_io/csv.h"
 
 /* The hardware metrics the charts use, matched by the column name's part
@@ -39,6 +40,10 @@ typedef struct row {
     double bw_cold, bw_hot; /* GB/s (from the columns, else bytes / time) */
     double err_abs, tol_abs;
     double m[PM_COUNT];     /* NaN when absent */
+    /* Every measured figure of the tag table (results_io/measures.def) that
+     * is a number, by RC_<ID>: NaN when absent, empty or not a number. The
+     * fields above are the ones the charts draw, checked as they are read. */
+    double values[RC_COUNT];
     int var;                /* index into results.vars */
     size_t line;            /* CSV line */
     int ok;                 /* status ok with a finite cold time */

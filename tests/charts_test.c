@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "plots/render.h"
+#include "plots/results.h"
 #include "results_io/confirm_io.h"
 #include "tests/sweep_test_util.h"
 
@@ -510,6 +511,40 @@ static void test_drawn(void **state)
     }
 }
 
+/* The renderer reads every numeric figure of the tag table into its rows:
+ * on the committed vs-cub run (schema 4), each value is the CSV's number,
+ * and the figures the charts draw agree with them. */
+static void test_rows_carry_every_figure(void **state)
+{
+    (void)state;
+    char rel[256], dir[4096], err[512];
+    snprintf(rel, sizeof rel, RESULTS "vs-cub/results.csv");
+    const char *csv = tu_data_file(rel);
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(csv, '/') - csv), csv);
+    results r;
+    if (results_load(dir, &r, err, sizeof err)) fail_msg("%s", err);
+    size_t seen_temp = 0;
+    for (size_t i = 0; i < r.nrows; i++) {
+        const row *w = &r.rows[i];
+        size_t j = 0;
+        while (j < r.csv.nrows && r.csv.lines[j] != w->line) j++;
+        assert_true(j < r.csv.nrows);
+        char **f = r.csv.rows[j];
+        for (int k = 0; k < RC_COUNT; k++) {
+            int at = csv_column_of(&r.csv, (results_col)k);
+            if (!results_cols[k].measure || at < 0 || !*f[at]) continue;
+            char *end;
+            double x = strtod(f[at], &end);
+            if (*end) assert_true(isnan(w->values[k])); /* a text: stop_cold, status, ... */
+            else if (w->values[k] != x) fail_msg("line %zu %s: %g, CSV %s", w->line, results_cols[k].name, w->values[k], f[at]);
+        }
+        if (w->ok) assert_true(w->values[RC_TIME_COLD_MEDIAN_MS] == w->t_cold);
+        seen_temp += isfinite(w->values[RC_GPU_TEMP_C]);
+    }
+    assert_true(seen_temp > 0); /* NVML's temperature: a figure no chart names */
+    results_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -517,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_ladder_fastest_label),
         cmocka_unit_test(test_many_variants),
         cmocka_unit_test(test_drawn),
+        cmocka_unit_test(test_rows_carry_every_figure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,6 +251,65 @@ static void expect_refused(const char *out, const char *const *dirs, const char 
     tu_result_free(&r);
 }
 
+/* s with every `from` replaced by `to` (malloc'd). */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to), n = 0;
+    for (const char *p = strstr(s, from); p; p = strstr(p + fl, from)) n++;
+    char *out = malloc(strlen(s) + n * (tl > fl ? tl - fl : 0) + 1), *o = out;
+    assert_non_null(out);
+    for (const char *p; (p = strstr(s, from)); s = p + fl) {
+        memcpy(o, s, (size_t)(p - s));
+        o += p - s;
+        memcpy(o, to, tl);
+        o += tl;
+    }
+    strcpy(o, s);
+    return out;
+}
+
+/* Shards holding a variant this build does not have (a run of another
+ * build) merge all the same: the rows carry their own variant, and the
+ * merged results.csv is, byte for byte, that of the shards as they were
+ * with the variant's name replaced. */
+#define OTHER_BUILDS_VARIANT "reduce_from_another_build"
+static void test_merge_variant_not_in_build(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("shard-other-build");
+    char spec[16], name[32], *plain[3], *other[3];
+    for (int i = 0; i < 2; i++) {
+        snprintf(spec, sizeof spec, "%d/2", i);
+        snprintf(name, sizeof name, "s%d", i);
+        plain[i] = tu_path(base, name);
+        run_shard(plain[i], spec, NULL);
+        snprintf(name, sizeof name, "o%d", i);
+        other[i] = tu_path(base, name);
+        copy_dir(plain[i], other[i]);
+        const char *csv = tu_path(other[i], "results.csv");
+        char *was = tu_read_file(csv), *now = replace_all(was, "\nreduce_warp_shuffle,", "\n" OTHER_BUILDS_VARIANT ",");
+        assert_true(strcmp(was, now) != 0); /* the shard has rows of it */
+        FILE *f = fopen(csv, "w");
+        fputs(now, f);
+        fclose(f);
+        free(was);
+        free(now);
+    }
+    plain[2] = other[2] = NULL;
+    const char *m1 = tu_path(base, "m-plain"), *m2 = tu_path(base, "m-other");
+    run_ok((const char *const[]){"merge", m1, plain[0], plain[1], NULL});
+    run_ok((const char *const[]){"merge", m2, other[0], other[1], NULL});
+    char *a = tu_read_file(tu_path(m1, "results.csv")), *b = tu_read_file(tu_path(m2, "results.csv"));
+    char *expect = replace_all(a, "\nreduce_warp_shuffle,", "\n" OTHER_BUILDS_VARIANT ",");
+    assert_string_equal(b, expect);
+    char *md = tu_read_file(tu_path(m2, "summary.md"));
+    assert_non_null(md);
+    free(md);
+    free(a);
+    free(b);
+    free(expect);
+}
+
 static void test_merge_refuses(void **state)
 {
     (void)state;
@@ -287,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_dealing_smoke),
         cmocka_unit_test(test_dealing_default),
         cmocka_unit_test(test_merge_equals_unsharded),
+        cmocka_unit_test(test_merge_variant_not_in_build),
         cmocka_unit_test(test_auto),
         cmocka_unit_test(test_merge_refuses),
     };

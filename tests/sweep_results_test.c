@@ -18,6 +18,7 @@
 #include "harness/files.h"
 #include "harness/results.h"
 #include "kernels/registry.h"
+#include "results_io/run_keys.h"
 #include "tests/sweep_test_util.h"
 
 static char err[8192];
@@ -88,8 +89,8 @@ static void timed(sweep_row *r, double median)
     r->cold_batch = 7;
     r->hot_batch = 4;
     r->validated = 1;
-    r->validation_error_abs = 1e-6;
-    r->validation_tolerance_abs = 1e-3;
+    r->values[RC_VALIDATION_ERROR_ABS] = 1e-6;
+    r->values[RC_VALIDATION_TOLERANCE_ABS] = 1e-3;
 }
 
 static void test_round_trip(void **state)
@@ -141,7 +142,7 @@ static void test_round_trip(void **state)
     assert_int_equal(back[0].cold.stop, STOP_NOISE);
     assert_int_equal(back[0].cold_batch, 7);
     assert_int_equal(back[0].hot_batch, 4);
-    assert_true(fabs(back[0].bw_cold_GBps - rows[0].bw_cold_GBps) < 1e-6 * rows[0].bw_cold_GBps);
+    assert_true(fabs(back[0].values[RC_BW_COLD_GBPS] - rows[0].values[RC_BW_COLD_GBPS]) < 1e-6 * rows[0].values[RC_BW_COLD_GBPS]);
     assert_true(back[0].metrics[0] == 4.5e6);
     assert_int_equal(back[0].validated, 1);
     assert_int_equal(back[1].status, ROW_INVALID);
@@ -224,6 +225,22 @@ static void test_atomic_replace(void **state)
     assert_int_equal(make_dirs(path, err, sizeof err), -1); /* a file is in the way */
 }
 
+/* Every key the writer puts in run.json, at any depth, is in the one list
+ * of keys (results_io/run_keys.def) the readers name them by. */
+static void assert_keys_listed(const json_t *o)
+{
+    const char *key;
+    json_t *v;
+    size_t i;
+    if (json_is_array(o)) json_array_foreach(o, i, v) assert_keys_listed(v);
+    if (!json_is_object(o)) return;
+    json_object_foreach((json_t *)o, key, v)
+    {
+        if (run_key_named(key) < 0) fail_msg("run.json key '%s' is not in results_io/run_keys.def", key);
+        assert_keys_listed(v);
+    }
+}
+
 static void test_run_json(void **state)
 {
     (void)state;
@@ -279,6 +296,19 @@ static void test_run_json(void **state)
     assert_true(json_is_true(json_object_get(o, "interrupted")));
     assert_string_equal(json_string_value(json_array_get(json_object_get(o, "metrics"), 0)), "dram__bytes.sum");
     assert_string_equal(json_string_value(json_object_get(dev, "sm")), "9.0");
+    /* the measured figures' tags, in column order, as the tag table says */
+    json_t *measures = json_object_get(o, "measures");
+    size_t k = 0;
+    for (size_t i = 0; i < RC_COUNT; i++) {
+        if (!results_cols[i].measure) continue;
+        json_t *m = json_array_get(measures, k++);
+        assert_string_equal(json_string_value(json_object_get(m, "name")), results_cols[i].name);
+        assert_string_equal(json_string_value(json_object_get(m, "unit")), results_cols[i].unit);
+        assert_true(strlen(json_string_value(json_object_get(m, "description"))) > 0);
+    }
+    assert_int_equal(json_array_size(measures), k);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(measures, 0), "name")), "status");
+    assert_keys_listed(o);
     json_decref(o);
     char name[64];
     int schema;
@@ -310,20 +340,20 @@ static void test_derived(void **state)
     timed(&rows[4], 1.0);
     for (int i = 0; i < 5; i++) row_derive_bandwidth(&rows[i], 4800, 4000);
     rows_derive_speedups(rows, 5);
-    assert_true(fabs(rows[3].speedup_vs_baseline - 2.0) < 1e-12);
-    assert_true(fabs(rows[3].speedup_vs_cub - 0.5) < 1e-12);
-    assert_true(fabs(rows[0].speedup_vs_baseline - 0.5) < 1e-12);
-    assert_true(isnan(rows[4].speedup_vs_baseline)); /* no baseline at that n */
-    double bytes = rows[3].bytes_moved;
+    assert_true(fabs(rows[3].values[RC_SPEEDUP_VS_BASELINE] - 2.0) < 1e-12);
+    assert_true(fabs(rows[3].values[RC_SPEEDUP_VS_CUB] - 0.5) < 1e-12);
+    assert_true(fabs(rows[0].values[RC_SPEEDUP_VS_BASELINE] - 0.5) < 1e-12);
+    assert_true(isnan(rows[4].values[RC_SPEEDUP_VS_BASELINE])); /* no baseline at that n */
+    double bytes = rows[3].values[RC_BYTES_MOVED];
     assert_true(bytes > 0);
-    assert_true(fabs(rows[3].bw_cold_GBps - bytes / 1e-3 / 1e9) < 1e-9 * rows[3].bw_cold_GBps);
-    assert_true(fabs(rows[3].bw_cold_pct_peak - rows[3].bw_cold_GBps / 4800 * 100) < 1e-9);
-    assert_true(fabs(rows[3].bw_cold_pct_copy - rows[3].bw_cold_GBps / 4000 * 100) < 1e-9);
-    assert_true(fabs(rows[3].bw_hot_GBps - 2 * rows[3].bw_cold_GBps) < 1e-6 * rows[3].bw_hot_GBps);
+    assert_true(fabs(rows[3].values[RC_BW_COLD_GBPS] - bytes / 1e-3 / 1e9) < 1e-9 * rows[3].values[RC_BW_COLD_GBPS]);
+    assert_true(fabs(rows[3].values[RC_BW_COLD_PCT_PEAK] - rows[3].values[RC_BW_COLD_GBPS] / 4800 * 100) < 1e-9);
+    assert_true(fabs(rows[3].values[RC_BW_COLD_PCT_COPY] - rows[3].values[RC_BW_COLD_GBPS] / 4000 * 100) < 1e-9);
+    assert_true(fabs(rows[3].values[RC_BW_HOT_GBPS] - 2 * rows[3].values[RC_BW_COLD_GBPS]) < 1e-6 * rows[3].values[RC_BW_HOT_GBPS]);
     /* an invalid row gets no figures */
     rows[4].status = ROW_INVALID;
     row_derive_bandwidth(&rows[4], 4800, 4000);
-    assert_true(isnan(rows[4].bw_cold_GBps));
+    assert_true(isnan(rows[4].values[RC_BW_COLD_GBPS]));
 
     run_info ri;
     memset(&ri, 0, sizeof ri);
