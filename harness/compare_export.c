@@ -16,7 +16,7 @@ static void csv_config(FILE *f, const sweep_row *w)
     const kernel_args *a = &w->cfg.a;
     int scan = w->cfg.v->kind == KIND_SCAN;
     fprintf(f, "%s,%s,%s,%zu,%u,%u,%s,%s", w->cfg.v->name, dtype_name(a->dtype), op_name(a->op), a->n, a->block_dim,
-            a->coarse, scan ? "" : finish_name(a->finish), scan ? scan_mode_name(a->scan_mode) : "");
+            a->axis[0], scan ? "" : finish_name(a->finish), scan ? scan_mode_name(a->scan_mode) : "");
 }
 
 static void csv_num(FILE *f, double x, double scale)

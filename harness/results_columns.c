@@ -285,7 +285,7 @@ static int r_validated(sweep_row *r, const char *s, const results_column *c, cha
 static void md_n(char *buf, size_t len, const sweep_row *r) { format_size(r->cfg.a.n, buf, len); }
 static void md_variant(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%s", r->cfg.v->name); }
 static void md_block(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.block_dim); }
-static void md_coarse(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.coarse); }
+static void md_coarse(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.axis[0]); }
 
 static void md_finish(char *buf, size_t len, const sweep_row *r)
 {
@@ -328,7 +328,7 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_OP CONFIG(w_op, r_op, 0)
 #define COLUMN_N w_n, r_n, 1, 0, 0, 1, MD(1, "n", NULL, "---:", md_n)
 #define COLUMN_BLOCK_DIM w_uint, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, MD(3, "block", NULL, "---:", md_block)
-#define COLUMN_COARSE w_uint, r_uint, 1, OFF(cfg.a.coarse), 0, 1, MD(4, "coarse", NULL, "---:", md_coarse)
+#define COLUMN_COARSE w_uint, r_uint, 1, OFF(cfg.a.axis[0]), 0, 1, MD(4, "coarse", NULL, "---:", md_coarse)
 #define COLUMN_FINISH w_finish, r_finish, 1, 0, 0, 1, MD(5, "finish", "mode", "---", md_finish)
 #define COLUMN_SCAN_MODE CONFIG(w_mode, r_mode, 0)
 #define COLUMN_STATUS PLAIN(w_status, r_status, 0)

@@ -521,7 +521,7 @@ static void test_variant_without_alias(void **state)
     sweep_row row;
     memset(&row, 0, sizeof row);
     row.cfg.v = &bare;
-    row.cfg.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .coarse = 1};
+    row.cfg.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .axis = {1, 1}};
     row.status = ROW_OK;
     char label[256];
     config_label(&row.cfg, label, sizeof label);
