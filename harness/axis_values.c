@@ -31,21 +31,27 @@ static size_t axis_names(axis_keep keep, const void *ctx, const char **out, size
     return n;
 }
 
-void axis_name_closest(char *msg, size_t len, const char *name, axis_keep keep, const void *ctx)
+void axis_names_text(char *buf, size_t len, axis_keep keep, const void *ctx)
 {
     const char *names[64];
-    size_t n = axis_names(keep, ctx, names, 64);
-    size_t before = strlen(msg);
-    append_closest(msg, len, "", name, names, n);
-    if (strlen(msg) > before || !n) return;
-    /* Nothing near: list them all, they are few. */
-    size_t used = before;
+    size_t n = axis_names(keep, ctx, names, 64), used = 0;
+    buf[0] = '\0';
     for (size_t i = 0; i < n && used + 1 < len; i++) {
-        int w = snprintf(msg + used, len - used, "%s%s", i ? ", " : " (axes: ", names[i]);
+        int w = snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
         if (w < 0 || (size_t)w >= len - used) return;
         used += (size_t)w;
     }
-    if (used + 1 < len) snprintf(msg + used, len - used, ")");
+}
+
+void axis_name_closest(char *msg, size_t len, const char *name, axis_keep keep, const void *ctx)
+{
+    const char *names[64];
+    size_t n = axis_names(keep, ctx, names, 64), before = strlen(msg);
+    append_closest(msg, len, "", name, names, n);
+    if (strlen(msg) > before || !n) return;
+    char all[512]; /* nothing near: list them all, they are few */
+    axis_names_text(all, sizeof all, keep, ctx);
+    snprintf(msg + before, len - before, " (axes: %s)", all);
 }
 
 int axis_values_set(experiment *e, const char *name, const char *list, const char *origin, char *err,

@@ -23,6 +23,8 @@ int axis_name_declared(const char *name);
  * (NULL: all of them; the plan passes its selection). */
 typedef int (*axis_keep)(const void *ctx, const variant *v);
 void axis_name_closest(char *msg, size_t len, const char *name, axis_keep keep, const void *ctx);
+/* Those names, ", "-separated. */
+void axis_names_text(char *buf, size_t len, axis_keep keep, const void *ctx);
 
 /* Set the values of axis `name` from `list` (powers of two, as --coarse takes
  * them): replaces an earlier value of that name. `origin` says where

@@ -24,6 +24,8 @@
 
 #define OVERRIDE_PREFIX "axes:"
 
+static const char *own_axes_known(const char *name);
+
 typedef struct entry {
     char section[64], key[32];
     char value[VALUE_LEN];
@@ -256,20 +258,14 @@ static int key_handler(void *user, const char *section, const char *name, const 
             return 0;
         }
         if ((!st || !st->axis) && !axis_name_declared(name)) {
-            char msg[512];
-            snprintf(msg, sizeof msg, "unknown key '%s' in [axes:%s] (known: %s, or a variant's axis name)", name,
-                     glob, keys);
-            axis_name_closest(msg, sizeof msg, name, NULL, NULL);
-            src_error(s, line, "%s", msg);
+            src_error(s, line, "unknown key '%s' in [axes:%s] (known: %s)%s", name, glob, keys, own_axes_known(name));
             return 0;
         }
     } else if (!settings_by_key(section, name) && !(!strcmp(section, "axes") && axis_name_declared(name))) {
-        char keys[256], msg[512];
+        char keys[256];
         settings_keys_of(section, keys, sizeof keys);
-        snprintf(msg, sizeof msg, "unknown key '%s' in [%s] (known: %s%s)", name, section, keys,
-                 strcmp(section, "axes") ? "" : ", or a variant's axis name");
-        if (!strcmp(section, "axes")) axis_name_closest(msg, sizeof msg, name, NULL, NULL);
-        src_error(s, line, "%s", msg);
+        src_error(s, line, "unknown key '%s' in [%s] (known: %s)%s", name, section, keys,
+                  strcmp(section, "axes") ? "" : own_axes_known(name));
         return 0;
     }
     for (size_t i = 0; i < s->n_entries; i++)
@@ -289,6 +285,19 @@ static int key_handler(void *user, const char *section, const char *name, const 
     s->last_entry = (int)s->n_entries++;
     s->last_line = line;
     return 1;
+}
+
+/* What an unknown [axes] key might have meant among the variants' own axes:
+ * "; or a variant's axis: items_per_thread, ...; closest: ..." (static). */
+static const char *own_axes_known(const char *name)
+{
+    static char buf[640];
+    char all[512];
+    axis_names_text(all, sizeof all, NULL, NULL);
+    snprintf(buf, sizeof buf, "; or a variant's axis: %s", all);
+    axis_name_closest(buf, sizeof buf, name, NULL, NULL);
+    if (strstr(buf, " (axes: ")) *strstr(buf, " (axes: ") = '\0'; /* listed already */
+    return buf;
 }
 
 /* The [axes:GLOB] sections into e->overrides, in file order, each value

@@ -62,7 +62,7 @@ static void test_axes_valid(void **state)
         CHECK(i, v, v->ops != 0 && (v->ops & ~OPS_ALL) == 0, "ops empty or unknown");
         CHECK(i, v, v->block_dims != 0 && (v->block_dims & ~BLOCKS_32_TO_1024) == 0,
               ".block_dims empty or outside 32..1024 (powers of two)");
-        CHECK(i, v, variant_axis_set(v, 0) != 0, ".coarse_factors empty (COARSE_NONE where it has none)");
+        CHECK(i, v, variant_axis_set(v, 0) != 0, "own axis 0 accepts nothing (AXIS_NONE where it has none)");
         CHECK(i, v, !v->excluded_pairs || v->limits, ".excluded_pairs without .limits saying why");
         if (v->kind == KIND_REDUCE) {
             CHECK(i, v, v->finishes != 0 && v->finishes < (1u << FINISH_COUNT), "reduction without finishes");
