@@ -17,6 +17,7 @@
 #include "harness/plan.h"
 #include "harness/plan_axes.h"
 #include "kernels/registry.h"
+#include "results_io/axis_names.h"
 
 static char err[4096];
 
@@ -72,6 +73,28 @@ static void test_declarations(void **state)
         if (!v->axes[0].name) assert_int_equal(variant_axis_set(v, 0), AXIS_NONE);
         assert_int_equal(variant_axis_set(v, 1) & ~v->axes[1].values, v->axes[1].name ? 0 : AXIS_NONE);
     }
+}
+
+/* The readers' table (results_io/axis_names.c) says what the registry says:
+ * every variant with an own axis is in it, with that axis's name and unit. */
+static void test_readers_table(void **state)
+{
+    (void)state;
+    size_t with_axis = 0;
+    for (size_t r = 0; r < registry_count(); r++) {
+        const variant *v = registry_get(r);
+        const results_axis_name *a = results_axis_of_variant(v->name);
+        if (!v->axes[0].name) {
+            if (a) fail_msg("%s: in the readers' table, but it has no own axis", v->name);
+            continue;
+        }
+        with_axis++;
+        if (!a) fail_msg("%s: axis %s missing from results_io/axis_names.c", v->name, v->axes[0].name);
+        if (strcmp(a->axis, v->axes[0].name) || strcmp(a->unit, v->axes[0].unit))
+            fail_msg("%s: table says %s (%s), the variant %s (%s)", v->name, a->axis, a->unit, v->axes[0].name,
+                     v->axes[0].unit);
+    }
+    assert_int_equal(results_axis_name_count(), with_axis);
 }
 
 static void test_axis_flag(void **state)
@@ -214,7 +237,8 @@ static void test_experiment_keys(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_declarations),   cmocka_unit_test(test_axis_flag),
+        cmocka_unit_test(test_declarations),   cmocka_unit_test(test_readers_table),
+        cmocka_unit_test(test_axis_flag),
         cmocka_unit_test(test_axis_errors),    cmocka_unit_test(test_coarse_alias),
         cmocka_unit_test(test_experiment_keys),
     };
