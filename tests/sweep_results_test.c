@@ -67,7 +67,7 @@ static sweep_config config_of(const char *name, size_t n, unsigned bd)
     c.a.op = OP_SUM;
     c.a.n = n;
     c.a.block_dim = c.v->block_dims & bd ? bd : c.v->block_dims & -c.v->block_dims;
-    c.a.axis[0] = 1;
+    c.a.axis[0] = c.a.axis[1] = 1; /* no own axes: 1, as the plan gives them */
     c.a.finish = c.v->kind == KIND_REDUCE ? (finish_t)__builtin_ctz(c.v->finishes) : FINISH_NONE;
     c.a.scan_mode = SCAN_INCLUSIVE;
     return c;
