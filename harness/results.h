@@ -50,7 +50,7 @@
 #include "harness/profiler.h"
 #include "harness/timing.h"
 
-#define SWEEP_SCHEMA_VERSION 4 /* 4: clock, throttle and NVML columns; 3: device column; 2: cold_batch column */
+#define SWEEP_SCHEMA_VERSION 5 /* 5: axes (named) for coarse; 4: clock, throttle and NVML columns; 3: device column; 2: cold_batch */
 /* The oldest schema still read (results.csv without the device column: the
  * device is run.json's). It is written back in its own schema on request
  * (csv_write_header_schema), else in this one. */

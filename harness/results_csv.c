@@ -16,11 +16,13 @@
 
 /* The columns added since SWEEP_SCHEMA_OLDEST (their RC_<ID> in
  * results_io/columns.def), with the schema that added each: files of an older
- * schema lack them (and are read and written back without them). */
+ * schema lack them (and are read and written back without them); and those
+ * dropped, with the first schema without them. */
 static const struct {
     size_t column;
     int since;
-} added_columns[] = {{RC_DEVICE, 3},
+} added_columns[] = {{RC_AXES, 5},
+                     {RC_DEVICE, 3},
                      {RC_SM_CLOCK_COLD_MIN_MHZ, 4},
                      {RC_SM_CLOCK_COLD_MEAN_MHZ, 4},
                      {RC_THROTTLED_COLD, 4},
@@ -34,6 +36,7 @@ static const struct {
 
 int results_column_in_schema(size_t i, int schema)
 {
+    if (i == RC_COARSE) return schema < 5; /* the own axes by name replace it */
     for (size_t k = 0; k < sizeof added_columns / sizeof added_columns[0]; k++)
         if (i == added_columns[k].column) return schema >= added_columns[k].since;
     return 1;

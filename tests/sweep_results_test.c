@@ -24,7 +24,7 @@ static char err[8192];
 
 /* The schema other components read: these names, in this order, first. */
 static const char fixed_header[] =
-    "variant,alias,family,kind,dtype,op,n,block_dim,coarse,finish,scan_mode,status,skip_reason,error,"
+    "variant,alias,family,kind,dtype,op,n,block_dim,axes,finish,scan_mode,status,skip_reason,error,"
     "validation_error_abs,validation_tolerance_abs,bytes_moved,time_cold_median_ms,time_cold_min_ms,"
     "time_cold_mean_ms,time_cold_stdev_ms,time_cold_iqr_ms,samples_cold,time_hot_median_ms,time_hot_min_ms,"
     "time_hot_mean_ms,time_hot_stdev_ms,time_hot_iqr_ms,samples_hot,bw_cold_GBps,bw_hot_GBps,bw_cold_pct_peak,"
