@@ -569,8 +569,12 @@ void plan_free(sweep_plan *p)
 void config_label(const sweep_config *c, char *buf, size_t len)
 {
     const kernel_args *a = &c->a;
-    snprintf(buf, len, "%s %s %s n=%zu block=%u coarse=%u %s", c->v->name, dtype_name(a->dtype), op_name(a->op),
-             a->n, a->block_dim, a->axis[0],
+    /* coarse= is the first own axis (the labels of committed runs and NVTX
+     * ranges read so); a second one follows by its name. */
+    char more[64] = "";
+    if (c->v->axes[1].name) snprintf(more, sizeof more, " %s=%u", c->v->axes[1].name, a->axis[1]);
+    snprintf(buf, len, "%s %s %s n=%zu block=%u coarse=%u%s %s", c->v->name, dtype_name(a->dtype), op_name(a->op),
+             a->n, a->block_dim, a->axis[0], more,
              c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
 }
 

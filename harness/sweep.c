@@ -269,6 +269,7 @@ static uint64_t axes_hash(const sweep_config *c)
     h = mix64(h ^ ((uint64_t)a->dtype | (uint64_t)a->op << 8 | (uint64_t)a->block_dim << 16));
     h = mix64(h ^ ((uint64_t)a->n));
     h = mix64(h ^ ((uint64_t)a->axis[0] | (uint64_t)(c->v->kind == KIND_SCAN ? a->scan_mode : a->finish) << 32));
+    h = mix64(h ^ (uint64_t)a->axis[1]);
     return h;
 }
 
