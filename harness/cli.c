@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "harness/axes.h"
+#include "harness/axis_values.h"
 #include "harness/files.h"
 #include "harness/settings.h"
 #include "harness/shard.h"
@@ -52,7 +53,7 @@ static const char usage_tail[] =
 /* The options that are not settings of the experiment (those are in
  * harness/settings.c), in --help order; an entry without a name stands for
  * the settings of its section. */
-typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SHARD, OPT_SETTINGS, OPT_DEVICES } opt_kind;
+typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SHARD, OPT_SETTINGS, OPT_DEVICES, OPT_AXIS } opt_kind;
 enum { HELP_PLAN = SETTING_HELP_PLAN, HELP_MEASURE = SETTING_HELP_MEASURE, HELP_OUTPUT, HELP_NONE };
 
 typedef struct cli_option {
@@ -68,6 +69,12 @@ static const cli_option options[] = {
     {"--experiment", OPT_TEXT, AT(experiment), HELP_PLAN, "NAME|FILE",
      "experiments/NAME.ini, or an .ini file (default: default)"},
     {NULL, OPT_SETTINGS, 0, HELP_PLAN, NULL, NULL},
+    {"--axis", OPT_AXIS, 0, HELP_PLAN, "NAME=LIST",
+     "a variant's own axis by name, powers of two; repeat for\n"
+     "more: items_per_thread=4,8 (reduce_coarsened, the scans),\n"
+     "vectors_in_flight=1,2 (reduce_one_launch), ring_stage_vectors\n"
+     "(reduce_bulk_ring); --list shows each variant's axes. A name\n"
+     "no selected variant has is bad usage; beats --coarse"},
     {"--list", OPT_SWITCH, AT(list), HELP_PLAN, NULL,
      "print every variant (name, seed alias, description) and exit"},
     {"--dry-run", OPT_SWITCH, AT(dry_run), HELP_PLAN, NULL,
@@ -191,6 +198,21 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
             return -1;
         }
     }
+    if (op->kind == OPT_AXIS) {
+        experiment scratch; /* checked now, applied by cli_apply */
+        char msg[1024];
+        memset(&scratch, 0, sizeof scratch);
+        if (axis_values_assign(&scratch, value, op->name, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", op->name, msg);
+            return -1;
+        }
+        if (o->n_axis_args == EXPERIMENT_MAX_AXIS_VALUES) {
+            snprintf(err, errlen, "%s: more than %d given", op->name, EXPERIMENT_MAX_AXIS_VALUES);
+            return -1;
+        }
+        o->axis_args[o->n_axis_args++] = value;
+        return 0;
+    }
     if (op->kind == OPT_SHARD) {
         shard_spec spec;
         char msg[256];
@@ -281,7 +303,17 @@ int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
             return -1;
         }
         /* The command line beats the file: its [axes:GLOB] values of this axis too. */
-        if (s->axis) experiment_drop_override_key(e, i);
+        if (s->axis) experiment_drop_override_key(e, i, NULL);
+    }
+    for (size_t i = 0; i < o->n_axis_args; i++) {
+        if (axis_values_assign(e, o->axis_args[i], "--axis", msg, sizeof msg)) {
+            snprintf(err, errlen, "--axis: %s", msg);
+            return -1;
+        }
+        const char *eq = strchr(o->axis_args[i], '=');
+        char name[AXIS_NAME_LEN];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - o->axis_args[i]), o->axis_args[i]);
+        experiment_drop_override_key(e, OVERRIDE_AXIS_BY_NAME, name);
     }
     if (e->timing.max_samples < e->timing.min_samples) {
         snprintf(err, errlen, "%s: min samples (%u) above max samples (%u)",

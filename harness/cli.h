@@ -16,6 +16,9 @@ typedef struct sweep_options {
     /* Overrides of the experiment's settings, as typed (validated by
      * cli_parse), by their index in harness/settings.c; NULL: not given. */
     const char *values[SETTINGS_MAX];
+    /* --axis NAME=LIST, in order (checked by cli_parse); a later one of a name wins. */
+    const char *axis_args[EXPERIMENT_MAX_AXIS_VALUES];
+    size_t n_axis_args;
     const char *out;
     const char *shard; /* --shard I/N or auto, checked (harness/shard.h); NULL: the whole plan */
     const char *devices; /* --devices all|LIST, checked (harness/workers.h); NULL: one device, in this process */

@@ -15,8 +15,10 @@ static void csv_config(FILE *f, const sweep_row *w)
 {
     const kernel_args *a = &w->cfg.a;
     int scan = w->cfg.v->kind == KIND_SCAN;
-    fprintf(f, "%s,%s,%s,%zu,%u,%u,%s,%s", w->cfg.v->name, dtype_name(a->dtype), op_name(a->op), a->n, a->block_dim,
-            a->coarse, scan ? "" : finish_name(a->finish), scan ? scan_mode_name(a->scan_mode) : "");
+    fprintf(f, "%s,%s,%s,%zu,%u,", w->cfg.v->name, dtype_name(a->dtype), op_name(a->op), a->n, a->block_dim);
+    for (size_t k = 0; k < VARIANT_AXES_MAX && w->cfg.v->axes[k].name; k++) /* as results.csv's axes column */
+        fprintf(f, "%s%s=%u", k ? ";" : "", w->cfg.v->axes[k].name, a->axis[k]);
+    fprintf(f, ",%s,%s", scan ? "" : finish_name(a->finish), scan ? scan_mode_name(a->scan_mode) : "");
 }
 
 static void csv_num(FILE *f, double x, double scale)
@@ -76,7 +78,7 @@ static void csv_apart(FILE *f, const compare_result *r, const compare_apart *a)
 static int render_csv(FILE *f, void *ctx)
 {
     const compare_result *r = ctx;
-    fputs("variant,dtype,op,n,block_dim,coarse,finish,scan_mode,device_base,device_new,normalize,compared,"
+    fputs("variant,dtype,op,n,block_dim,axes,finish,scan_mode,device_base,device_new,normalize,compared,"
           "status_base,status_new,reason",
           f);
     for (int h = 0; h < 2; h++)

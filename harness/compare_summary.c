@@ -18,7 +18,7 @@ void compare_config_text(const sweep_config *c, char *buf, size_t len)
     char n[32];
     compare_size_text(a->n, n, sizeof n);
     snprintf(buf, len, "%s %s n=%s block=%u coarse=%u %s", dtype_name(a->dtype), op_name(a->op), n, a->block_dim,
-             a->coarse, c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
+             a->axis[0], c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
 }
 
 /* ---- the groups ----------------------------------------------------------------------------- */
@@ -111,7 +111,7 @@ void compare_worst_text(const compare_group *g, char *buf, size_t len)
     if (g->several_modes)
         snprintf(mode, sizeof mode, " %s", g->worst->base->cfg.v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode)
                                                                                      : finish_name(a->finish));
-    snprintf(buf, len, "%.3f %s %u×%u%s %s%s", ph->speedup, n, a->block_dim, a->coarse, mode,
+    snprintf(buf, len, "%.3f %s %u×%u%s %s%s", ph->speedup, n, a->block_dim, a->axis[0], mode,
              g->worst_hot ? "hot" : "cold", ph->verdict == CV_SLOWER ? " (slower)" : "");
 }
 

@@ -19,7 +19,6 @@ const variant cpu_serial_variant = {
     .excluded_pairs = 0,
     .limits = NULL,
     .block_dims = 0x1u, /* "block dim" 1: one thread */
-    .coarse_factors = COARSE_NONE,
     .finishes = FINISH_BIT(FINISH_NONE),
     .scan_modes = 0,
     .max_n = 0,

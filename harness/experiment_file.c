@@ -14,6 +14,7 @@
 
 #include <ini.h>
 
+#include "harness/axis_values.h"
 #include "harness/plan_axes.h"
 #include "harness/settings.h"
 
@@ -22,6 +23,8 @@
 #define VALUE_LEN 4096
 
 #define OVERRIDE_PREFIX "axes:"
+
+static const char *own_axes_known(const char *name);
 
 typedef struct entry {
     char section[64], key[32];
@@ -254,14 +257,15 @@ static int key_handler(void *user, const char *section, const char *name, const 
                       glob, name, keys);
             return 0;
         }
-        if (!st || !st->axis) {
-            src_error(s, line, "unknown key '%s' in [axes:%s] (known: %s)", name, glob, keys);
+        if ((!st || !st->axis) && !axis_name_declared(name)) {
+            src_error(s, line, "unknown key '%s' in [axes:%s] (known: %s)%s", name, glob, keys, own_axes_known(name));
             return 0;
         }
-    } else if (!settings_by_key(section, name)) {
+    } else if (!settings_by_key(section, name) && !(!strcmp(section, "axes") && axis_name_declared(name))) {
         char keys[256];
         settings_keys_of(section, keys, sizeof keys);
-        src_error(s, line, "unknown key '%s' in [%s] (known: %s)", name, section, keys);
+        src_error(s, line, "unknown key '%s' in [%s] (known: %s)%s", name, section, keys,
+                  strcmp(section, "axes") ? "" : own_axes_known(name));
         return 0;
     }
     for (size_t i = 0; i < s->n_entries; i++)
@@ -281,6 +285,19 @@ static int key_handler(void *user, const char *section, const char *name, const 
     s->last_entry = (int)s->n_entries++;
     s->last_line = line;
     return 1;
+}
+
+/* What an unknown [axes] key might have meant among the variants' own axes:
+ * "; or a variant's axis: items_per_thread, ...; closest: ..." (static). */
+static const char *own_axes_known(const char *name)
+{
+    static char buf[640];
+    char all[512];
+    axis_names_text(all, sizeof all, NULL, NULL);
+    snprintf(buf, sizeof buf, "; or a variant's axis: %s", all);
+    axis_name_closest(buf, sizeof buf, name, NULL, NULL);
+    if (strstr(buf, " (axes: ")) *strstr(buf, " (axes: ") = '\0'; /* listed already */
+    return buf;
 }
 
 /* The [axes:GLOB] sections into e->overrides, in file order, each value
@@ -311,11 +328,13 @@ static int read_overrides(ini_src *s, const char *path, experiment *e, char *err
                 snprintf(err, errlen, "%s:%d: %s: value longer than %d characters in [axes:%s]", path, en->line,
                          en->key, OVERRIDE_VALUE_LEN - 1, o->glob);
                 rc = -1;
-            } else if (setting_apply(st, en->value, NULL, scratch, msg, sizeof msg)) {
+            } else if (st ? setting_apply(st, en->value, NULL, scratch, msg, sizeof msg)
+                          : axis_values_set(scratch, en->key, en->value, NULL, msg, sizeof msg)) {
                 snprintf(err, errlen, "%s:%d: [axes:%s] %s: %s", path, en->line, o->glob, en->key, msg);
                 rc = -1;
             } else if (o->n_keys < OVERRIDE_MAX_KEYS) {
-                o->keys[o->n_keys].setting = settings_index(st);
+                o->keys[o->n_keys].setting = st ? settings_index(st) : OVERRIDE_AXIS_BY_NAME;
+                snprintf(o->keys[o->n_keys].axis, sizeof o->keys[o->n_keys].axis, "%s", st ? "" : en->key);
                 o->keys[o->n_keys].line = en->line;
                 snprintf(o->keys[o->n_keys].value, OVERRIDE_VALUE_LEN, "%s", en->value);
                 o->n_keys++;
@@ -351,7 +370,9 @@ static int parse_src(ini_src *s, const char *path, experiment *e, char *err, siz
         if (!strncmp(en->section, OVERRIDE_PREFIX, strlen(OVERRIDE_PREFIX))) continue;
         char origin[sizeof e->variants_origin];
         snprintf(origin, sizeof origin, "%s:%d", path, en->line);
-        if (setting_apply(settings_by_key(en->section, en->key), en->value, origin, e, msg, sizeof msg)) {
+        const setting *st = settings_by_key(en->section, en->key);
+        if (st ? setting_apply(st, en->value, origin, e, msg, sizeof msg)
+               : axis_values_set(e, en->key, en->value, origin, msg, sizeof msg)) {
             snprintf(err, errlen, "%s:%d: %s: %s", path, en->line, en->key, msg);
             return -1;
         }

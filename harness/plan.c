@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/axis_values.h"
 #include "harness/cpu_variant.h"
 #include "harness/plan_axes.h"
 #include "harness/settings.h"
@@ -111,20 +112,25 @@ const experiment *experiment_for_variant(const experiment *e, const variant *v, 
     if (!o) return e;
     *scratch = *e;
     char err[512];
-    for (size_t k = 0; k < o->n_keys; k++) /* checked when the file was read */
-        if (setting_apply(settings_get(o->keys[k].setting), o->keys[k].value, NULL, scratch, err, sizeof err))
-            return e;
+    for (size_t k = 0; k < o->n_keys; k++) { /* checked when the file was read */
+        int rc = o->keys[k].setting == OVERRIDE_AXIS_BY_NAME
+                     ? axis_values_set(scratch, o->keys[k].axis, o->keys[k].value, NULL, err, sizeof err)
+                     : setting_apply(settings_get(o->keys[k].setting), o->keys[k].value, NULL, scratch, err,
+                                     sizeof err);
+        if (rc) return e;
+    }
     return scratch;
 }
 
-void experiment_drop_override_key(experiment *e, size_t setting)
+void experiment_drop_override_key(experiment *e, size_t setting, const char *name)
 {
     size_t kept = 0;
     for (size_t i = 0; i < e->n_overrides; i++) {
         axes_override *o = &e->overrides[i];
         size_t k2 = 0;
         for (size_t k = 0; k < o->n_keys; k++)
-            if (o->keys[k].setting != setting) o->keys[k2++] = o->keys[k];
+            if (o->keys[k].setting != setting || (name && strcmp(o->keys[k].axis, name)))
+                o->keys[k2++] = o->keys[k];
         o->n_keys = k2;
         if (o->n_keys) {
             if (kept != i) e->overrides[kept] = *o;
@@ -382,10 +388,11 @@ static int axis_unheeded(const experiment *ev, const variant *v, int axis, unhee
         snprintf(u->runs, sizeof u->runs, "%u", v->block_dims);
         return 1;
     }
-    if (axis == 1 && one_value(v->coarse_factors) && !list_has(&ev->coarse, v->coarse_factors)) {
-        *u = (unheeded){"coarse factor", "coarse", "", ""};
-        list_text(&ev->coarse, u->asked, sizeof u->asked);
-        snprintf(u->runs, sizeof u->runs, "%u", v->coarse_factors);
+    const size_list *own = plan_own_axis_asked(ev, v, 0);
+    if (axis == 1 && one_value(variant_axis_set(v, 0)) && !list_has(own, variant_axis_set(v, 0))) {
+        *u = (unheeded){"coarse factor", "coarse", "", ""}; /* a variant without an own axis: 1 */
+        list_text(own, u->asked, sizeof u->asked);
+        snprintf(u->runs, sizeof u->runs, "%u", variant_axis_set(v, 0));
         return 1;
     }
     if (axis == 2 && v->kind == KIND_REDUCE && one_value(v->finishes) && ev->finish_policy == FINISHES_LIST &&
@@ -468,6 +475,37 @@ void plan_unheeded_notes(const experiment *e, char *buf, size_t len)
     check_unheeded(e, buf, len, err, sizeof err);
 }
 
+/* ---- the own axes, by name ------------------------------------------------------------------- */
+
+static int selects(const void *e, const variant *v) { return experiment_selects((const experiment *)e, v); }
+
+/* Every axis asked by name belongs to a selected variant; and `coarse`, set
+ * by hand, names one axis for each selected variant (none has two). */
+static int check_axis_names(const experiment *e, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < e->n_axis_values; i++) {
+        const axis_values *a = &e->axis_values[i];
+        int hit = 0;
+        for (size_t r = 0; r < registry_count() && !hit; r++)
+            hit = experiment_selects(e, registry_get(r)) && variant_axis_index(registry_get(r), a->name) >= 0;
+        if (hit) continue;
+        snprintf(err, errlen, "%s: '%s': no selected variant has this axis", a->origin[0] ? a->origin : "axes",
+                 a->name);
+        axis_name_closest(err, errlen, a->name, selects, e);
+        return -1;
+    }
+    if (!e->coarse_origin[0]) return 0;
+    for (size_t r = 0; r < registry_count(); r++) {
+        const variant *v = registry_get(r);
+        if (!experiment_selects(e, v) || !v->axes[1].name) continue;
+        if (axis_values_of(e, v->axes[0].name) && axis_values_of(e, v->axes[1].name)) continue;
+        snprintf(err, errlen, "%s: coarse is ambiguous for %s, which has two axes (%s, %s): set each by name "
+                 "(--axis %s=LIST)", e->coarse_origin, v->name, v->axes[0].name, v->axes[1].name, v->axes[0].name);
+        return -1;
+    }
+    return 0;
+}
+
 /* A plan that runs nothing is bad usage: say why (the skip reasons, at most two). */
 static int check_runs_something(const sweep_plan *p, char *err, size_t errlen)
 {
@@ -502,7 +540,9 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
             snprintf(err, errlen, "an axis has no values");
             return -1;
         }
-    if (check_named_pairs(e, err, errlen) || check_unheeded(e, NULL, 0, err, errlen)) return -1;
+    if (check_named_pairs(e, err, errlen) || check_axis_names(e, err, errlen) ||
+        check_unheeded(e, NULL, 0, err, errlen))
+        return -1;
     size_t cap = 0;
     for (size_t r = 0; r < registry_count(); r++) {
         const variant *v = registry_get(r);
@@ -529,8 +569,12 @@ void plan_free(sweep_plan *p)
 void config_label(const sweep_config *c, char *buf, size_t len)
 {
     const kernel_args *a = &c->a;
-    snprintf(buf, len, "%s %s %s n=%zu block=%u coarse=%u %s", c->v->name, dtype_name(a->dtype), op_name(a->op),
-             a->n, a->block_dim, a->coarse,
+    /* coarse= is the first own axis (the labels of committed runs and NVTX
+     * ranges read so); a second one follows by its name. */
+    char more[64] = "";
+    if (c->v->axes[1].name) snprintf(more, sizeof more, " %s=%u", c->v->axes[1].name, a->axis[1]);
+    snprintf(buf, len, "%s %s %s n=%zu block=%u coarse=%u%s %s", c->v->name, dtype_name(a->dtype), op_name(a->op),
+             a->n, a->block_dim, a->axis[0], more,
              c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
 }
 
@@ -539,7 +583,7 @@ int config_same_axes(const sweep_config *x, const sweep_config *y)
     if (x->v != y->v) return 0;
     const kernel_args *a = &x->a, *b = &y->a;
     if (a->dtype != b->dtype || a->op != b->op || a->n != b->n || a->block_dim != b->block_dim ||
-        a->coarse != b->coarse)
+        memcmp(a->axis, b->axis, sizeof a->axis))
         return 0;
     if (x->v->kind == KIND_SCAN) return a->scan_mode == b->scan_mode;
     return a->finish == b->finish;

@@ -63,16 +63,28 @@ typedef enum {
 #define OVERRIDE_MAX_KEYS 4
 #define OVERRIDE_VALUE_LEN 256
 #define OVERRIDE_GLOB_LEN 40 /* inih keeps section names under 50 characters */
+#define OVERRIDE_AXIS_BY_NAME ((size_t)-1)
 typedef struct axes_override {
     char glob[OVERRIDE_GLOB_LEN];
     int line; /* of the section header, in e->source */
     size_t n_keys;
     struct {
-        size_t setting; /* settings_index() of the [axes] entry */
+        size_t setting; /* settings_index() of the [axes] entry, or OVERRIDE_AXIS_BY_NAME */
+        char axis[32];  /* OVERRIDE_AXIS_BY_NAME: the own axis's name (harness/axis_values.h) */
         int line;
         char value[OVERRIDE_VALUE_LEN];
     } keys[OVERRIDE_MAX_KEYS];
 } axes_override;
+
+/* The values asked of one own axis of the variants, by its name
+ * (harness/axis_values.h). */
+#define EXPERIMENT_MAX_AXIS_VALUES 8
+#define AXIS_NAME_LEN 32
+typedef struct axis_values {
+    char name[AXIS_NAME_LEN];
+    size_list values;
+    char origin[96]; /* "--axis", "experiments/x.ini:7" */
+} axis_values;
 
 typedef struct experiment {
     char name[EXPERIMENT_NAME_LEN];
@@ -90,7 +102,13 @@ typedef struct experiment {
     char variants_origin[4200], families_origin[4200];
     size_list sizes;
     size_list block_dims;
+    /* Own axes: the values asked by name, and `coarse`, the list of every
+     * variant's one own axis that no name covers (the older spelling);
+     * coarse_origin: where it was set, "" for the built-in default. */
+    axis_values axis_values[EXPERIMENT_MAX_AXIS_VALUES];
+    size_t n_axis_values;
     size_list coarse;
+    char coarse_origin[4200];
     unsigned dtypes, ops, scan_modes; /* bitmasks of dtype_t, op_t, scan_mode_t */
     finish_policy finish_policy;
     unsigned finishes; /* FINISHES_LIST: bitmask of finish_t */
@@ -191,9 +209,10 @@ void plan_free(sweep_plan *p);
  * that matches v applied) *scratch. */
 const experiment *experiment_for_variant(const experiment *e, const variant *v, experiment *scratch);
 
-/* Drop the key of axis setting index `setting` from every [axes:GLOB]
- * section (a command-line flag replaces them); a section left empty goes. */
-void experiment_drop_override_key(experiment *e, size_t setting);
+/* Drop the key of axis setting index `setting` (OVERRIDE_AXIS_BY_NAME: of
+ * the own axis `name`) from every [axes:GLOB] section (a command-line flag
+ * replaces them); a section left empty goes. */
+void experiment_drop_override_key(experiment *e, size_t setting, const char *name);
 
 /* Does the experiment select variant v (variants and families globs)? */
 int experiment_selects(const experiment *e, const variant *v);

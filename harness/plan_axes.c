@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/axis_values.h"
 #include "harness/settings.h"
+#include "kernels/registry.h"
 
 #define ASKED(x, e, type) ((const type *)((const char *)(e) + (x)->asked))
 
@@ -45,8 +47,28 @@ static size_t wanted_finishes(const plan_axis *x, const experiment *e, unsigned 
 
 static int single_bit(unsigned mask) { return mask && !(mask & (mask - 1)); }
 
+const size_list *plan_own_axis_asked(const experiment *e, const variant *v, size_t k)
+{
+    const axis_values *named = k < VARIANT_AXES_MAX && v->axes[k].name ? axis_values_of(e, v->axes[k].name) : NULL;
+    return named ? &named->values : &e->coarse;
+}
+
+/* A variant's own axis k: its one value, or the values asked of it by name. */
+static size_t own_axis_values(const plan_axis *x, const experiment *e, const variant *v, size_t *out)
+{
+    unsigned accepted = variant_axis_set(v, (size_t)x->own - 1);
+    if (single_bit(accepted)) {
+        out[0] = accepted;
+        return 1;
+    }
+    const size_list *l = plan_own_axis_asked(e, v, (size_t)x->own - 1);
+    memcpy(out, l->v, l->count * sizeof *out);
+    return l->count;
+}
+
 size_t plan_axis_values(const plan_axis *x, const experiment *e, const variant *v, size_t *out)
 {
+    if (x->own) return own_axis_values(x, e, v, out);
     unsigned accepted = x->accepted ? x->accepted(v) : 0;
     if (x->accepted && !accepted && x->absent != PLAN_AXIS_NO_ABSENT) {
         out[0] = x->absent; /* a variant without the axis: its one value */
@@ -72,11 +94,11 @@ static unsigned acc_ops(const variant *v) { return v->ops; }
 static unsigned acc_scan_modes(const variant *v) { return v->scan_modes; }
 static unsigned acc_finishes(const variant *v) { return v->finishes; }
 static unsigned acc_block_dims(const variant *v) { return v->block_dims; }
-static unsigned acc_coarse(const variant *v) { return v->coarse_factors; }
 
 static void land_n(kernel_args *a, size_t x) { a->n = x; }
 static void land_block_dim(kernel_args *a, size_t x) { a->block_dim = (unsigned)x; }
-static void land_coarse(kernel_args *a, size_t x) { a->coarse = (unsigned)x; }
+static void land_own1(kernel_args *a, size_t x) { a->axis[0] = (unsigned)x; }
+static void land_own2(kernel_args *a, size_t x) { a->axis[1] = (unsigned)x; }
 static void land_dtype(kernel_args *a, size_t x) { a->dtype = (dtype_t)x; }
 static void land_op(kernel_args *a, size_t x) { a->op = (op_t)x; }
 static void land_scan_mode(kernel_args *a, size_t x) { a->scan_mode = (scan_mode_t)x; }
@@ -121,6 +143,10 @@ static void print_override(FILE *f, const experiment *e, const axes_override *o,
     *scratch = *e;
     fprintf(f, "axes for %s (%s:%d):", o->glob, e->source[0] ? e->source : "built in", o->line);
     for (size_t k = 0; k < o->n_keys; k++) {
+        if (o->keys[k].setting == OVERRIDE_AXIS_BY_NAME) {
+            fprintf(f, "%s %s %s", k ? ";" : "", o->keys[k].axis, o->keys[k].value);
+            continue;
+        }
         const setting *s = settings_get(o->keys[k].setting);
         if (setting_apply(s, o->keys[k].value, NULL, scratch, err, sizeof err)) snprintf(buf, sizeof buf, "?");
         else s->axis->print(s->axis, scratch, buf, sizeof buf);
@@ -137,6 +163,13 @@ void plan_axes_print(FILE *f, const experiment *e)
         if (!x) continue;
         x->print(x, e, buf, sizeof buf);
         fprintf(f, "%s%s%s", x->head, buf, x->tail);
+    }
+    for (size_t i = 0; i < e->n_axis_values; i++) {
+        const axis_values *a = &e->axis_values[i];
+        buf[0] = '\0';
+        for (size_t k = 0; k < a->values.count && strlen(buf) + 24 < sizeof buf; k++)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%zu", k ? "," : "", a->values.v[k]);
+        fprintf(f, "   %s: %s (%s)\n", a->name, buf, a->origin[0] ? a->origin : "set");
     }
     if (!e->n_overrides) return;
     experiment *scratch = malloc(sizeof *scratch);
@@ -175,12 +208,17 @@ const plan_axis plan_axis_finishes = {AT(finishes), 0, FINISH_COUNT, finish_name
                                       wanted_finishes, land_finish, 3, 1, "   finishes: ", "\n", print_finishes, 1};
 const plan_axis plan_axis_sizes = {AT(sizes), 1, 0, NULL, NULL, 0, NO_ABSENT,
                                    wanted_list, land_n, 4, 1, "sizes:     ", "\n", print_sizes};
-/* Block dims and coarse factors: a variant with one takes it; the
- * configurations of a group differ in these and share its validation. */
+/* Block dims and the variants' own axes: a variant with one value takes it;
+ * the configurations of a group differ in these and share its validation.
+ * `coarse` stands for each variant's first own axis (its values by name win,
+ * plan_own_axis_asked); the second has no setting of its own, only names. */
 const plan_axis plan_axis_block_dims = {AT(block_dims), 1, 0, NULL, acc_block_dims, 1, NO_ABSENT,
                                        wanted_list, land_block_dim, 5, 0, "block dims: ", "", print_plain, 1};
-const plan_axis plan_axis_coarse = {AT(coarse), 1, 0, NULL, acc_coarse, 1, NO_ABSENT, wanted_list, land_coarse,
-                                    6, 0, "   coarse: ", " (where a variant has these axes)\n", print_plain, 1};
+const plan_axis plan_axis_coarse = {AT(coarse), 1, 0, NULL, NULL, 1, NO_ABSENT, wanted_list, land_own1, 6, 0,
+                                    "   coarse: ", " (each variant's own axis, unless set by name)\n", print_plain,
+                                    1, 1};
+const plan_axis plan_axis_own2 = {AT(coarse), 1, 0, NULL, NULL, 1, NO_ABSENT, wanted_list, land_own2, 7, 0,
+                                  "", "", print_plain, 0, 2};
 
 size_t plan_axes(const plan_axis *out[PLAN_AXES_MAX])
 {
@@ -192,5 +230,6 @@ size_t plan_axes(const plan_axis *out[PLAN_AXES_MAX])
         for (; k && out[k - 1]->nest > x->nest; k--) out[k] = out[k - 1]; /* insertion by nest */
         out[k] = x;
     }
+    if (n < PLAN_AXES_MAX) out[n++] = &plan_axis_own2; /* innermost; set by name only */
     return n;
 }

@@ -33,10 +33,11 @@ struct plan_axis {
     const char *head, *tail;
     void (*print)(const plan_axis *x, const experiment *e, char *buf, size_t len);
     int per_variant;             /* may be set in [axes:GLOB] sections too */
+    int own;                     /* a variant's own axis: its index + 1 (variant_axis); 0: a common axis */
 };
 
 extern const plan_axis plan_axis_sizes, plan_axis_block_dims, plan_axis_coarse, plan_axis_dtypes, plan_axis_ops,
-    plan_axis_scan_modes, plan_axis_finishes;
+    plan_axis_scan_modes, plan_axis_finishes, plan_axis_own2;
 
 #define PLAN_AXES_MAX 8
 /* plan_axis.absent of an axis every variant has: an empty accepted set rejects every value. */
@@ -47,6 +48,10 @@ size_t plan_axes(const plan_axis *out[PLAN_AXES_MAX]);
 
 /* The values variant v takes on axis x (at most AXES_MAX_VALUES); how many. */
 size_t plan_axis_values(const plan_axis *x, const experiment *e, const variant *v, size_t *out);
+
+/* The values asked of v's own axis k: those asked by its name, else the
+ * `coarse` list (the alias, or its default). */
+const size_list *plan_own_axis_asked(const experiment *e, const variant *v, size_t k);
 
 /* No value asked (an empty list or mask; a policy always asks). */
 int plan_axis_empty(const plan_axis *x, const experiment *e);

@@ -65,6 +65,15 @@ static void w_n(FILE *f, const sweep_row *r, const results_column *c)
 
 static void w_uint(FILE *f, const sweep_row *r, const results_column *c) { fprintf(f, "%u", *CFIELD(r, c, unsigned)); }
 
+/* "items_per_thread=4" ("a=2;b=4"): the variant's own axes; "" where none. */
+static void w_axes(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    const variant *v = r->cfg.v;
+    for (size_t k = 0; k < VARIANT_AXES_MAX && v->axes[k].name; k++)
+        fprintf(f, "%s%s=%u", k ? ";" : "", v->axes[k].name, r->cfg.a.axis[k]);
+}
+
 static void w_finish(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
@@ -231,6 +240,26 @@ static int r_uint(sweep_row *r, const char *s, const results_column *c, char *ms
     return 0;
 }
 
+/* The own axes back by name: each must be one the row's variant declares. */
+static int r_axes(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
+{
+    for (const char *p = s; *p;) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ';');
+        if (!end) end = p + strlen(p);
+        char name[64];
+        if (!eq || eq > end || (size_t)(eq - p) >= sizeof name) return bad_value(msg, len, c, s);
+        snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
+        int k = variant_axis_index(r->cfg.v, name);
+        if (k < 0) {
+            snprintf(msg, len, "axes: '%s': %s has no axis of that name", name, r->cfg.v->name);
+            return -1;
+        }
+        r->cfg.a.axis[k] = (unsigned)strtoul(eq + 1, NULL, 10);
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 static int r_finish(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     int fi = is_scan(r) ? FINISH_NONE : finish_from_name(s);
@@ -333,7 +362,14 @@ static int r_validated(sweep_row *r, const char *s, const results_column *c, cha
 static void md_n(char *buf, size_t len, const sweep_row *r) { format_size(r->cfg.a.n, buf, len); }
 static void md_variant(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%s", r->cfg.v->name); }
 static void md_block(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.block_dim); }
-static void md_coarse(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.coarse); }
+static void md_axes(char *buf, size_t len, const sweep_row *r)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < VARIANT_AXES_MAX && r->cfg.v->axes[k].name && used < len; k++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%u", k ? "; " : "", r->cfg.v->axes[k].name,
+                                 r->cfg.a.axis[k]);
+}
 
 static void md_finish(char *buf, size_t len, const sweep_row *r)
 {
@@ -375,7 +411,8 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_OP CONFIG(w_op, r_op, 0)
 #define COLUMN_N w_n, r_n, 1, 0, 0, 1, MD(1, "n", NULL, "---:", md_n)
 #define COLUMN_BLOCK_DIM w_uint, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, MD(3, "block", NULL, "---:", md_block)
-#define COLUMN_COARSE w_uint, r_uint, 1, OFF(cfg.a.coarse), 0, 1, MD(4, "coarse", NULL, "---:", md_coarse)
+#define COLUMN_COARSE CONFIG(w_uint, r_uint, OFF(cfg.a.axis[0])) /* schemas 2-4 */
+#define COLUMN_AXES w_axes, r_axes, 1, 0, 0, 1, MD(4, "axes", NULL, "---", md_axes)
 #define COLUMN_FINISH w_finish, r_finish, 1, 0, 0, 1, MD(5, "finish", "mode", "---", md_finish)
 #define COLUMN_SCAN_MODE CONFIG(w_mode, r_mode, 0)
 #define COLUMN_STATUS PLAIN(w_status, r_status, 0)

@@ -169,8 +169,11 @@ static const setting table[] = {
     {"axes", "block_dims", "--block-dims", set_block_dims, 0, 0, AT(block_dims), 0, "64, 128, 256, 512, 1024",
      SETTING_HELP_PLAN, "LIST", "threads per block, powers of two: 128,256 or 64..1024 or all",
      &plan_axis_block_dims},
-    {"axes", "coarse", "--coarse", set_coarse, 0, 0, AT(coarse), 0, "1, 2, 4, 8, 16, 32", SETTING_HELP_PLAN, "LIST",
-     "coarse factors (elements per thread): 1..32", &plan_axis_coarse},
+    {"axes", "coarse", "--coarse", set_coarse, 0, 0, AT(coarse), AT(coarse_origin), "1, 2, 4, 8, 16, 32",
+     SETTING_HELP_PLAN, "LIST",
+     "alias of --axis for each selected variant's one own axis\n"
+     "(items_per_thread, vectors_in_flight, ...): 1..64; refused\n"
+     "where a selected variant has two. Default 1..32", &plan_axis_coarse},
     {"axes", "dtypes", "--dtype", set_dtypes, 0, 0, AT(dtypes), 0, "f32", SETTING_HELP_PLAN, "LIST",
      "f32, f64, i32 or all", &plan_axis_dtypes},
     {"axes", "ops", "--op", set_ops, 0, 0, AT(ops), 0, "sum", SETTING_HELP_PLAN, "LIST", "sum, max, min or all",

@@ -191,7 +191,7 @@ void sweep_print_list(FILE *f)
         const variant *v = registry_get(i);
         char bd[64], cf[64], dt[64], op[64], fm[96];
         axis_bits(v->block_dims, bd, sizeof bd);
-        axis_bits(v->coarse_factors, cf, sizeof cf);
+        axis_bits(variant_axis_set(v, 0), cf, sizeof cf); /* "coarse": its own axis's values (tools parse it) */
         format_mask(v->dtypes, DTYPE_COUNT, dtype_name_i, dt, sizeof dt);
         format_mask(v->ops, OP_COUNT, op_name_i, op, sizeof op);
         if (v->kind == KIND_SCAN) format_mask(v->scan_modes, SCAN_MODE_COUNT, scan_mode_name_i, fm, sizeof fm);
@@ -206,6 +206,11 @@ void sweep_print_list(FILE *f)
             fprintf(f, "; n <= %s", mx);
         }
         fprintf(f, "\n");
+        for (size_t k = 0; k < VARIANT_AXES_MAX && v->axes[k].name; k++) {
+            char vals[64];
+            axis_bits(v->axes[k].values, vals, sizeof vals);
+            fprintf(f, "    axis %s = %s (%s): %s\n", v->axes[k].name, vals, v->axes[k].unit, v->axes[k].meaning);
+        }
         if (v->limits) fprintf(f, "    limits: %s\n", v->limits);
     }
     char dirs[8][4096];
@@ -263,7 +268,8 @@ static uint64_t axes_hash(const sweep_config *c)
     uint64_t h = mix64((uint64_t)(uintptr_t)c->v);
     h = mix64(h ^ ((uint64_t)a->dtype | (uint64_t)a->op << 8 | (uint64_t)a->block_dim << 16));
     h = mix64(h ^ ((uint64_t)a->n));
-    h = mix64(h ^ ((uint64_t)a->coarse | (uint64_t)(c->v->kind == KIND_SCAN ? a->scan_mode : a->finish) << 32));
+    h = mix64(h ^ ((uint64_t)a->axis[0] | (uint64_t)(c->v->kind == KIND_SCAN ? a->scan_mode : a->finish) << 32));
+    h = mix64(h ^ (uint64_t)a->axis[1]);
     return h;
 }
 

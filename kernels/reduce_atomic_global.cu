@@ -45,7 +45,6 @@ extern "C" const variant reduce_atomic_global_variant = REDUCE_VARIANT(
               "loop per element would measure CAS contention, not this technique; n up to 2^26: beyond, an f32 "
               "running sum stalls at 2^25 (addends below half an ulp) and one launch takes over 100 ms",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
     /* Past about 2^26 elements of [-0.5, 1.5) an f32 running sum reaches 2^25,
      * where every addend is below half an ulp: the sum stops growing (measured
      * on an H200: 2^28 elements summed to 33554432 = 2^25, 4x too small), and

@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(512) reduce_bulk_ring_kernel(const T *in, T *o
 
 /* ---- launcher ------------------------------------------------------------ */
 
-static size_t stage_bytes(const kernel_args *a) { return (size_t)a->block_dim * a->coarse * 16; }
+static size_t stage_bytes(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0] * 16; }
 static unsigned stages_of(const kernel_args *a)
 {
     return bulk_ring_stages(bulk_ring_bytes, stage_bytes(a), BULK_RING_MAX_STAGES);
@@ -170,7 +170,7 @@ static size_t smem_of(const kernel_args *a) { return stages_of(a) * stage_bytes(
 /* Blocks wanted: one stage's worth of vectors each at least. */
 static size_t blocks_wanted(const kernel_args *a)
 {
-    return ceil_div(ceil_div(a->n, 16 / dtype_size(a->dtype)), (size_t)a->block_dim * a->coarse);
+    return ceil_div(ceil_div(a->n, 16 / dtype_size(a->dtype)), (size_t)a->block_dim * a->axis[0]);
 }
 
 /* At most the blocks any instance could hold at once: SMs x (2048 threads /
@@ -211,19 +211,19 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
                             (T *)a->out, a->n, stages_of(a), header, partials);
 }
 
-/* 16-byte vectors per thread per stage (the coarse factor). */
+/* 16-byte vectors per thread per stage (the variant's axis). */
 #define STAGE_VECTORS_LIST(X, ...) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__)
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(STAGE_VECTORS_LIST, a->coarse, launch_items, T, Op, a, s);
+    DISPATCH_AXIS(STAGE_VECTORS_LIST, a->axis[0], launch_items, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
 
 template <typename T, typename Op> static cudaError_t grid_typed(const kernel_args *a, unsigned *grid)
 {
-    DISPATCH_AXIS(STAGE_VECTORS_LIST, a->coarse, grid_items, T, Op, a, grid);
+    DISPATCH_AXIS(STAGE_VECTORS_LIST, a->axis[0], grid_items, T, Op, a, grid);
 }
 static cudaError_t grid_of(const kernel_args *a, unsigned *grid) { DISPATCH_DTYPE_OP(a, grid_typed, a, grid); }
 
@@ -244,8 +244,10 @@ extern "C" const variant reduce_bulk_ring_variant = REDUCE_VARIANT(
     .family = "single_pass",
     .description = "one launch per call: TMA bulk copies of equal chunks, dealt round-robin, into a ring of "
                    "shared-memory stages, folded from shared memory; last block folds the partials",
-    .limits = "coarse = 16-byte vectors per thread per stage: 1, 2, 4, 8; block dims 128, 256, 512 (a 96 KB "
+    .limits = "ring_stage_vectors: 1, 2, 4, 8; block dims 128, 256, 512 (a 96 KB "
               "ring, or two stages where a stage is larger than 48 KB); bulk copies on sm_90 and later",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256) | AXIS_BIT(512),
-    .coarse_factors = AXIS_SET(STAGE_VECTORS_LIST),
+    .axes = {{"ring_stage_vectors", "16-byte vectors per thread per stage",
+              "how much of the input one ring stage's bulk copy brings in, per thread",
+              AXIS_SET(STAGE_VECTORS_LIST)}},
     .workspace_init = workspace_init);

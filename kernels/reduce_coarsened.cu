@@ -6,7 +6,7 @@
  * coalesced load) in a register, then the block reduces in shared memory with
  * the tree of reduce_sequential_addressing. The block count falls by COARSE;
  * registers are cheaper than shared memory, but a large COARSE means fewer
- * blocks to hide latency with. The coarse axis (1..64) is args->coarse; the
+ * blocks to hide latency with. The coarse axis (1..64) is args->axis[0]; the
  * launcher picks the template instance for it, so the loop unrolls fully.
  *
  * Departs from the seed: seed 002 reads input[t + tile*BLOCK_DIM] with no
@@ -16,7 +16,7 @@
  * dynamic, sized by the launch's block dim. Partials are written per block
  * (or combined atomically under the atomic finish, which the seed mentions).
  *
- * Run: bazel run //harness:sweep -- --variants reduce_coarsened --coarse 1,4,16,64
+ * Run: bazel run //harness:sweep -- --variants reduce_coarsened --axis items_per_thread=1,4,16,64
  */
 #include "kernels/reduce_block.cuh"
 
@@ -42,7 +42,7 @@ __global__ void reduce_coarsened_kernel(const T *in, T *out, size_t n, int atomi
 
 static unsigned grid_for(const kernel_args *a, size_t count)
 {
-    return (unsigned)ceil_div(count, (size_t)a->block_dim * a->coarse);
+    return (unsigned)ceil_div(count, (size_t)a->block_dim * a->axis[0]);
 }
 
 template <typename T, typename Op, unsigned COARSE>
@@ -58,7 +58,7 @@ template <typename T, typename Op>
 static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
                          cudaStream_t s)
 {
-    DISPATCH_AXIS(COARSE_1_TO_64_LIST, a->coarse, stage_coarse, T, Op, a, src, dst, count, grid, atomic, s);
+    DISPATCH_AXIS(COARSE_1_TO_64_LIST, a->axis[0], stage_coarse, T, Op, a, src, dst, count, grid, atomic, s);
 }
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
@@ -76,4 +76,6 @@ extern "C" const variant reduce_coarsened_variant = BLOCK_PARTIALS_REDUCE_VARIAN
     .family = "coarsening",
     .description = "thread coarsening: COARSE elements per thread summed in registers, then a shared-memory tree",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_1_TO_64);
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread adds in registers before the block's shared-memory tree",
+              COARSE_1_TO_64}});

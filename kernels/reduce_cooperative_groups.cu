@@ -95,5 +95,4 @@ extern "C" const variant reduce_cooperative_groups_variant = BLOCK_PARTIALS_REDU
     .alias = "cg::reduce",
     .family = "shuffle",
     .description = "grid-stride loads, then cg::reduce over tiled_partition<32> tiles and across tile leaders",
-    .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE);
+    .block_dims = BLOCKS_32_TO_1024);

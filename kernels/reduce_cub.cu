@@ -73,5 +73,4 @@ extern "C" const variant reduce_cub_variant = REDUCE_VARIANT(
     .family = "cub",
     .description = "cub::DeviceReduce::Sum/Max/Min, the library baseline",
     .limits = "block dim and items per thread are CUB's own choice: only the nominal 256 x 1 is accepted",
-    .block_dims = AXIS_BIT(256),
-    .coarse_factors = COARSE_NONE);
+    .block_dims = AXIS_BIT(256));

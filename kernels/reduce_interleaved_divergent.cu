@@ -59,5 +59,4 @@ extern "C" const variant reduce_interleaved_divergent_variant = BLOCK_PARTIALS_R
     .alias = "reduce0, reduce_v0, sum_reduce",
     .family = "harris",
     .description = "interleaved addressing, divergent tid % (2*s) branch; one element per thread",
-    .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE);
+    .block_dims = BLOCKS_32_TO_1024);

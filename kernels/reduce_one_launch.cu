@@ -22,7 +22,7 @@
  * depend on which block finishes first (unlike an atomic per block, whose
  * float sums change with the order the blocks arrive in).
  *
- * Run: bazel run //harness:sweep -- --variants reduce_one_launch --sizes 65536,4194304 --coarse 1,2,4,8
+ * Run: bazel run //harness:sweep -- --variants reduce_one_launch --sizes 65536,4194304 --axis vectors_in_flight=1,2,4,8
  */
 #include "kernels/dependent_launch.cuh"
 #include "kernels/reduce_block.cuh"
@@ -48,7 +48,7 @@ __global__ void reduce_one_launch_kernel(const T *in, T *out, size_t n, unsigned
 static unsigned grid_for(const kernel_args *a)
 {
     size_t vectors = ceil_div(a->n, 16 / dtype_size(a->dtype));
-    return capped_grid(ceil_div(vectors, (size_t)a->block_dim * a->coarse), a->block_dim);
+    return capped_grid(ceil_div(vectors, (size_t)a->block_dim * a->axis[0]), a->block_dim);
 }
 
 static size_t workspace(const kernel_args *a) { return one_launch_workspace(a, grid_for(a)); }
@@ -66,13 +66,13 @@ template <typename T, typename Op, unsigned U> static cudaError_t launch_unrolle
                             (T *)a->out, a->n, header, partials);
 }
 
-/* Vectors in flight per thread (the coarse factor): the compile-time instances,
- * also the descriptor's coarse_factors. */
+/* Vectors in flight per thread (the variant's axis): the compile-time instances,
+ * also the values of the descriptor's axis. */
 #define VECTORS_IN_FLIGHT_LIST(X, ...) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__)
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(VECTORS_IN_FLIGHT_LIST, a->coarse, launch_unrolled, T, Op, a, s);
+    DISPATCH_AXIS(VECTORS_IN_FLIGHT_LIST, a->axis[0], launch_unrolled, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -85,7 +85,9 @@ extern "C" const variant reduce_one_launch_variant = REDUCE_VARIANT(
     .family = "single_pass",
     .description = "one launch per call: 16-byte loads, U in flight, grid from n, last block folds the partials "
                    "and resets its ticket; a dependent launch overlaps the next call's start",
-    .limits = "coarse = 16-byte vectors in flight per thread: 1, 2, 4, 8",
+    .limits = "vectors_in_flight: 1, 2, 4, 8",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = AXIS_SET(VECTORS_IN_FLIGHT_LIST),
+    .axes = {{"vectors_in_flight", "16-byte vectors per thread",
+              "16-byte loads each thread issues before it adds any of them (memory-level parallelism)",
+              AXIS_SET(VECTORS_IN_FLIGHT_LIST)}},
     .workspace_init = workspace_init);

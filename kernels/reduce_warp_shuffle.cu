@@ -62,5 +62,4 @@ extern "C" const variant reduce_warp_shuffle_variant = BLOCK_PARTIALS_REDUCE_VAR
     .alias = "reduce_v6, sum_shuffle",
     .family = "shuffle",
     .description = "first add during load, then __shfl_down_sync within warps and across warp leaders",
-    .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE);
+    .block_dims = BLOCKS_32_TO_1024);

@@ -43,6 +43,18 @@ const variant *registry_find(const char *name)
 
 static int is_pow2(unsigned x) { return x && !(x & (x - 1)); }
 
+unsigned variant_axis_set(const variant *v, size_t k)
+{
+    return k < VARIANT_AXES_MAX && v->axes[k].name ? v->axes[k].values : AXIS_NONE;
+}
+
+int variant_axis_index(const variant *v, const char *name)
+{
+    for (int k = 0; k < VARIANT_AXES_MAX && v->axes[k].name; k++)
+        if (strcmp(v->axes[k].name, name) == 0) return k;
+    return -1;
+}
+
 int variant_accepts(const variant *v, const kernel_args *a, const char **reason)
 {
 #define REJECT(msg) do { if (reason) *reason = (msg); return -1; } while (0)
@@ -58,8 +70,10 @@ int variant_accepts(const variant *v, const kernel_args *a, const char **reason)
     if (v->max_n && a->n > v->max_n) REJECT("n above this variant's max_n (see its registry entry)");
     if (!is_pow2(a->block_dim) || a->block_dim > 1024 || !(v->block_dims & a->block_dim))
         REJECT("block dim not accepted by this variant");
-    if (!is_pow2(a->coarse) || a->coarse > (1u << 30) || !(v->coarse_factors & a->coarse))
-        REJECT("coarse factor not accepted by this variant");
+    for (size_t k = 0; k < VARIANT_AXES_MAX; k++)
+        if (!is_pow2(a->axis[k]) || a->axis[k] > (1u << 30) || !(variant_axis_set(v, k) & a->axis[k]))
+            REJECT(v->axes[k].name ? "axis value not accepted by this variant (its axes: sweep --list)"
+                                   : "a variant without this axis takes 1 only");
     if (v->kind == KIND_REDUCE) {
         if ((unsigned)a->finish >= FINISH_COUNT || !(v->finishes & (1u << a->finish)))
             REJECT("finish not accepted by this variant");

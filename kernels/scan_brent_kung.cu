@@ -31,5 +31,4 @@ extern "C" const variant scan_brent_kung_variant = SCAN_VARIANT(
     .alias = "brent_kung_scan",
     .family = "brent_kung",
     .description = "Brent-Kung up-sweep/down-sweep, two elements per thread; hierarchical across blocks",
-    .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE);
+    .block_dims = BLOCKS_32_TO_1024);

@@ -8,9 +8,9 @@
  * The shared-memory tile is padded with one slot every 32 so that the threads'
  * strided runs fall in different banks.
  * Any n: the hierarchical driver (scan_hierarchical.cuh) with tiles of B x C,
- * the same step at every level. C (args->coarse) is a compile-time instance.
+ * the same step at every level. C (args->axis[0]) is a compile-time instance.
  *
- * Run: bazel run //harness:sweep -- --variants scan_coarsened --coarse 1,4,16
+ * Run: bazel run //harness:sweep -- --variants scan_coarsened --axis items_per_thread=1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 
@@ -21,11 +21,11 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->axis[0], launch_coarse, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
-static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 static size_t workspace(const kernel_args *a) { return scan_recursive_workspace(a, tile_of(a)); }
 static double bytes(const kernel_args *a) { return scan_recursive_bytes(a, tile_of(a)); }
 
@@ -34,6 +34,8 @@ extern "C" const variant scan_coarsened_variant = SCAN_VARIANT(
     .alias = "three_phase_scan",
     .family = "coarsened",
     .description = "three-phase: C elements per thread scanned in registers, thread totals by warp shuffle; hierarchical",
-    .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances; f64 at 1024 x 16 needs 135 KB of shared memory)",
+    .limits = "items_per_thread 1, 2, 4, 8, 16 (compile-time instances; f64 at 1024 x 16 needs 135 KB of shared memory)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread scans in registers before the block-wide scan",
+              AXIS_SET(SCAN_COARSE_LIST)}});

@@ -69,5 +69,4 @@ extern "C" const variant scan_cub_variant = SCAN_VARIANT(
     .family = "cub",
     .description = "cub::DeviceScan Inclusive/ExclusiveSum, Inclusive/ExclusiveScan with max/min: the library baseline",
     .limits = "block dim and items per thread are CUB's own choice: only the nominal 256 x 1 is accepted",
-    .block_dims = AXIS_BIT(256),
-    .coarse_factors = COARSE_NONE);
+    .block_dims = AXIS_BIT(256));

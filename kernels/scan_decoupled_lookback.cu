@@ -25,7 +25,7 @@
  *     that reset).
  *   - The status words and their memory ordering: kernels/scan_lookback.cuh.
  *
- * Run: bazel run //harness:sweep -- --variants scan_decoupled_lookback --coarse 1,4,16
+ * Run: bazel run //harness:sweep -- --variants scan_decoupled_lookback --axis items_per_thread=1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 #include "kernels/scan_lookback.cuh"
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(1024)
                                   prefix_of);
 }
 
-static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 
 /* Workspace: the tile counter, then the status words (both zeroed every call). */
 static size_t workspace(const kernel_args *a)
@@ -89,7 +89,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->axis[0], launch_coarse, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -102,6 +102,8 @@ extern "C" const variant scan_decoupled_lookback_variant = SCAN_VARIANT(
     .alias = "single_pass_scan",
     .family = "single_pass",
     .description = "single pass: coarsened tile scans, tile prefix by warp-wide decoupled look-back on status words",
-    .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances of the coarsened tile)",
+    .limits = "items_per_thread 1, 2, 4, 8, 16 (compile-time instances of the coarsened tile)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread scans in registers before the block-wide scan",
+              AXIS_SET(SCAN_COARSE_LIST)}});

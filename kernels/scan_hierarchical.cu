@@ -12,11 +12,11 @@
  * launches per level; here the middle is a single block, which is cheap while
  * the totals are few (n / (B x C)) and becomes the bottleneck when they are
  * many (small tiles at large n: 2^26 totals for 2^31 elements in tiles of 32).
- * Block step: scan_coarsened_step<C>, C = args->coarse (C = 1 is the warp-shuffle
+ * Block step: scan_coarsened_step<C>, C = args->axis[0] (C = 1 is the warp-shuffle
  * scan of one element per thread, through the same three phases).
  * Exclusive: the input is shifted by one at the tile load (scan_tile_load).
  *
- * Run: bazel run //harness:sweep -- --variants scan_hierarchical --coarse 1,4,16
+ * Run: bazel run //harness:sweep -- --variants scan_hierarchical --axis items_per_thread=1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 
@@ -26,7 +26,7 @@ template <unsigned C> struct scan_hierarchical_step : scan_coarsened_step<C> {};
 #define MIDDLE_BLOCK 1024u
 #define MIDDLE_COARSE 16u
 
-static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 
 /* Workspace: the tile totals, when there is more than one tile. Returns the size. */
 static size_t layout(const kernel_args *a, void **totals)
@@ -67,7 +67,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->axis[0], launch_coarse, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -86,6 +86,8 @@ extern "C" const variant scan_hierarchical_variant = SCAN_VARIANT(
     .alias = "hierarchical_scan",
     .family = "multi_pass",
     .description = "three kernels: coarsened tile scans, one block scans the tile totals, add-back",
-    .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances of the coarsened step)",
+    .limits = "items_per_thread 1, 2, 4, 8, 16 (compile-time instances of the coarsened step)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread scans in registers before the block-wide scan",
+              AXIS_SET(SCAN_COARSE_LIST)}});

@@ -35,5 +35,4 @@ extern "C" const variant scan_kogge_stone_variant = SCAN_VARIANT(
     .alias = "kogge_stone_scan_gpu",
     .family = "kogge_stone",
     .description = "Kogge-Stone in one shared buffer, two barriers per step; tiles of B, hierarchical across blocks",
-    .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE);
+    .block_dims = BLOCKS_32_TO_1024);

@@ -40,7 +40,7 @@
  * with higher numbers from the previous round): the grid is the occupancy
  * query's count, never more.
  *
- * Run: bazel run //harness:sweep -- --variants scan_lookahead_bulk --sizes 268435456 --coarse 16,32
+ * Run: bazel run //harness:sweep -- --variants scan_lookahead_bulk --sizes 268435456 --axis items_per_thread=16,32
  */
 #include <stdint.h>
 
@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 
 /* ---- launcher ------------------------------------------------------------ */
 
-static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 static size_t tiles_of(const kernel_args *a) { return ceil_div(a->n, tile_of(a)); }
 
 /* The header word (block counter and epoch), then the aggregate words: one
@@ -275,7 +275,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->coarse, launch_items, T, Op, a, s);
+    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->axis[0], launch_items, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -289,8 +289,10 @@ extern "C" const variant scan_lookahead_bulk_variant = SCAN_VARIANT(
     .description = "single pass, one launch, persistent blocks: TMA bulk copies into a ring of shared-memory "
                    "stages, aggregates only, each block carries its prefix forward (decoupled look-ahead); a "
                    "dependent launch overlaps the next call's start",
-    .limits = "items per thread (coarse) 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least two tile "
+    .limits = "items_per_thread 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least two tile "
               "stages per block: f64 256 x 32 takes 128 KB); bulk copies on sm_90 and later",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256),
-    .coarse_factors = AXIS_SET(ROWS_ITEMS_LIST),
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread scans in registers (whole 16-byte rows) before the tile scan",
+              AXIS_SET(ROWS_ITEMS_LIST)}},
     .workspace_init = workspace_init);

@@ -7,7 +7,7 @@
  *     no shared-memory staging: warp w of a tile owns 32 x C consecutive
  *     elements; in row j lane l holds the 4 (f64: 2) elements of vector
  *     j*32 + l, so every load and store instruction of a warp covers 512
- *     contiguous bytes. Tiles are B x C elements, C (the coarse factor) 8 to
+ *     contiguous bytes. Tiles are B x C elements, C (the variant's axis) 8 to
  *     32 items per thread.
  *   - the tile's total first, its scan later: each thread folds its items,
  *     warps fold by shuffles, warp 0 publishes the total and looks back
@@ -26,7 +26,7 @@
  * the same atomic that draws its tile, so the last drawer's reset (which
  * follows every draw in that word's order) cannot be seen by this launch.
  *
- * Run: bazel run //harness:sweep -- --variants scan_lookback_vectorized --sizes 67108864 --coarse 8,16,32
+ * Run: bazel run //harness:sweep -- --variants scan_lookback_vectorized --sizes 67108864 --axis items_per_thread=8,16,32
  */
 #include <cuda/atomic>
 #include <stdint.h>
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(512)
 
 /* ---- launcher ------------------------------------------------------------ */
 
-static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 static size_t tiles_of(const kernel_args *a) { return ceil_div(a->n, tile_of(a)); }
 
 static size_t workspace(const kernel_args *a)
@@ -123,7 +123,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->coarse, launch_items, T, Op, a, s);
+    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->axis[0], launch_items, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -136,7 +136,9 @@ extern "C" const variant scan_lookback_vectorized_variant = SCAN_VARIANT(
     .family = "single_pass",
     .description = "single pass, one launch: 16-byte loads to registers, warp-row scans, total published "
                    "before the tile scan, epoch-tagged status words",
-    .limits = "items per thread (coarse) 8, 16, 32; block dims 128-512 (registers: 32 items x 512 threads)",
+    .limits = "items_per_thread 8, 16, 32; block dims 128-512 (registers: 32 items x 512 threads)",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256) | AXIS_BIT(512),
-    .coarse_factors = AXIS_SET(ROWS_ITEMS_LIST),
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread scans in registers (whole 16-byte rows) before the tile scan",
+              AXIS_SET(ROWS_ITEMS_LIST)}},
     .workspace_init = workspace_init);

@@ -50,5 +50,4 @@ extern "C" const variant scan_naive_variant = SCAN_VARIANT(
     .description = "each thread combines all its predecessors: O(n^2) work, the cautionary baseline",
     .limits = "n up to 2^18: n(n+1)/2 loads, a few ms at 2^18 and 4x more per doubling",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = COARSE_NONE,
     .max_n = (size_t)1 << 18);

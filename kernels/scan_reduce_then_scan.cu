@@ -13,7 +13,7 @@
  * differently from the tile's own scan, within the validation tolerance.
  * Exclusive scans are produced in registers in step 3 (no shifted load).
  *
- * Run: bazel run //harness:sweep -- --variants scan_reduce_then_scan --coarse 1,4,16
+ * Run: bazel run //harness:sweep -- --variants scan_reduce_then_scan --axis items_per_thread=1,4,16
  */
 #include "kernels/scan_hierarchical.cuh"
 
@@ -54,7 +54,7 @@ __global__ void __launch_bounds__(1024)
                                   warp_totals, scanned_total_prefix<T, Op>{scanned_totals});
 }
 
-static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->coarse; }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 
 /* Workspace: the tile totals, then the driver's workspace for scanning them
  * (*scan_bytes); none for one tile. Returns the size. */
@@ -103,7 +103,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_coarse(
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(SCAN_COARSE_LIST, a->coarse, launch_coarse, T, Op, a, s);
+    DISPATCH_AXIS(SCAN_COARSE_LIST, a->axis[0], launch_coarse, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -122,6 +122,8 @@ extern "C" const variant scan_reduce_then_scan_variant = SCAN_VARIANT(
     .alias = "reduce_then_scan",
     .family = "multi_pass",
     .description = "tile reductions, scan of the tile totals, then coarsened tile scans seeded with them",
-    .limits = "coarse factors 1, 2, 4, 8, 16 (compile-time instances of the coarsened step)",
+    .limits = "items_per_thread 1, 2, 4, 8, 16 (compile-time instances of the coarsened step)",
     .block_dims = BLOCKS_32_TO_1024,
-    .coarse_factors = AXIS_SET(SCAN_COARSE_LIST));
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread scans in registers before the block-wide scan",
+              AXIS_SET(SCAN_COARSE_LIST)}});

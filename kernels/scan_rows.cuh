@@ -23,7 +23,7 @@
 #include "kernels/scan_block.cuh"
 
 /* Items per thread C of the row-tile scans (their coarse factor): the
- * compile-time instances, also their descriptors' coarse_factors. A multiple
+ * compile-time instances, also the values of their descriptors' axis. A multiple
  * of 4, so that every row is whole 16-byte vectors for each type. */
 #define ROWS_ITEMS_LIST(X, ...) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__)
 

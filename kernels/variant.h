@@ -44,8 +44,9 @@ typedef enum {
 
 typedef enum { SCAN_INCLUSIVE = 0, SCAN_EXCLUSIVE, SCAN_MODE_COUNT } scan_mode_t;
 
-/* Axis sets are bitmasks. Block dims and coarse factors are powers of two:
- * bit k stands for 2^k (block dim 256 = bit 8, coarse factor 4 = bit 2). */
+/* Axis sets are bitmasks. Block dims and a variant's own axis values are
+ * powers of two: bit k stands for 2^k (block dim 256 = bit 8, 4 items per
+ * thread = bit 2). */
 #define AXIS_BIT(pow2) (1u << __builtin_ctz((unsigned)(pow2)))
 /* The set of an X-macro list of values, LIST(X, ...) calling X(value, ...)
  * once per value: an axis a kernel instantiates at compile time is written
@@ -57,7 +58,7 @@ typedef enum { SCAN_INCLUSIVE = 0, SCAN_EXCLUSIVE, SCAN_MODE_COUNT } scan_mode_t
 #define BLOCKS_64_TO_1024_LIST(X, ...) \
     X(64, __VA_ARGS__) X(128, __VA_ARGS__) X(256, __VA_ARGS__) X(512, __VA_ARGS__) X(1024, __VA_ARGS__)
 #define BLOCKS_64_TO_1024 AXIS_SET(BLOCKS_64_TO_1024_LIST)
-#define COARSE_NONE 0x1u         /* factor 1 only: the technique has no coarse factor */
+#define AXIS_NONE 0x1u           /* value 1 only: what a variant without that axis takes */
 #define COARSE_1_TO_64_LIST(X, ...)                                                                 \
     X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__) X(16, __VA_ARGS__) X(32, __VA_ARGS__) \
     X(64, __VA_ARGS__)
@@ -74,13 +75,27 @@ typedef enum { SCAN_INCLUSIVE = 0, SCAN_EXCLUSIVE, SCAN_MODE_COUNT } scan_mode_t
     (PAIR_BIT(DTYPE_F32, OP_MAX) | PAIR_BIT(DTYPE_F32, OP_MIN) | PAIR_BIT(DTYPE_F64, OP_MAX) | \
      PAIR_BIT(DTYPE_F64, OP_MIN))
 
+/* An axis a variant declares for itself, beyond the common ones (block dim,
+ * finish, scan mode): what it counts, in which unit, and the values the
+ * kernel file instantiates. Variants share a name only where the value means
+ * the same thing (items_per_thread: input elements each thread handles). */
+typedef struct variant_axis {
+    const char *name;    /* how results, --axis and experiment files name it: items_per_thread */
+    const char *unit;    /* what one step counts: "elements per thread" */
+    const char *meaning; /* one line: what the value changes in the kernel */
+    unsigned values;     /* accepted values, AXIS_BIT set (powers of two) */
+} variant_axis;
+/* The most own axes one variant declares; a variant lists them first to last,
+ * the rest zero. */
+#define VARIANT_AXES_MAX 2
+
 /* One configuration's buffers and axes, as a launcher sees it. */
 typedef struct kernel_args {
     dtype_t dtype;
     op_t op;
     size_t n;              /* element count, >= 1 */
     unsigned block_dim;    /* threads per block */
-    unsigned coarse;       /* elements per thread (coarse factor); 1 where it does not apply */
+    unsigned axis[VARIANT_AXES_MAX]; /* the values of the variant's own axes, in its order; 1 where none */
     finish_t finish;       /* reductions: how partials become one value */
     scan_mode_t scan_mode; /* scans: inclusive or exclusive */
     const void *in;        /* device, n elements of dtype */
@@ -102,7 +117,7 @@ typedef struct variant {
     unsigned excluded_pairs; /* dtype x op pairs it cannot do, PAIR_BIT set (0: all of dtypes x ops) */
     const char *limits;      /* why some dtype/op pairs are missing or axes narrowed; NULL if none */
     unsigned block_dims;     /* accepted threads per block, AXIS_BIT set */
-    unsigned coarse_factors; /* accepted coarse factors, AXIS_BIT set; COARSE_NONE if n/a */
+    variant_axis axes[VARIANT_AXES_MAX]; /* its own axes (variant_axis above); none: all zero */
     size_t max_n;            /* largest n it handles in reasonable time; 0 = any n below 2^31 */
     /* NULL, or: make a->workspace ready for launch (see above). */
     cudaError_t (*workspace_init)(const kernel_args *a, cudaStream_t stream);
@@ -127,7 +142,10 @@ typedef struct variant {
  * (excluded_pairs narrows them). For example:
  *   extern "C" const variant reduce_first_add_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
  *       .name = "reduce_first_add", .alias = "reduce3", .family = "harris", .description = "...",
- *       .block_dims = BLOCKS_32_TO_1024, .coarse_factors = COARSE_NONE);
+ *       .block_dims = BLOCKS_32_TO_1024);
+ * and one with an axis of its own:
+ *       .block_dims = BLOCKS_32_TO_1024,
+ *       .axes = {{"items_per_thread", "elements per thread", "...", COARSE_1_TO_64}});
  */
 #define VARIANT_KIND_FIELDS_(KIND, FINISHES, SCAN_MODES)                                               \
     .kind = KIND, .dtypes = DTYPES_ALL, .ops = OPS_ALL, .finishes = FINISHES, .scan_modes = SCAN_MODES, \

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plots/charts_util.h"
+#include "results_io/axis_names.h"
 
 /* ---- 4. block dim x coarse factor heatmaps ------------------------------------------- */
 
@@ -177,6 +178,15 @@ void heat_range(const render_ctx *ctx, double *lo, double *hi)
     }
 }
 
+/* The x axis: the variant's own axis by name and unit ("items_per_thread
+ * (elements per thread)"); "coarse factor" for a variant the table lacks. */
+static void own_axis_label(const char *variant, char *name, size_t nlen, char *label, size_t llen)
+{
+    const results_axis_name *a = results_axis_of_variant(variant);
+    snprintf(name, nlen, "%s", a ? a->axis : "coarse factor");
+    snprintf(label, llen, "%s (%s)", a ? a->axis : "coarse factor", a ? a->unit : "elements per thread");
+}
+
 /* A heatmap for series si when its variant ran more than one coarse factor. */
 int title_heatmap(chart_job *j)
 {
@@ -191,17 +201,22 @@ int title_heatmap(chart_job *j)
     char vname[128];
     safe_name(vname, sizeof vname, r->vars[var].name);
     snprintf(j->cstem, sizeof j->cstem, "heatmap-%s-%s-%s", vname, g->dtype, g->op);
-    snprintf(j->title, sizeof j->title, "%s: block dim × coarse factor at n = %s", r->vars[var].name, h->ns);
+    char axis[64], label[128];
+    own_axis_label(r->vars[var].name, axis, sizeof axis, label, sizeof label);
+    snprintf(j->title, sizeof j->title, "%s: block dim × %s at n = %s", r->vars[var].name, axis, h->ns);
     return 1;
 }
 
 void caption_heatmap(chart_job *j)
 {
     const heat *h = j->state;
+    const char *variant = j->ctx->r->vars[j->g->s[j->si].var].name;
+    char axis[64], label[128];
+    own_axis_label(variant, axis, sizeof axis, label, sizeof label);
     snprintf(j->c->caption, sizeof j->c->caption,
-             "Cold bandwidth of %s at n = %s for each block dim and coarse factor measured%s; the outlined cell "
+             "Cold bandwidth of %s at n = %s for each block dim and %s measured%s; the outlined cell "
              "is the fastest; hatched cells were not measured (skipped, failed or not in the sweep).%s",
-             j->ctx->r->vars[j->g->s[j->si].var].name, h->ns,
+             variant, h->ns, label,
              h->folded & (AX_FINISH | AX_MODE) ? " (each cell the fastest of its finishes or scan modes)" : "",
              h->n != h->want ? " The requested n has no block dim × coarse factor sweep for this variant: this is the "
                                "nearest n that has one."
@@ -270,6 +285,9 @@ static void heat_params(chart_job *j, const char *dat)
     p_int(&j->p, "nx", (long long)h->nc);
     p_int(&j->p, "ny", (long long)h->nb);
     p_str(&j->p, "xt", xt.s);
+    char axis[64], label[128];
+    own_axis_label(j->ctx->r->vars[j->g->s[j->si].var].name, axis, sizeof axis, label, sizeof label);
+    p_text(&j->p, "xl", label);
     p_str(&j->p, "yt", yt.s);
     p_num(&j->p, "cbmin", lo);
     p_num(&j->p, "cbmax", hi);

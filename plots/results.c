@@ -49,8 +49,7 @@ static int name_is(const char *want, const char *name, size_t len)
 /* Columns without which nothing can be drawn. The rest are optional: a chart
  * that needs an absent one is skipped with a note. */
 static const results_col required[] = {RC_VARIANT, RC_KIND,      RC_DTYPE,  RC_OP,
-                                       RC_N,       RC_BLOCK_DIM, RC_COARSE, RC_STATUS,
-                                       RC_TIME_COLD_MEDIAN_MS};
+                                       RC_N,       RC_BLOCK_DIM, RC_STATUS, RC_TIME_COLD_MEDIAN_MS};
 
 size_t dtype_bytes(const char *dtype)
 {
@@ -338,11 +337,31 @@ static void note(results *r, const char *text)
     snprintf(r->notes + len, sizeof r->notes - len, "%s%s", len ? " " : "", text);
 }
 
+/* The value of the variant's (first) own axis: schema 5's axes cell
+ * ("items_per_thread=4"; empty: none, 1) or an older file's coarse. */
+static int own_axis_value(const char *cell, int named, long *out)
+{
+    if (!named) return parse_long(cell, out);
+    if (!*cell) {
+        *out = 1;
+        return 0;
+    }
+    const char *eq = strchr(cell, '=');
+    char *end;
+    if (!eq) return -1;
+    *out = strtol(eq + 1, &end, 10);
+    return end == eq + 1 || (*end && *end != ';');
+}
+
 /* Every required column is there; else -1 naming the missing ones. */
 static int check_required(const char *path, const csv_table *t, char *err, size_t errlen)
 {
     char missing[512] = "";
     size_t nmissing = 0;
+    if (csv_column_of(t, RC_AXES) < 0 && csv_column_of(t, RC_COARSE) < 0) {
+        snprintf(missing, sizeof missing, "axes (or coarse)");
+        nmissing++;
+    }
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         if (csv_column_of(t, required[i]) < 0) {
             size_t len = strlen(missing);
@@ -428,9 +447,10 @@ static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, co
         snprintf(err, errlen, "%s:%zu: column n: not a positive integer: \"%s\"", path, w->line, f[c->at[RC_N]]);
         return -1;
     }
-    if (parse_long(f[c->at[RC_BLOCK_DIM]], &w->block_dim) || parse_long(f[c->at[RC_COARSE]], &w->coarse)) {
-        snprintf(err, errlen, "%s:%zu: block_dim or coarse: not an integer: \"%s\", \"%s\"", path, w->line,
-                 f[c->at[RC_BLOCK_DIM]], f[c->at[RC_COARSE]]);
+    const char *own = f[c->at[c->at[RC_AXES] >= 0 ? RC_AXES : RC_COARSE]];
+    if (parse_long(f[c->at[RC_BLOCK_DIM]], &w->block_dim) || own_axis_value(own, c->at[RC_AXES] >= 0, &w->coarse)) {
+        snprintf(err, errlen, "%s:%zu: block_dim or %s: not an integer: \"%s\", \"%s\"", path, w->line,
+                 c->at[RC_AXES] >= 0 ? "axes" : "coarse", f[c->at[RC_BLOCK_DIM]], own);
         return -1;
     }
     /* bandwidth from bytes and time where the column is empty */

@@ -28,6 +28,7 @@
 
 #include "plots/render.h"
 #include "plots/results.h"
+#include "results_io/axis_names.h"
 #include "results_io/confirm_io.h"
 #include "tests/sweep_test_util.h"
 
@@ -300,6 +301,38 @@ static void heat_cells(const char *dir, const char *stem, double *lo, double *hi
     free(text);
 }
 
+/* Enhanced text back to plain: drop the backslashes before specials. */
+static void unescape(char *s)
+{
+    char *o = s;
+    for (; *s; s++)
+        if (!(s[0] == '\\' && s[1])) *o++ = *s;
+    *o = '\0';
+}
+
+/* A heatmap's x axis is its variant's own axis, by name and unit
+ * ("vectors_in_flight (16-byte vectors per thread)" for reduce_one_launch),
+ * in the label and the title: results that call it `coarse` included. */
+static void check_heatmap_axis(const char *stem, const char *params)
+{
+    char xl[160], ttl[300], want[160];
+    assert_true(param(params, "xl", xl, sizeof xl));
+    assert_true(param(params, "ttl", ttl, sizeof ttl));
+    unescape(xl);
+    unescape(ttl);
+    for (size_t i = 0; i < results_axis_name_count(); i++) {
+        const results_axis_name *a = results_axis_name_get(i);
+        char prefix[128];
+        snprintf(prefix, sizeof prefix, "heatmap-%s-", a->variant);
+        if (strncmp(stem, prefix, strlen(prefix))) continue;
+        snprintf(want, sizeof want, "%s (%s)", a->axis, a->unit);
+        if (strcmp(xl, want)) fail_msg("%s: x label '%s', want '%s'", stem, xl, want);
+        if (!strstr(ttl, a->axis)) fail_msg("%s: title '%s' lacks %s", stem, ttl, a->axis);
+        return;
+    }
+    fail_msg("%s: a heatmap of a variant without an own axis", stem);
+}
+
 static int check_heatmaps(const char *dir, char **params, size_t np)
 {
     double cbmin = NAN, cbmax = NAN, lo = INFINITY, hi = -INFINITY;
@@ -313,6 +346,7 @@ static int check_heatmaps(const char *dir, char **params, size_t np)
         if (atof(a) != cbmin || atof(b) != cbmax)
             fail_msg("%s: cbrange [%s:%s], another heatmap's [%g:%g]", stem, a, b, cbmin, cbmax);
         heat_cells(dir, stem, &lo, &hi);
+        check_heatmap_axis(stem, params[i]);
     }
     if (n) {
         print_message("%d heatmaps on one scale [%g:%g] GB/s\n", n, cbmin, cbmax);

@@ -263,13 +263,40 @@ static void test_three_devices_cover_one(void **state)
     tu_free_rows(rows, n);
 }
 
-/* dir's run as an older build wrote it: schema 2, no device column, first `keep` rows. */
+/* One CSV line with its field `at` (0-based; no quotes in it) as an older
+ * schema's coarse: "items_per_thread=4" -> "4", "" -> "1". */
+static size_t axes_as_coarse(const char *line, size_t len, size_t at, char *out)
+{
+    size_t field = 0, k = 0;
+    int quoted = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = line[i];
+        if (field == at && !quoted && c != ',') {
+            size_t end = i;
+            while (end < len && line[end] != ',') end++;
+            const char *eq = memchr(line + i, '=', end - i);
+            const char *from = eq ? eq + 1 : line + i;
+            memcpy(out + k, from, (size_t)(line + end - from));
+            k += (size_t)(line + end - from);
+            i = end - 1;
+            continue;
+        }
+        if (field == at && c == ',' && !quoted && (i == 0 || line[i - 1] == ',')) out[k++] = '1'; /* empty */
+        if (c == '"') quoted = !quoted;
+        if (c == ',' && !quoted) field++;
+        out[k++] = c;
+    }
+    return k;
+}
+
+/* dir's run as an older build wrote it: schema 2, no device column, the
+ * variants' own axes as coarse, first `keep` rows. */
 static void make_schema2(const char *dir, size_t keep)
 {
     char *csv = tu_path(dir, "results.csv"), *text = tu_read_file(csv);
     assert_non_null(text);
     size_t len = strlen(text), k = 0, line = 0;
-    char *out = calloc(1, len + 1);
+    char *out = calloc(1, 2 * len + 16); /* an empty axes cell grows to "1" */
     /* the device column and those after it (schema 4's conditions): none holds a comma */
     size_t trailing = 1;
     for (const char *h = strstr(text, ",device,"); h && *h != '\n'; h++) trailing += *h == ',';
@@ -279,8 +306,13 @@ static void make_schema2(const char *dir, size_t keep)
         for (size_t t = 0; t < trailing; t++)
             do comma--;
             while (comma > p && *comma != ',');
-        memcpy(out + k, p, (size_t)(comma - p));
-        k += (size_t)(comma - p);
+        if (line == 0) { /* the header: axes back to coarse */
+            const char *axes = strstr(p, ",axes,");
+            assert_true(axes && axes < comma);
+            k += (size_t)sprintf(out + k, "%.*s,coarse%.*s", (int)(axes - p), p, (int)(comma - axes - 5), axes + 5);
+        } else {
+            k += axes_as_coarse(p, (size_t)(comma - p), 8, out + k);
+        }
         out[k++] = '\n';
         p = eol + 1;
     }

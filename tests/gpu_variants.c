@@ -89,7 +89,7 @@ static int skip_large(const variant *v, size_t n, op_t op, unsigned coarse)
     if (n < ((size_t)1 << 24)) return 0;
     if (op != OP_SUM) return 1;
     if (n > ((size_t)1 << 24)) {
-        unsigned top = 1u << (31 - __builtin_clz(v->coarse_factors));
+        unsigned top = 1u << (31 - __builtin_clz(variant_axis_set(v, 0)));
         return coarse != top;
     }
     return 0;
@@ -116,7 +116,7 @@ static void test_variant(void **state)
         size_t nsizes = sizes_for(v, block, sizes);
         int coarse_done = 0;
         for (unsigned coarse = 1; coarse <= (1u << 30) && coarse; coarse *= 2) {
-            if (!(v->coarse_factors & coarse) || (first_only && coarse_done++)) continue;
+            if (!(variant_axis_set(v, 0) & coarse) || (first_only && coarse_done++)) continue;
             int mode_done = 0;
             for (int m = 0; m < modes_count; m++) {
                 if (!(modes & (1u << m)) || (first_only && mode_done++)) continue;
@@ -128,11 +128,12 @@ static void test_variant(void **state)
                             if (skip_large(v, sizes[s], (op_t)o, coarse)) continue;
                             kernel_args a;
                             memset(&a, 0, sizeof a);
+                            a.axis[1] = 1;
                             a.dtype = (dtype_t)d;
                             a.op = (op_t)o;
                             a.n = sizes[s];
                             a.block_dim = block;
-                            a.coarse = coarse;
+                            a.axis[0] = coarse;
                             if (v->kind == KIND_REDUCE) a.finish = (finish_t)m;
                             else a.scan_mode = (scan_mode_t)m;
                             if (variant_accepts(v, &a, NULL) != 0) continue;

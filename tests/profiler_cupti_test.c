@@ -230,7 +230,7 @@ static void test_gpu_measure_a_reduction(void **state)
      * starts a pass (about 3 MB) would be written back inside the range. */
     const size_t sizes[] = {(size_t)1 << 22, (size_t)1 << 26};
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
-        kernel_args a = {.dtype = DTYPE_F32, .op = OP_SUM, .n = sizes[si], .block_dim = 256, .coarse = 1,
+        kernel_args a = {.dtype = DTYPE_F32, .op = OP_SUM, .n = sizes[si], .block_dim = 256, .axis = {1, 1},
                          .finish = FINISH_RECURSIVE, .scan_mode = SCAN_INCLUSIVE};
         check_ctx *chk = check_create();
         assert_non_null(chk);

@@ -62,7 +62,7 @@ static void test_axes_valid(void **state)
         CHECK(i, v, v->ops != 0 && (v->ops & ~OPS_ALL) == 0, "ops empty or unknown");
         CHECK(i, v, v->block_dims != 0 && (v->block_dims & ~BLOCKS_32_TO_1024) == 0,
               ".block_dims empty or outside 32..1024 (powers of two)");
-        CHECK(i, v, v->coarse_factors != 0, ".coarse_factors empty (COARSE_NONE where it has none)");
+        CHECK(i, v, variant_axis_set(v, 0) != 0, "own axis 0 accepts nothing (AXIS_NONE where it has none)");
         CHECK(i, v, !v->excluded_pairs || v->limits, ".excluded_pairs without .limits saying why");
         if (v->kind == KIND_REDUCE) {
             CHECK(i, v, v->finishes != 0 && v->finishes < (1u << FINISH_COUNT), "reduction without finishes");
@@ -78,7 +78,7 @@ static void test_axes_valid(void **state)
                     for (int o = 0; o < OP_COUNT && !found; o++)
                         for (int m = 0; m < FINISH_COUNT && !found; m++) {
                             kernel_args a = {.dtype = (dtype_t)d, .op = (op_t)o, .n = 1 << 16, .block_dim = b,
-                                             .coarse = c};
+                                             .axis = {c, 1}};
                             if (v->kind == KIND_REDUCE) a.finish = (finish_t)m;
                             else if (m < SCAN_MODE_COUNT) a.scan_mode = (scan_mode_t)m;
                             else continue;
@@ -106,7 +106,7 @@ static void test_accepts_rejects_with_reason(void **state)
 {
     (void)state;
     const variant *v = registry_find("reduce_interleaved_divergent");
-    kernel_args a = {.dtype = DTYPE_F32, .op = OP_SUM, .n = 1000, .block_dim = 256, .coarse = 1,
+    kernel_args a = {.dtype = DTYPE_F32, .op = OP_SUM, .n = 1000, .block_dim = 256, .axis = {1, 1},
                      .finish = FINISH_RECURSIVE};
     const char *why = "unset";
     assert_int_equal(variant_accepts(v, &a, &why), 0);
@@ -122,10 +122,10 @@ static void test_accepts_rejects_with_reason(void **state)
     bad.finish = FINISH_NONE;
     assert_int_equal(variant_accepts(v, &bad, &why), -1);
     bad = a;
-    bad.coarse = 3;
+    bad.axis[0] = 3;
     assert_int_equal(variant_accepts(v, &bad, &why), -1);
     const variant *atom = registry_find("reduce_atomic_global");
-    kernel_args fmax = {.dtype = DTYPE_F32, .op = OP_MAX, .n = 1000, .block_dim = 256, .coarse = 1};
+    kernel_args fmax = {.dtype = DTYPE_F32, .op = OP_MAX, .n = 1000, .block_dim = 256, .axis = {1, 1}};
     assert_int_equal(variant_accepts(atom, &fmax, &why), -1);
     assert_non_null(strstr(why, "max/min"));
 }

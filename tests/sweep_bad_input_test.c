@@ -112,7 +112,7 @@ static const bad_case cases[] = {
     {{"--experiment", "@INI"}, "[axes:reduce_nonesuch_*]\ncoarse = 2\n", 0, {NULL}, PRE_NONE,
      "@INI:1: [axes:reduce_nonesuch_*]: 'reduce_nonesuch_*' matches no variant name or alias (see --list)"},
     {{"--experiment", "@INI"}, "[axes:reduce_one_launch]\nbogus = 2\n", 0, {NULL}, PRE_NONE,
-     "@INI:2: unknown key 'bogus' in [axes:reduce_one_launch] (known: block_dims, coarse, scan_modes, finishes)"},
+     "@INI:2: unknown key 'bogus' in [axes:reduce_one_launch] (known: block_dims, coarse, scan_modes, finishes); or a variant"},
     {{"--experiment", "@INI"}, "[axes:reduce_one_launch]\nsizes = 2^10\n", 0, {NULL}, PRE_NONE,
      "@INI:2: 'sizes' in [axes:reduce_one_launch]: sizes is global only, set it in [axes]"},
     {{"--experiment", "@INI"}, "[axes:scan_lookback_*]\ncoarse = 16, 48\n", 0, {NULL}, PRE_NONE,
@@ -413,7 +413,7 @@ static void test_messages_match_registry(void **state)
     (void)state;
     unsigned coarse = 0, blocks = 0;
     for (size_t i = 0; i < registry_count(); i++) {
-        coarse |= registry_get(i)->coarse_factors;
+        coarse |= variant_axis_set(registry_get(i), 0);
         blocks |= registry_get(i)->block_dims;
     }
     assert_int_equal(1u << (31 - __builtin_clz(coarse)), AXES_MAX_COARSE);

@@ -523,7 +523,7 @@ static void test_variant_without_alias(void **state)
     sweep_row row;
     memset(&row, 0, sizeof row);
     row.cfg.v = &bare;
-    row.cfg.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .coarse = 1};
+    row.cfg.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .axis = {1, 1}};
     row.status = ROW_OK;
     char label[256];
     config_label(&row.cfg, label, sizeof label);
@@ -533,7 +533,7 @@ static void test_variant_without_alias(void **state)
     assert_int_equal(results_write_csv(csv, &row, 1, mc, err, sizeof err), 0);
     char *text = tu_read_file(csv);
     assert_non_null(text);
-    assert_non_null(strstr(text, "\nreduce_cub,,cub,reduce,f32,sum,1024,256,1,"));
+    assert_non_null(strstr(text, "\nreduce_cub,,cub,reduce,f32,sum,1024,256,,"));
     free(text);
 }
 

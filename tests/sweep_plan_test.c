@@ -287,7 +287,7 @@ static void test_default_plan_counts(void **state)
     for (size_t i = 0; i < registry_count(); i++) {
         const variant *v = registry_get(i);
         size_t bd = popcount(v->block_dims) == 1 ? 1 : 5;
-        size_t cf = popcount(v->coarse_factors) == 1 ? 1 : 6;
+        size_t cf = popcount(variant_axis_set(v, 0)) == 1 ? 1 : 6;
         want += 11 * bd * cf;
     }
     assert_int_equal(p.count, want);
@@ -307,7 +307,7 @@ static void test_default_plan_counts(void **state)
             assert_int_equal(c->a.finish, __builtin_ctz(c->v->finishes)); /* the first finish only */
         else
             assert_int_equal(c->a.scan_mode, SCAN_INCLUSIVE);
-        if (popcount(c->v->coarse_factors) == 1) assert_int_equal(c->a.coarse, c->v->coarse_factors);
+        if (popcount(variant_axis_set(c->v, 0)) == 1) assert_int_equal(c->a.axis[0], variant_axis_set(c->v, 0));
         if (popcount(c->v->block_dims) == 1) assert_int_equal(c->a.block_dim, c->v->block_dims);
     }
     assert_int_equal(p.skipped, want_skipped);
@@ -324,7 +324,7 @@ static const sweep_config *find_config(const sweep_plan *p, const char *variant,
 {
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *x = &p->configs[i];
-        if (!strcmp(x->v->name, variant) && x->a.n == n && x->a.block_dim == bd && x->a.coarse == c) return x;
+        if (!strcmp(x->v->name, variant) && x->a.n == n && x->a.block_dim == bd && x->a.axis[0] == c) return x;
     }
     return NULL;
 }
@@ -351,7 +351,7 @@ static void test_collapse_and_skips(void **state)
         if (!strcmp(p.configs[i].v->name, "reduce_cub")) {
             cub++;
             assert_int_equal(p.configs[i].a.block_dim, 256);
-            assert_int_equal(p.configs[i].a.coarse, 1);
+            assert_int_equal(p.configs[i].a.axis[0], 1);
             assert_int_equal(p.configs[i].a.finish, FINISH_NONE);
         }
     assert_int_equal(cub, 2 * 2);
@@ -587,7 +587,7 @@ static void axes_of(const sweep_plan *p, const char *name, unsigned *bd, unsigne
     for (size_t i = 0; i < p->count; i++)
         if (!strcmp(p->configs[i].v->name, name)) {
             *bd |= 1u << __builtin_ctz(p->configs[i].a.block_dim);
-            *cf |= 1u << __builtin_ctz(p->configs[i].a.coarse);
+            *cf |= 1u << __builtin_ctz(p->configs[i].a.axis[0]);
         }
 }
 

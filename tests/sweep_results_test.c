@@ -25,7 +25,7 @@ static char err[8192];
 
 /* The schema other components read: these names, in this order, first. */
 static const char fixed_header[] =
-    "variant,alias,family,kind,dtype,op,n,block_dim,coarse,finish,scan_mode,status,skip_reason,error,"
+    "variant,alias,family,kind,dtype,op,n,block_dim,axes,finish,scan_mode,status,skip_reason,error,"
     "validation_error_abs,validation_tolerance_abs,bytes_moved,time_cold_median_ms,time_cold_min_ms,"
     "time_cold_mean_ms,time_cold_stdev_ms,time_cold_iqr_ms,samples_cold,time_hot_median_ms,time_hot_min_ms,"
     "time_hot_mean_ms,time_hot_stdev_ms,time_hot_iqr_ms,samples_hot,bw_cold_GBps,bw_hot_GBps,bw_cold_pct_peak,"
@@ -68,7 +68,7 @@ static sweep_config config_of(const char *name, size_t n, unsigned bd)
     c.a.op = OP_SUM;
     c.a.n = n;
     c.a.block_dim = c.v->block_dims & bd ? bd : c.v->block_dims & -c.v->block_dims;
-    c.a.coarse = 1;
+    c.a.axis[0] = c.a.axis[1] = 1; /* no own axes: 1, as the plan gives them */
     c.a.finish = c.v->kind == KIND_REDUCE ? (finish_t)__builtin_ctz(c.v->finishes) : FINISH_NONE;
     c.a.scan_mode = SCAN_INCLUSIVE;
     return c;

@@ -111,7 +111,7 @@ static void test_csv_content_and_metrics(void **state)
     tu_result_free(&r);
     char *csv = tu_read_file(tu_path(dir, "results.csv"));
     assert_non_null(strstr(csv, ",m:dram__bytes.sum[byte],m:gpu__time_duration.sum[ns]\n"));
-    assert_non_null(strstr(csv, "reduce_interleaved_divergent,\"reduce0, reduce_v0, sum_reduce\",harris,reduce,f32,sum,1024,128,1,"));
+    assert_non_null(strstr(csv, "reduce_interleaved_divergent,\"reduce0, reduce_v0, sum_reduce\",harris,reduce,f32,sum,1024,128,,"));
     assert_int_equal(tu_count(csv, ",ok,"), small_plan_rows());
     free(csv);
     json_t *o = tu_load_json(tu_path(dir, "run.json"));
@@ -529,8 +529,8 @@ static void test_cpu_baseline(void **state)
     assert_non_null(csv);
     /* 2 dtypes x 2 ops x 2 sizes, each validated against the reference and timed */
     assert_int_equal(tu_count(csv, "\ncpu_serial,"), 8);
-    assert_non_null(strstr(csv, "\ncpu_serial,\"CPU version, sum_host.cu (seed 003)\",cpu,reduce,f32,sum,1000,1,1,none,"));
-    assert_non_null(strstr(csv, "\ncpu_serial,\"CPU version, sum_host.cu (seed 003)\",cpu,reduce,i32,max,65536,1,1,none,"));
+    assert_non_null(strstr(csv, "\ncpu_serial,\"CPU version, sum_host.cu (seed 003)\",cpu,reduce,f32,sum,1000,1,,none,"));
+    assert_non_null(strstr(csv, "\ncpu_serial,\"CPU version, sum_host.cu (seed 003)\",cpu,reduce,i32,max,65536,1,,none,"));
     sweep_row *rows = NULL;
     size_t n = 0;
     metric_columns mc = {0};

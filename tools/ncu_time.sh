@@ -233,10 +233,17 @@ if [ -n "$from" ]; then
             if (dtypes != "") { k = split(dtypes, s, ","); for (i = 1; i <= k; i++) want_d[s[i]] = 1 }
             if (kinds != "") { k = split(kinds, s, ","); for (i = 1; i <= k; i++) want_k[s[i]] = 1 }
         }
+        # The value of the own axis of the variant: the axes cell of schema 5 (items_per_thread=4; empty: 1), else coarse.
+        function own_axis(f,   v) {
+            if (!("axes" in col)) return f[col["coarse"]]
+            v = f[col["axes"]]; if (v == "") return 1
+            sub(/^[^=]*=/, "", v); sub(/;.*/, "", v); return v
+        }
         { sub(/\r$/, "") }
         NR == 1 {
             n = csvsplit($0, h); for (i = 1; i <= n; i++) col[h[i]] = i
-            split("variant kind family dtype op n block_dim coarse finish scan_mode status time_cold_median_ms", need, " ")
+            split("variant kind family dtype op n block_dim finish scan_mode status time_cold_median_ms", need, " ")
+            if (!("axes" in col) && !("coarse" in col)) { print "ERROR\tresults.csv has no column axes"; bad_header = 1; exit }
             for (i in need) if (!(need[i] in col)) { print "ERROR\tresults.csv has no column " need[i]; bad_header = 1; exit }
             next
         }
@@ -250,7 +257,7 @@ if [ -n "$from" ]; then
             mode = kind == "scan" ? f[col["scan_mode"]] : f[col["finish"]]
             g = kind SUBSEP d SUBSEP f[col["op"]] SUBSEP nn SUBSEP (kind == "scan" ? mode : "")
             line = f[col["variant"]] "\t" kind "\t" f[col["family"]] "\t" d "\t" f[col["op"]] "\t" nn "\t" \
-                   f[col["block_dim"]] "\t" f[col["coarse"]] "\t" mode "\t" t
+                   f[col["block_dim"]] "\t" own_axis(f) "\t" mode "\t" t
             lib = f[col["family"]] == "cub"
             if (!(g in seen)) { seen[g] = 1; order[++ng] = g; gkey[ng] = kind " " d " " f[col["op"]] " " sprintf("%020d", nn) " " mode }
             if (lib) { if (!(g in lt) || t + 0 < lt[g]) { lt[g] = t + 0; lrow[g] = line } }
