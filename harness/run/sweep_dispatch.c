@@ -11,8 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* ---- --devices: a worker per device (harness/run/workers.h) -------------------------------------------- */
-
 /* In a worker (a fork of the parent, with its plan): its device open, its
  * profiler begun, its copy bandwidth measured, as a single-device run does
  * before its loop. Quiet: the parent speaks for the run. */

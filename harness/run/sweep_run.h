@@ -39,12 +39,14 @@
 #include "harness/run/workers.h"
 #include "kernels/registry.h"
 
+/* The rows already there (--resume), hashed by their configuration's axes. */
 typedef struct row_index {
     size_t *slots; /* row index + 1; 0 = empty */
     size_t cap;
     const sweep_row *rows;
 } row_index;
 
+/* How one configuration's measurement ended. */
 typedef enum { CFG_DONE = 0, CFG_INTERRUPTED, CFG_FATAL, CFG_NO_MEMORY } cfg_outcome;
 
 /* Where an allocation failed: later configurations of that variant and dtype
@@ -55,6 +57,7 @@ typedef struct oom_mark {
     size_t n;
 } oom_mark;
 
+/* What measuring one configuration needs beyond it (sweep_config.c). */
 typedef struct run_ctx {
     sweep_config group; /* the last configuration that validated itself */
     int group_ok;       /* ... and passed */
