@@ -1,6 +1,6 @@
 /* The report's chart families: the prefixes charts.c gives its charts
  * (charts/<family>-*.png), and the names an experiment's lead_chart takes.
- * Header-only, so that the experiment-file reader (harness/settings.c)
+ * Header-only, so that the experiment-file reader (harness/config/settings.c)
  * checks a lead_chart without linking the renderer. */
 #ifndef PLOTS_CHART_FAMILIES_H
 #define PLOTS_CHART_FAMILIES_H

@@ -5,8 +5,8 @@
  * and SVG) with the parameters on the command line (-e). Here: the line
  * charts against n (bandwidth, time, hot vs cold); the bar charts at one n
  * are in charts_bars.c, the heatmaps in charts_heatmap.c, the charts against
- * CUB in charts_cub.c, the helpers in charts_util.c. Every variant keeps its
- * palette slot (palette.h) in all of them. */
+ * CUB in charts_cub.c, the helpers in charts_util.c and charts_common.c.
+ * Every variant keeps its palette slot (palette.h) in all of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -14,51 +14,6 @@
 #include <string.h>
 
 #include "plots/charts_util.h"
-
-void fit_titles(chart_job *j)
-{
-    int t = titles_px(j->ctx, j->g, j->title, j->sub);
-    if (j->w < t) j->w = t;
-}
-
-int chart_data_file(chart_job *j, char *dat, size_t len, void (*write)(FILE *f, chart_job *j, void *arg), void *arg)
-{
-    char err[512];
-    snprintf(dat, len, "%s.dat", j->cstem);
-    FILE *f = open_data(j->ctx, dat, err, sizeof err);
-    if (!f) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
-    write(f, j, arg);
-    if (close_data(f, j->ctx, dat, err, sizeof err)) {
-        skip_chart(j->ctx, j->c, "%s", err);
-        return -1;
-    }
-    return 0;
-}
-
-void p_n_axis(pbuf *p, unsigned long long lo, unsigned long long hi)
-{
-    double xmin, xmax, xstart;
-    int xstep;
-    n_axis(lo, hi, &xmin, &xmax, &xstep, &xstart);
-    p_num(p, "xmin", xmin);
-    p_num(p, "xmax", xmax);
-    p_int(p, "xstep", xstep);
-    p_num(p, "xstart", xstart);
-}
-
-void p_y_axis(pbuf *p, int ylog, double ymin, double ymax)
-{
-    pbuf yt = {0};
-    if (ylog) log_tics(ymin, ymax, &yt);
-    p_int(p, "ylog", ylog);
-    p_num(p, "ymin", ymin);
-    p_num(p, "ymax", ymax);
-    p_str(p, "yt", yt.s ? yt.s : "");
-    free(yt.s);
-}
 
 static int is_scan(const group *g) { return strcmp(g->kind, "scan") == 0; }
 

@@ -83,6 +83,12 @@ void textf(char *buf, size_t len, const char *fmt, ...)
 
 void join_path(char *out, size_t len, const char *a, const char *b) { textf(out, len, "%s/%s", a, b); }
 
+/* The command that draws these charts again (report, index.html). */
+void render_command(const render_ctx *ctx, char *buf, size_t len)
+{
+    textf(buf, len, "bazel run //plots:render -- --out %s %s", ctx->out, ctx->dir);
+}
+
 void ctx_log(const render_ctx *ctx, const char *fmt, ...)
 {
     if (!ctx->opt.log) return;

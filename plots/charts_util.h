@@ -148,7 +148,7 @@ void heat_range(const render_ctx *ctx, double *lo, double *hi);
 #define BARS_CAPTION                                                                                              \
     " Error bars: each median's 95 %% interval, ± 1.96 times its standard error (results.csv noise_cold_pct, " \
     "noise_hot_pct); hidden by the marker where the noise is small."
-/* ylog, ymin, ymax and yt (1-2-5 tics of a log axis, or ''); in charts.c */
+/* ylog, ymin, ymax and yt (1-2-5 tics of a log axis, or ''); in charts_common.c */
 void p_y_axis(pbuf *p, int ylog, double ymin, double ymax);
 
 /* The charts against CUB (charts_cub.c): the chart table's functions. */

@@ -1,4 +1,4 @@
-/* The chart of `sweep compare` (harness/compare.h): per variant, the speed-up
+/* The chart of `sweep compare` (harness/compare/compare.h): per variant, the speed-up
  * of NEW over BASE per configuration against n, drawn by plots/compare.gp as
  * DIR/<stem>.png and .svg; its data, the script and gnuplot's log go to
  * DIR/compare-data/. Knows nothing of kernels: it draws points. */

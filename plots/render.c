@@ -215,11 +215,6 @@ static int render_message(const render_ctx *ctx, char *msg, size_t msglen)
     return 0;
 }
 
-void render_command(const render_ctx *ctx, char *buf, size_t len)
-{
-    textf(buf, len, "bazel run //plots:render -- --out %s %s", ctx->out, ctx->dir);
-}
-
 int plots_render(const char *results_dir, const plots_options *opt, char *msg, size_t msglen)
 {
     static const plots_options defaults = {0};

@@ -2,7 +2,7 @@
  * one list results_io/columns.def (the configuration's columns, then the
  * measured figures' tags, results_io/measures.def), and their header names,
  * units, descriptions and the schema that added each. Kernel-free: the
- * sweep's columns table (harness/results_columns.c) takes its names, units
+ * sweep's columns table (harness/results/results_columns.c) takes its names, units
  * and order from here, and the renderer (plots/) finds the columns it reads
  * by these constants. */
 #ifndef RESULTS_IO_COLUMNS_H

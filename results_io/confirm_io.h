@@ -7,7 +7,7 @@
  * a bootstrap 95 % interval. The verdict comes from the interval alone:
  * faster (it lies above 1 + the margin), slower (below 1 / (1 + margin)),
  * else tie (confirm_verdict). Written by
- * the sweep (harness/confirm.c), read by the summary and the report. Knows
+ * the sweep (harness/run/confirm.c), read by the summary and the report. Knows
  * nothing of kernels. */
 #ifndef RESULTS_IO_CONFIRM_IO_H
 #define RESULTS_IO_CONFIRM_IO_H

@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "harness/axis_values.h"
-#include "harness/cli.h"
-#include "harness/plan.h"
-#include "harness/plan_axes.h"
+#include "harness/config/axis_values.h"
+#include "harness/config/cli.h"
+#include "harness/config/plan.h"
+#include "harness/config/plan_axes.h"
 #include "kernels/registry.h"
 #include "results_io/axis_names.h"
 

@@ -1,4 +1,4 @@
-/* `sweep compare --normalize cub|copy` (harness/compare_normalize.c) on
+/* `sweep compare --normalize cub|copy` (harness/compare/compare_normalize.c) on
  * results directories built from the committed H200 default run, each
  * re-measured within its rows' own spread: NEW on a machine 3 % slower
  * (every time ×1.03, its copy bandwidth 3 % lower) reads as slower without
@@ -19,8 +19,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/plan.h"
-#include "harness/results.h"
+#include "harness/config/plan.h"
+#include "harness/results/results.h"
 #include "tests/compare_runs.h"
 #include "tests/sweep_test_util.h"
 

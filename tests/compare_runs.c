@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/plan.h"
+#include "harness/config/plan.h"
 
 results_file seed;
 static char err[8192];

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/results.h"
+#include "harness/results/results.h"
 #include "tests/sweep_test_util.h"
 
 #define SEED_DIR "experiments/results/h200/default"

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "harness/compare_stats.h"
+#include "harness/compare/compare_stats.h"
 #include "tests/compare_runs.h"
 #include "tests/sweep_test_util.h"
 

@@ -1,4 +1,4 @@
-/* `sweep compare` (harness/compare.h) on results directories built here from
+/* `sweep compare` (harness/compare/compare.h) on results directories built here from
  * the committed H200 default run: a run against itself, one variant made
  * 10 % slower, 1,000 rows re-measured within their own spread (with samples
  * and with the rows' noise only), bad input; and the statistics on their own. */
@@ -16,9 +16,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/compare_stats.h"
-#include "harness/plan.h"
-#include "harness/results.h"
+#include "harness/compare/compare_stats.h"
+#include "harness/config/plan.h"
+#include "harness/results/results.h"
 #include "tests/compare_runs.h"
 #include "tests/sweep_test_util.h"
 

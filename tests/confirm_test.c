@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "harness/confirm_stats.h"
-#include "harness/timing.h"
+#include "harness/run/confirm_stats.h"
+#include "harness/run/timing.h"
 #include "results_io/confirm_io.h"
 
 /* Every round the same ratio: the estimate and both ends are that ratio. */

@@ -18,8 +18,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/plan.h"
-#include "harness/results.h"
+#include "harness/config/plan.h"
+#include "harness/results/results.h"
 #include "tests/sweep_rows_util.h"
 #include "tests/sweep_test_util.h"
 

@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "harness/check.h"
-#include "harness/reference.h"
-#include "harness/validate.h"
+#include "harness/run/check.h"
+#include "harness/reference/reference.h"
+#include "harness/reference/validate.h"
 
 static uint64_t fresh_seed(void) { return (uint64_t)time(NULL) ^ (uint64_t)clock() << 20; }
 

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "harness/plan.h"
+#include "harness/config/plan.h"
 #include "plots/chart_families.h"
 #include "plots/render.h"
 #include "results_io/confirm_io.h"

@@ -24,10 +24,10 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/drift.h"
-#include "harness/results_conditions.h"
-#include "harness/results.h"
-#include "harness/results_columns.h"
+#include "harness/run/drift.h"
+#include "harness/results/results_conditions.h"
+#include "harness/results/results.h"
+#include "harness/results/results_columns.h"
 #include "results_io/axis_names.h"
 #include "results_io/columns.h"
 #include "results_io/confirm_io.h"

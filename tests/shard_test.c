@@ -14,8 +14,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/plan.h"
-#include "harness/shard.h"
+#include "harness/config/plan.h"
+#include "harness/config/shard.h"
 #include "tests/sweep_test_util.h"
 
 #define FAKE "SWEEP_FAKE_DEVICE=1"

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "harness/axes.h"
+#include "harness/config/axes.h"
 #include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 

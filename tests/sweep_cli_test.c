@@ -20,12 +20,12 @@
 
 #include <cmocka.h>
 
-#include "harness/axes.h"
-#include "harness/cli.h"
-#include "harness/device.h"
-#include "harness/files.h"
-#include "harness/plan.h"
-#include "harness/results.h"
+#include "harness/config/axes.h"
+#include "harness/config/cli.h"
+#include "harness/run/device.h"
+#include "harness/results/files.h"
+#include "harness/config/plan.h"
+#include "harness/results/results.h"
 #include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "harness/plan.h"
+#include "harness/config/plan.h"
 #include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 

@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "harness/axes.h"
-#include "harness/cli.h"
-#include "harness/plan.h"
-#include "harness/plan_axes.h"
+#include "harness/config/axes.h"
+#include "harness/config/cli.h"
+#include "harness/config/plan.h"
+#include "harness/config/plan_axes.h"
 #include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 

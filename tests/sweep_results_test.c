@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/files.h"
-#include "harness/results.h"
+#include "harness/results/files.h"
+#include "harness/results/results.h"
 #include "kernels/registry.h"
 #include "results_io/run_keys.h"
 #include "tests/sweep_test_util.h"

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "harness/plan.h"
+#include "harness/config/plan.h"
 #include "tests/sweep_test_util.h"
 
 sweep_row *tu_load_rows(const char *dir, metric_columns mc, size_t *n)

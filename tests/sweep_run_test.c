@@ -21,9 +21,9 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/device.h"
-#include "harness/plan.h"
-#include "harness/results.h"
+#include "harness/run/device.h"
+#include "harness/config/plan.h"
+#include "harness/results/results.h"
 #include "kernels/registry.h"
 #include "tests/sweep_test_util.h"
 

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "harness/progress.h"
-#include "harness/sweep_device.h"
-#include "harness/timing.h"
+#include "harness/run/progress.h"
+#include "harness/run/sweep_device.h"
+#include "harness/run/timing.h"
 
 static void test_stats(void **state)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/cli.h"
-#include "harness/plan.h"
+#include "harness/config/cli.h"
+#include "harness/config/plan.h"
 #include "tools/fuzz/fuzz_common.h"
 
 #define MAX_ARGS 64

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/plan.h"
+#include "harness/config/plan.h"
 #include "kernels/registry.h"
 
 /* A parser that fails says why in one line: non-empty, no newline, NUL-terminated within the buffer. */

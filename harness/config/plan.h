@@ -1,0 +1,277 @@
+/* Experiments and plans.
+ *
+ * Where each part lives: the settings of an experiment and the built-in
+ * default, harness/config/settings.c (one table entry per setting); experiment
+ * files, experiment_file.c; the plan's axes (how each axis setting expands,
+ * lands in a configuration and prints), plan_axes.c, reached through the
+ * settings table; plan expansion and selection, plan.c; the time model,
+ * plan_estimate.c; the dry-run printer, plan_print.c.
+ *
+ * An experiment is a value: which variants, which axis values, how to time,
+ * which metrics. It comes from the built-in default or an .ini file
+ * (experiments/NAME.ini), then command-line overrides replace single fields.
+ * A plan is the experiment expanded against the registry: one configuration
+ * per combination, in a fixed order (variant, dtype, op, finish or scan mode,
+ * n, block dim, coarse factor). Combinations a variant rejects stay in the plan
+ * as skipped configurations with the variant's reason (NVBench's state.skip);
+ * axes a variant does not have collapse to its one value instead of
+ * multiplying (coarse factor 1 for a variant without one, CUB's nominal block
+ * dim, FINISH_NONE for a technique that ends in one value by itself).
+ *
+ * Experiment file format (every key optional; a missing key keeps the
+ * built-in default's value; unknown sections or keys, duplicate keys and bad
+ * values are errors reported as file:line):
+ *
+ *   [experiment]  name, description, question, lead_chart, variants, families, seed,
+ *                 validate, cpu_baseline
+ *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
+ *   [timing]      min_samples, max_samples, max_noise, timeout, throttle_threshold,
+ *                 throttle_recovery, drift_check
+ *   [profile]     metrics   (default | none | comma-separated metric names)
+ *   [confirm]     rounds, candidates, within
+ *   [axes:GLOB]   block_dims, coarse, scan_modes, finishes for the variants
+ *                 GLOB matches (the first such section that matches wins;
+ *                 a command-line flag of that axis replaces these too)
+ *
+ * Long lists may continue on indented lines. See experiments/default.ini. */
+#ifndef HARNESS_PLAN_H
+#define HARNESS_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "harness/config/axes.h"
+#include "harness/run/timing.h"
+#include "kernels/variant.h"
+
+#define EXPERIMENT_NAME_LEN 64
+#define EXPERIMENT_MAX_METRICS 64
+#define EXPERIMENT_METRIC_LEN 128
+
+typedef enum {
+    METRICS_DEFAULT = 0, /* the profiler's default set */
+    METRICS_NONE,        /* no profiling */
+    METRICS_LIST,        /* the names listed */
+} metrics_mode;
+
+/* An [axes:GLOB] section: the per-variant axis keys it sets, as text,
+ * parsed by the same settings-table entries as [axes] (checked when the file
+ * is read, applied over a copy of the experiment when the plan expands a
+ * variant GLOB matches). */
+#define EXPERIMENT_MAX_OVERRIDES 16
+#define OVERRIDE_MAX_KEYS 4
+#define OVERRIDE_VALUE_LEN 256
+#define OVERRIDE_GLOB_LEN 40 /* inih keeps section names under 50 characters */
+#define OVERRIDE_AXIS_BY_NAME ((size_t)-1)
+typedef struct axes_override {
+    char glob[OVERRIDE_GLOB_LEN];
+    int line; /* of the section header, in e->source */
+    size_t n_keys;
+    struct {
+        size_t setting; /* settings_index() of the [axes] entry, or OVERRIDE_AXIS_BY_NAME */
+        char axis[32];  /* OVERRIDE_AXIS_BY_NAME: the own axis's name (harness/axis_values.h) */
+        int line;
+        char value[OVERRIDE_VALUE_LEN];
+    } keys[OVERRIDE_MAX_KEYS];
+} axes_override;
+
+/* The values asked of one own axis of the variants, by its name
+ * (harness/axis_values.h). */
+#define EXPERIMENT_MAX_AXIS_VALUES 8
+#define AXIS_NAME_LEN 32
+typedef struct axis_values {
+    char name[AXIS_NAME_LEN];
+    size_list values;
+    char origin[96]; /* "--axis", "experiments/x.ini:7" */
+} axis_values;
+
+typedef struct experiment {
+    char name[EXPERIMENT_NAME_LEN];
+    char description[256];
+    /* What the experiment asks and the chart family its report leads with
+     * (plots_chart_families: speedup-vs-cub, ladder, ...); "" when not set:
+     * the renderer then falls back to its rule (plots/answer.h). */
+    char question[512];
+    char lead_chart[32];
+    char source[4096]; /* the file it was read from; "" for the built-in default */
+    glob_list variants; /* name globs or exact aliases; empty = every variant */
+    glob_list families; /* family globs; empty = every family */
+    /* Where variants / families were set ("experiments/x.ini:4", "--variants";
+     * "" for the default), so a glob that matches nothing is reported there. */
+    char variants_origin[4200], families_origin[4200];
+    size_list sizes;
+    size_list block_dims;
+    /* Own axes: the values asked by name, and `coarse`, the list of every
+     * variant's one own axis that no name covers (the older spelling);
+     * coarse_origin: where it was set, "" for the built-in default. */
+    axis_values axis_values[EXPERIMENT_MAX_AXIS_VALUES];
+    size_t n_axis_values;
+    size_list coarse;
+    char coarse_origin[4200];
+    unsigned dtypes, ops, scan_modes; /* bitmasks of dtype_t, op_t, scan_mode_t */
+    finish_policy finish_policy;
+    unsigned finishes; /* FINISHES_LIST: bitmask of finish_t */
+    timing_params timing;
+    uint64_t seed; /* base seed of the random inputs */
+    /* Validation: 0 = every configuration; else every configuration with
+     * n <= validate_all_to, and above it the first configuration of each
+     * (variant, dtype, op, finish or scan mode, n) -- the others of that group
+     * are timed on its evidence, and validate themselves if it failed. */
+    size_t validate_all_to;
+    /* Also time the one-thread CPU loop (harness/reference/cpu_baseline.h) for every
+     * dtype, op and n of the plan's reductions: a `cpu_serial` row each. */
+    int cpu_baseline;
+    metrics_mode metrics_mode;
+    char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
+    size_t metric_count;
+    /* After the main pass (harness/run/drift.h, harness/run/confirm.h): the first
+     * drift_check configurations measured again (0: none); and, where the
+     * plan has library rows, the confirmation phase: confirm_rounds
+     * interleaved rounds (0: none) of at most confirm_candidates of ours
+     * within confirm_within (a fraction) of the fastest, and the library. */
+    unsigned drift_check;
+    unsigned confirm_rounds, confirm_candidates;
+    double confirm_within, confirm_margin;
+    /* [axes:GLOB] sections, in file order; none: every variant takes [axes]. */
+    axes_override overrides[EXPERIMENT_MAX_OVERRIDES];
+    size_t n_overrides;
+} experiment;
+
+/* The built-in default experiment (the same as experiments/default.ini):
+ * each setting's fallback value (harness/config/settings.c). */
+void experiment_defaults(experiment *e);
+
+/* Read an experiment file over the defaults. The name defaults to the file's
+ * base name without .ini. Returns 0, or -1 with "path:line: message". */
+int experiment_load(const char *path, experiment *e, char *err, size_t errlen);
+
+/* The same from text in memory; `display_path` names it in messages. */
+int experiment_parse_string(const char *text, const char *display_path, experiment *e, char *err, size_t errlen);
+
+/* The same from `len` bytes that need not end in NUL (what the fuzz target
+ * feeds). The bytes must be UTF-8 text without control characters (else
+ * "path:line: binary data ..."), at most EXPERIMENT_FILE_MAX of them, and set
+ * at least one key (an empty file is an error: "path: empty experiment file"). */
+#define EXPERIMENT_FILE_MAX (256 * 1024)
+int experiment_parse_buffer(const char *data, size_t len, const char *display_path, experiment *e, char *err,
+                            size_t errlen);
+
+/* The validate key: "all" (0) or one size. */
+int parse_validate(const char *text, size_t *all_to, char *err, size_t errlen);
+
+/* The metrics key and --metrics: "default", "none", or a comma-separated list
+ * of study keys (warp_efficiency), legacy nvprof names (gld_efficiency) or
+ * CUPTI names (dram__bytes_read.sum). An unknown name is an error naming the
+ * closest known ones (cupti/metrics.h); the chip-level check comes later. */
+int parse_metrics(const char *text, experiment *e, char *err, size_t errlen);
+
+/* An experiment name is [A-Za-z0-9_.-]+ (it names directories and NVTX ranges). */
+int experiment_name_ok(const char *name);
+
+/* One configuration: a variant and the axes of one launch (no buffers). */
+typedef struct sweep_config {
+    const variant *v;
+    kernel_args a;
+    const char *skip_reason; /* NULL: run it; else why it is skipped (static text) */
+    int validate;            /* 1: validated itself; 0: its group's first configuration vouches for it */
+} sweep_config;
+
+typedef struct sweep_plan {
+    sweep_config *configs;
+    size_t count;    /* every configuration, skipped ones included */
+    size_t skipped;
+    size_t variants; /* distinct variants */
+} sweep_plan;
+
+/* Expand e against the registry. Fails (-1, message) when a variant or family
+ * glob matches no registered variant, when nothing at all is selected, or
+ * when a variant named exactly (no wildcard) is asked for a dtype/op pair it
+ * cannot do while neither the dtype nor the op axis is `all` ("--variants:
+ * reduce_atomic_global does not do f32 max: <its limits>"); through a glob or
+ * with `all`, such configurations are skipped rows with that reason. */
+int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen);
+
+/* Settings a variant cannot honour. Where a variant has one value on an axis
+ * (reduce_cub: block dim 256; a variant without a coarse factor: 1; a
+ * one-value reduction: finish none) and the experiment asks for others:
+ * asked of that variant alone (it is the only one selected that has the
+ * axis, or an [axes:GLOB] that matches it alone sets the axis), plan_build refuses it
+ * ("block_dims: reduce_cub runs at block dim 256 only, not 512 ..."); asked
+ * of several (a list for every variant), the variant runs its own value and
+ * this names each case in buf ("reduce_cub block dim 256 (asked 512); ..."),
+ * "" when there is none. A plan in which every configuration is skipped, or
+ * none exists, is refused too, with the skip reasons. */
+void plan_unheeded_notes(const experiment *e, char *buf, size_t len);
+void plan_free(sweep_plan *p);
+
+/* The experiment as variant v sees it: e itself, or (the first [axes:GLOB]
+ * that matches v applied) *scratch. */
+const experiment *experiment_for_variant(const experiment *e, const variant *v, experiment *scratch);
+
+/* Drop the key of axis setting index `setting` (OVERRIDE_AXIS_BY_NAME: of
+ * the own axis `name`) from every [axes:GLOB] section (a command-line flag
+ * replaces them); a section left empty goes. */
+void experiment_drop_override_key(experiment *e, size_t setting, const char *name);
+
+/* Does the experiment select variant v (variants and families globs)? */
+int experiment_selects(const experiment *e, const variant *v);
+
+/* "reduce_warp_shuffle f32 sum n=1048576 block=256 coarse=1 two_step": the
+ * configuration's name in progress lines, NVTX ranges and messages. */
+void config_label(const sweep_config *c, char *buf, size_t len);
+
+/* The axes that identify a configuration's row (resume matches on them). */
+int config_same_axes(const sweep_config *x, const sweep_config *y);
+
+/* ---- the time a plan takes ------------------------------------------------------
+ * A model, not a measurement: kernels at a third of peak bandwidth, the L2
+ * flush, launch and synchronisation overheads, min_samples x 1.5 samples per
+ * measurement (capped by the timeout), and validation's host work (filling,
+ * copying, the CPU reference over the machine's cores). */
+typedef struct estimate_model {
+    double peak_GBps;   /* device memory bandwidth */
+    size_t l2_bytes;
+    double pcie_GBps;   /* host <-> device copies */
+    int host_threads;   /* cores the CPU reference uses */
+    int no_profile;     /* --no-cupti: no profile phase, whatever the metrics */
+    unsigned profile_passes; /* the profiler's passes once it is set up: estimate_config_s
+                                then includes each configuration's profile phase; 0: not */
+} estimate_model;
+
+/* An H200 (the study's device) on a 16-core host; used when no device is open. */
+estimate_model estimate_model_default(void);
+
+double estimate_config_s(const sweep_config *c, const timing_params *t, const estimate_model *m);
+/* The same in its two parts: validation's host and device work, and timing. */
+void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
+                           double *measure_s);
+/* The run's fixed start-up: context, copy bandwidth, buffers. */
+#define RUN_STARTUP_S 3.0
+/* Whole plan, skipped configurations cost nothing; plus the run's fixed start-up. */
+double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estimate_model *m);
+
+/* After the rows: the drift check (the first e->drift_check configurations
+ * measured again) and, where the plan has library rows, the confirmation
+ * (per kind, dtype, op, mode and n with one: up to e->confirm_candidates + 1
+ * entrants, e->confirm_rounds rounds of a cold and a hot measurement of
+ * min_samples each). Seconds, each part on its own. */
+/* The profile phase: how many configurations it replays, in how many passes
+ * each (the profiler's own count is known only once the device is open:
+ * this is the model's), and the time; 0 where metrics are off (none,
+ * --no-cupti). The model's constants and the runs that chose them are in
+ * plan_estimate.c; `how` gets one line naming them. */
+double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
+                          unsigned *passes, char *how, size_t howlen);
+
+void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,
+                         double *confirm_s, size_t *confirm_sizes);
+
+/* "1 h 02 min", "3 min 12 s", "42 s", "0.4 s" */
+void format_duration(double s, char *buf, size_t len);
+
+/* The dry-run rendering: axes, one line per variant (configurations, skipped,
+ * estimated time), skip reasons, totals and the estimate. */
+void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m);
+
+#endif

@@ -1,0 +1,187 @@
+/* The time a plan takes: a model, not a measurement (harness/config/plan.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+
+#include "harness/config/plan.h"
+#include "harness/run/timing.h"
+
+#include <string.h>
+
+estimate_model estimate_model_default(void)
+{
+    estimate_model m = {.peak_GBps = 4800.0, .l2_bytes = (size_t)60 << 20, .pcie_GBps = 25.0, .host_threads = 16};
+    return m;
+}
+
+/* One launch: the variant's bytes at a third of peak (on average over the ladders), 5 us at least. */
+static double kernel_s(const sweep_config *c, const estimate_model *m)
+{
+    const kernel_args *a = &c->a;
+    double n = (double)a->n, elem = (double)dtype_size(a->dtype);
+    double bytes = c->v->bytes_moved ? c->v->bytes_moved(a) : 2 * n * elem;
+    if (!(bytes > 0)) bytes = n * elem;
+    double kernel = bytes / (m->peak_GBps * 1e9 / 3.0);
+    return kernel < 5e-6 ? 5e-6 : kernel;
+}
+
+void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
+                           double *measure_s)
+{
+    const kernel_args *a = &c->a;
+    double n = (double)a->n, elem = (double)dtype_size(a->dtype);
+    double kernel = kernel_s(c, m);
+    double threads = m->host_threads > 0 ? m->host_threads : 1;
+    /* Validation: fill + reference (+ compare for scans) over the host's cores,
+     * copies at PCIe speed, the kernel once, and a fixed cost per check. */
+    double host_per_elem = c->v->kind == KIND_SCAN ? 40e-9 : 8e-9;
+    double copies = n * elem / (m->pcie_GBps * 1e9) * (c->v->kind == KIND_SCAN ? 2 : 1);
+    *validate_s = c->validate ? 1e-3 + n * host_per_elem / threads + copies + kernel : 0.0;
+    /* Timing: warm-up, then cold and hot samples, min_samples x 1.5 each, of
+     * a batch lasting SAMPLE_TARGET_MS (timing.h); a cold sample also
+     * flushes (2x L2 read), hot ones follow a warm batch. */
+    double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
+    double overhead = 25e-6;
+    double samples = t->min_samples * 1.5;
+    if (samples > t->max_samples) samples = t->max_samples;
+    double batch = sample_batch_for(kernel * 1e3);
+    double cold = samples * (batch * kernel + flush + overhead);
+    double warm = batch * ceil(WARM_TARGET_MS / SAMPLE_TARGET_MS) * kernel;
+    double hot = warm + samples * (batch * kernel + overhead);
+    /* The timeout caps each half once min_samples are in. */
+    double floor_cold = t->min_samples * (batch * kernel + flush + overhead);
+    double floor_hot = warm + t->min_samples * (batch * kernel + overhead);
+    double half = t->timeout_s / 2;
+    if (cold > half) cold = floor_cold > half ? floor_cold : half;
+    if (hot > half) hot = floor_hot > half ? floor_hot : half;
+    *measure_s = 2 * kernel + overhead + cold + hot;
+}
+
+static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes);
+
+double estimate_config_s(const sweep_config *c, const timing_params *t, const estimate_model *m)
+{
+    if (c->skip_reason) return 0;
+    double v, s;
+    estimate_config_parts(c, t, m, &v, &s);
+    if (m->profile_passes && c->v->runner != RUNNER_HOST) s += profile_config_s(c, m, m->profile_passes);
+    return v + s;
+}
+
+double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estimate_model *m)
+{
+    double total = RUN_STARTUP_S;
+    for (size_t i = 0; i < p->count; i++) total += estimate_config_s(&p->configs[i], t, m);
+    return total;
+}
+
+void format_duration(double s, char *buf, size_t len)
+{
+    if (!(s >= 0) || !isfinite(s)) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    if (s < 10) snprintf(buf, len, "%.1f s", s);
+    else if (s < 60) snprintf(buf, len, "%.0f s", s);
+    else if (s < 3600) snprintf(buf, len, "%d min %02d s", (int)(s / 60), (int)fmod(s, 60));
+    else snprintf(buf, len, "%d h %02d min", (int)(s / 3600), (int)fmod(s / 60, 60));
+}
+
+/* ---- the profile phase ------------------------------------------------------------------------
+ * Each configuration the sweep runs on the device opens the CUPTI range
+ * profiler, replays its launcher once per pass (each pass with its own L2
+ * flush) and closes it again: a cost per configuration and one per pass,
+ * whatever the kernel, plus the kernel once per pass. Fitted to two H200 runs:
+ *   experiments/results/h200/default-metrics/run.json: the default experiment,
+ *     its 19 default metrics in 3 passes, 2402 configurations run: 747 s (353 s
+ *     interrupted + 394 s resumed, FINDINGS) against 214 s for the same plan
+ *     without metrics (h200/default/run.json): 0.222 s per configuration;
+ *   experiments/results/h200/beyond-cub/run44-vs-cub/run.json: vs-cub, 2
+ *     metrics in 1 pass, 2079 configurations, no checks after the rows: 543 s
+ *     against 166 s for its rows without metrics (h200/vs-cub/run.json: 295 s
+ *     with --metrics none, less its confirmation, 129 s by this file's model
+ *     scaled to that run): 0.181 s per configuration.
+ * Two runs, two constants: 0.161 s + 0.020 s per pass. */
+#define PROFILE_CONFIG_S 0.161
+#define PROFILE_PASS_S 0.020
+/* Passes: the default set's 19 metrics take 3 on GH100 (default-metrics/run.json,
+ * profiler_passes), the two DRAM counters 1 (run44): about one pass per 6 to
+ * 7 metrics of a list, until the profiler counts them on the device. */
+#define PROFILE_DEFAULT_PASSES 3u
+#define PROFILE_METRICS_PER_PASS 6.5
+
+static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes)
+{
+    return PROFILE_CONFIG_S + passes * (PROFILE_PASS_S + kernel_s(c, m));
+}
+
+double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
+                          unsigned *passes, char *how, size_t howlen)
+{
+    *configs = 0;
+    *passes = 0;
+    if (how && howlen) how[0] = '\0';
+    if (m->no_profile || e->metrics_mode == METRICS_NONE) return 0;
+    *passes = e->metrics_mode == METRICS_LIST ? (unsigned)ceil(e->metric_count / PROFILE_METRICS_PER_PASS)
+                                              : PROFILE_DEFAULT_PASSES;
+    if (*passes < 1) *passes = 1;
+    double total = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason || c->v->runner == RUNNER_HOST) continue;
+        (*configs)++;
+        total += profile_config_s(c, m, *passes);
+    }
+    if (how)
+        snprintf(how, howlen,
+                 "%.3g s per configuration + %.3g s per pass, fitted to two H200 runs (results/h200/default-metrics "
+                 "and beyond-cub/run44-vs-cub against runs without metrics); passes: %s",
+                 PROFILE_CONFIG_S, PROFILE_PASS_S,
+                 e->metrics_mode == METRICS_LIST ? "about one per 6.5 metrics listed" : "3 for the default set");
+    return total;
+}
+
+static int is_library(const variant *v) { return !strcmp(v->family, "cub"); }
+
+static int same_size(const sweep_config *a, const sweep_config *b)
+{
+    if (a->v->kind != b->v->kind || a->a.dtype != b->a.dtype || a->a.op != b->a.op || a->a.n != b->a.n) return 0;
+    return a->v->kind != KIND_SCAN || a->a.scan_mode == b->a.scan_mode;
+}
+
+void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,
+                         double *confirm_s, size_t *confirm_sizes)
+{
+    timing_params round = e->timing;
+    round.max_samples = round.min_samples;
+    double v, s;
+    unsigned k = 0;
+    *drift_s = *confirm_s = 0;
+    *confirm_sizes = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason || c->v->runner == RUNNER_HOST) continue;
+        if (k < e->drift_check) {
+            estimate_config_parts(c, &e->timing, m, &v, &s);
+            *drift_s += s;
+            k++;
+        }
+        if (!e->confirm_rounds || !is_library(c->v)) continue;
+        size_t j = 0; /* one library configuration per size: the first */
+        while (j < i && !(is_library(p->configs[j].v) && !p->configs[j].skip_reason && same_size(&p->configs[j], c))) j++;
+        if (j < i) continue;
+        size_t ours = 0; /* the variants that can be candidates at this size, at most confirm_candidates */
+        for (size_t q = 0; q < p->count; q++) {
+            const sweep_config *o = &p->configs[q];
+            if (o->skip_reason || is_library(o->v) || !same_size(o, c)) continue;
+            size_t r = 0;
+            while (r < q && !(p->configs[r].v == o->v && !p->configs[r].skip_reason && same_size(&p->configs[r], c))) r++;
+            ours += r == q;
+        }
+        if (!ours) continue;
+        if (ours > e->confirm_candidates) ours = e->confirm_candidates;
+        estimate_config_parts(c, &round, m, &v, &s);
+        *confirm_s += (double)(ours + 1) * e->confirm_rounds * s;
+        (*confirm_sizes)++;
+    }
+}

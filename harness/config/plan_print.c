@@ -1,0 +1,139 @@
+/* The dry-run rendering of a plan (harness/config/plan.h: plan_print). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <string.h>
+
+#include "harness/config/plan.h"
+#include "harness/config/plan_axes.h"
+
+static void glob_text(const glob_list *g, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (!g->count) {
+        snprintf(buf, len, "*");
+        return;
+    }
+    for (size_t i = 0; i < g->count; i++) {
+        if (i) strncat(buf, ",", len - strlen(buf) - 1);
+        strncat(buf, g->pat[i], len - strlen(buf) - 1);
+    }
+}
+
+/* The experiment: its source, axes, validation, timing rule and metrics. */
+static void print_experiment(FILE *f, const experiment *e)
+{
+    char a[1024], b[256];
+    fprintf(f, "experiment %s (%s)\n", e->name, e->source[0] ? e->source : "built in");
+    if (e->description[0]) fprintf(f, "  %s\n", e->description);
+    glob_text(&e->variants, a, sizeof a);
+    glob_text(&e->families, b, sizeof b);
+    fprintf(f, "variants:  %s   families: %s\n", a, b);
+    plan_axes_print(f, e);
+    if (e->validate_all_to) {
+        format_size(e->validate_all_to, a, sizeof a);
+        fprintf(f, "validate: every configuration up to n = %s; above, the first of each variant, dtype, op, "
+                   "finish/mode and n\n",
+                a);
+    } else {
+        fprintf(f, "validate: every configuration\n");
+    }
+    fprintf(f, "timing: min %u samples, max %u, max noise %.3g %%, timeout %.3g s per configuration\n",
+            e->timing.min_samples, e->timing.max_samples, e->timing.max_noise * 100, e->timing.timeout_s);
+    if (e->metrics_mode == METRICS_NONE) fprintf(f, "metrics: none\n");
+    else if (e->metrics_mode == METRICS_DEFAULT) fprintf(f, "metrics: the profiler's default set\n");
+    else {
+        fprintf(f, "metrics:");
+        for (size_t i = 0; i < e->metric_count; i++) fprintf(f, "%s%s", i ? ", " : " ", e->metrics[i]);
+        fprintf(f, "\n");
+    }
+}
+
+/* One line per variant (configurations, skipped, estimate); the estimate's
+ * two parts summed over the plan into *total_v and *total_m. */
+static void print_variants(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m,
+                           double *total_v, double *total_m)
+{
+    char a[64];
+    fprintf(f, "\n%-34s %-6s %8s %8s %12s\n", "variant", "kind", "configs", "skipped", "estimate");
+    size_t i = 0;
+    while (i < p->count) {
+        const variant *v = p->configs[i].v;
+        size_t run = 0, skip = 0;
+        double est = 0;
+        for (; i < p->count && p->configs[i].v == v; i++) {
+            const sweep_config *cfg = &p->configs[i];
+            if (cfg->skip_reason) {
+                skip++;
+                continue;
+            }
+            run++;
+            double ev, em;
+            estimate_config_parts(cfg, &e->timing, m, &ev, &em);
+            *total_v += ev;
+            *total_m += em;
+            est += ev + em;
+        }
+        format_duration(est, a, sizeof a);
+        fprintf(f, "%-34s %-6s %8zu %8zu %12s\n", v->name, kind_name(v->kind), run, skip, a);
+    }
+}
+
+static int same_skip(const sweep_config *x, const sweep_config *y)
+{
+    return x->skip_reason && x->v == y->v && !strcmp(x->skip_reason, y->skip_reason);
+}
+
+/* Skipped configurations, (variant, reason) groups in plan order. */
+static void print_skips(FILE *f, const sweep_plan *p)
+{
+    if (!p->skipped) return;
+    fprintf(f, "\nskipped configurations, by reason:\n");
+    for (size_t k = 0; k < p->count; k++) {
+        const sweep_config *x = &p->configs[k];
+        if (!x->skip_reason) continue;
+        int seen = 0;
+        for (size_t j = 0; j < k && !seen; j++) seen = same_skip(&p->configs[j], x);
+        if (seen) continue;
+        size_t count = 0;
+        for (size_t j = k; j < p->count; j++) count += same_skip(&p->configs[j], x);
+        fprintf(f, "  %6zu  %s: %s\n", count, x->v->name, x->skip_reason);
+    }
+}
+
+void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
+{
+    char a[64], b[64], c[64], notes[2048];
+    double total_v = 0, total_m = 0;
+    print_experiment(f, e);
+    print_variants(f, e, p, m, &total_v, &total_m);
+    print_skips(f, p);
+    plan_unheeded_notes(e, notes, sizeof notes);
+    if (notes[0]) fprintf(f, "\nasked values some variants do not have (they run their own): %s\n", notes);
+    size_t to_run = p->count - p->skipped;
+    format_duration(total_v + total_m + RUN_STARTUP_S, a, sizeof a);
+    format_duration(total_v, b, sizeof b);
+    format_duration(total_m, c, sizeof c);
+    fprintf(f, "\nplan: %zu configurations to run, %zu skipped (%zu rows), %zu variants\n", to_run, p->skipped,
+            p->count, p->variants);
+    double drift, confirm;
+    size_t sizes, profiled;
+    unsigned passes;
+    char how[512];
+    estimate_after_rows(p, e, m, &drift, &confirm, &sizes);
+    double profile = estimate_profile_s(p, e, m, &profiled, &passes, how, sizeof how);
+    format_duration(total_v + total_m + profile + drift + confirm + RUN_STARTUP_S, a, sizeof a);
+    fprintf(f, "estimated time: %s (validation %s, timing %s", a, b, c);
+    format_duration(profile, b, sizeof b);
+    if (profiled) fprintf(f, ", profile %s", b);
+    format_duration(drift, b, sizeof b);
+    format_duration(confirm, c, sizeof c);
+    fprintf(f, ", drift check %s, confirmation of %zu size%s %s), modelled for %.0f GB/s and %zu MiB of L2\n", b,
+            sizes, sizes == 1 ? "" : "s", c, m->peak_GBps, m->l2_bytes >> 20);
+    format_duration(profile, a, sizeof a);
+    if (profiled)
+        fprintf(f, "profile: %zu configurations x %u pass%s ~ %s (model: %s; --no-cupti or --metrics none leaves "
+                   "it out)\n",
+                profiled, passes, passes == 1 ? "" : "es", a, how);
+    else
+        fprintf(f, "profile: none (%s)\n", m->no_profile ? "--no-cupti" : "no metrics asked for");
+}

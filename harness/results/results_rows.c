@@ -1,0 +1,153 @@
+/* Rows: one per configuration, and the figures derived from them. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness/results/results.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/registry.h"
+
+/* ---- rows ----------------------------------------------------------------------------- */
+
+const char *row_status_name(row_status s)
+{
+    switch (s) {
+    case ROW_OK: return "ok";
+    case ROW_INVALID: return "invalid";
+    case ROW_ERROR: return "error";
+    case ROW_SKIPPED: return "skipped";
+    }
+    return "?";
+}
+
+static void stats_unset(timing_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    s->median = s->min = s->max = s->mean = s->stdev = s->iqr = s->mad = s->noise = NAN;
+    s->clock_min_mhz = s->clock_mean_mhz = NAN;
+}
+
+int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
+{
+    memset(r, 0, sizeof *r);
+    r->cfg = *c;
+    r->cfg.skip_reason = NULL;
+    r->status = ROW_OK;
+    r->validated = -1;
+    for (size_t i = 0; i < RC_COUNT; i++) r->values[i] = NAN;
+    /* A skipped configuration is outside what the variant accepts: no model for it. */
+    r->values[RC_BYTES_MOVED] = c->v && c->v->bytes_moved && !c->skip_reason ? c->v->bytes_moved(&c->a) : NAN;
+    stats_unset(&r->cold);
+    stats_unset(&r->hot);
+    if (metric_count) {
+        r->metrics = malloc(metric_count * sizeof *r->metrics);
+        if (!r->metrics) return -1;
+        for (size_t i = 0; i < metric_count; i++) r->metrics[i] = NAN;
+    }
+    return 0;
+}
+
+void row_set_device(sweep_row *r, const device_info *d)
+{
+    snprintf(r->device, sizeof r->device, "%d:%.200s:%.31s", d->ordinal, d->name, d->pci_bus_id);
+}
+
+void row_free(sweep_row *r)
+{
+    free(r->skip_reason);
+    free(r->error);
+    free(r->metrics);
+    r->skip_reason = r->error = NULL;
+    r->metrics = NULL;
+}
+
+void row_set_error(sweep_row *r, const char *msg)
+{
+    free(r->error);
+    r->error = msg ? strdup(msg) : NULL;
+}
+
+void row_set_skip(sweep_row *r, const char *reason)
+{
+    free(r->skip_reason);
+    r->skip_reason = reason ? strdup(reason) : NULL;
+    r->status = ROW_SKIPPED;
+}
+
+void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps)
+{
+    r->values[RC_BW_COLD_GBPS] = r->values[RC_BW_HOT_GBPS] = r->values[RC_BW_COLD_PCT_PEAK] = r->values[RC_BW_COLD_PCT_COPY] = NAN;
+    if (r->status != ROW_OK || !(r->values[RC_BYTES_MOVED] > 0)) return;
+    if (r->cold.samples && r->cold.median > 0) r->values[RC_BW_COLD_GBPS] = r->values[RC_BYTES_MOVED] / (r->cold.median * 1e-3) / 1e9;
+    if (r->hot.samples && r->hot.median > 0) r->values[RC_BW_HOT_GBPS] = r->values[RC_BYTES_MOVED] / (r->hot.median * 1e-3) / 1e9;
+    if (peak_GBps > 0) r->values[RC_BW_COLD_PCT_PEAK] = r->values[RC_BW_COLD_GBPS] / peak_GBps * 100.0;
+    if (copy_GBps > 0) r->values[RC_BW_COLD_PCT_COPY] = r->values[RC_BW_COLD_GBPS] / copy_GBps * 100.0;
+}
+
+typedef struct best_key {
+    kind_t kind;
+    dtype_t dtype;
+    op_t op;
+    scan_mode_t mode;
+    size_t n;
+    double base, cub; /* fastest cold medians, NAN if none */
+} best_key;
+
+static int same_key(const best_key *k, const sweep_row *r)
+{
+    const kernel_args *a = &r->cfg.a;
+    return k->kind == r->cfg.v->kind && k->dtype == a->dtype && k->op == a->op && k->n == a->n &&
+           (k->kind == KIND_REDUCE || k->mode == a->scan_mode);
+}
+
+int row_timed_ok(const sweep_row *r) { return r->status == ROW_OK && r->cold.samples && r->cold.median > 0; }
+
+void rows_derive_speedups(sweep_row *rows, size_t n)
+{
+    best_key *keys = NULL;
+    size_t nk = 0, cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        sweep_row *r = &rows[i];
+        r->values[RC_SPEEDUP_VS_BASELINE] = r->values[RC_SPEEDUP_VS_CUB] = NAN;
+        if (!r->cfg.v || !row_timed_ok(r)) continue;
+        const char *name = r->cfg.v->name;
+        int kind_scan = r->cfg.v->kind == KIND_SCAN;
+        int is_base = !strcmp(name, kind_scan ? SWEEP_BASELINE_SCAN : SWEEP_BASELINE_REDUCE);
+        int is_cub = !strcmp(name, kind_scan ? SWEEP_CUB_SCAN : SWEEP_CUB_REDUCE);
+        if (!is_base && !is_cub) continue;
+        best_key *k = NULL;
+        for (size_t j = 0; j < nk && !k; j++)
+            if (same_key(&keys[j], r)) k = &keys[j];
+        if (!k) {
+            if (nk == cap) {
+                size_t ncap = cap ? cap * 2 : 64;
+                best_key *bigger = realloc(keys, ncap * sizeof *bigger);
+                if (!bigger) {
+                    free(keys);
+                    return;
+                }
+                keys = bigger;
+                cap = ncap;
+            }
+            k = &keys[nk++];
+            *k = (best_key){r->cfg.v->kind, r->cfg.a.dtype, r->cfg.a.op, r->cfg.a.scan_mode, r->cfg.a.n, NAN, NAN};
+        }
+        double t = r->cold.median;
+        if (is_base && !(k->base <= t)) k->base = t;
+        if (is_cub && !(k->cub <= t)) k->cub = t;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sweep_row *r = &rows[i];
+        if (!r->cfg.v || !row_timed_ok(r)) continue;
+        for (size_t j = 0; j < nk; j++)
+            if (same_key(&keys[j], r)) {
+                if (keys[j].base > 0) r->values[RC_SPEEDUP_VS_BASELINE] = keys[j].base / r->cold.median;
+                if (keys[j].cub > 0) r->values[RC_SPEEDUP_VS_CUB] = keys[j].cub / r->cold.median;
+                break;
+            }
+    }
+    free(keys);
+}
+

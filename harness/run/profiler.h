@@ -1,0 +1,104 @@
+/* The profile phase's plug: a profiler (the CUPTI one lives in cupti/) that
+ * the sweep calls once per valid configuration, after timing, inside the
+ * configuration's "profile" NVTX range.
+ *
+ * Plugging one in: define a `const sweep_profiler` and pass it to sweep_main()
+ * (harness/run/sweep_main.c); the sweep then
+ *   1. calls begin() once, after the device is open and before any output is
+ *      written: the profiler turns the requested metric names (--metrics or the
+ *      experiment's [profile] metrics; none listed means its default set) into
+ *      the metric columns it will fill, with units, and says how many replay
+ *      passes a configuration costs. What it answers (SWEEP_PROFILER_*):
+ *        READY        metrics are measured;
+ *        UNAVAILABLE  the columns stay in results.csv but are left empty (another
+ *                     profiler such as ncu or nsys is attached, no permission
+ *                     for the GPU counters, ...): the sweep warns once on stderr
+ *                     ("sweep: profiler unavailable: <status>"), run.json's
+ *                     profiler_status reads "unavailable: <status>", and the
+ *                     profile phase still runs, so the attached tool sees each
+ *                     configuration launched once inside its "profile" range;
+ *        BAD_METRIC   a requested name is unknown to the device (status: the
+ *                     message, with the closest names): exit 2, nothing written;
+ *        anything else: no metric columns, no profile phase (status says why);
+ *   2. per configuration whose validation passed, after its timing: before()
+ *      (optional, outside the "profile" range: an L2 flush, say), then
+ *      profile() inside the configuration's "profile" NVTX range, then after()
+ *      (optional, outside the range again). profile() gets the configuration's
+ *      label (config_label(): a name for the profiler's range) and ready
+ *      buffers (a->in/out/workspace); it launches v->launch(a, stream) as often
+ *      as its passes need (synchronizing as it needs) and writes one value per
+ *      column (left NaN where it has none);
+ *   3. calls end() once before the outputs are closed -- only after a begin()
+ *      that answered READY or UNAVAILABLE; any other answer means begin()
+ *      released what it had set up itself.
+ * Columns appear in results.csv as `m:<name>[<unit>]`, in run.json as
+ * "metrics", "profiler_passes" and "profiler_status". --no-cupti, a [profile]
+ * `metrics = none`, or a begin() answering neither READY nor UNAVAILABLE
+ * leave the run without metric columns and without profile ranges.
+ * The CUPTI implementation: harness/run/profiler_cupti.h. */
+#ifndef HARNESS_PROFILER_H
+#define HARNESS_PROFILER_H
+
+#include <stddef.h>
+
+#include "harness/run/device.h"
+#include "kernels/variant.h"
+
+#define SWEEP_MAX_METRICS 64
+#define SWEEP_METRIC_NAME_LEN 128
+#define SWEEP_METRIC_UNIT_LEN 32
+
+typedef struct sweep_metric {
+    char name[SWEEP_METRIC_NAME_LEN]; /* e.g. dram__bytes_read.sum */
+    char unit[SWEEP_METRIC_UNIT_LEN]; /* e.g. byte; "" when unitless */
+} sweep_metric;
+
+typedef struct sweep_profiler_setup {
+    /* in */
+    const device_info *device;
+    const char *const *requested; /* metric names; NULL with requested_count 0: the default set */
+    size_t requested_count;
+    /* out */
+    sweep_metric metrics[SWEEP_MAX_METRICS];
+    size_t metric_count;
+    int passes;       /* replay passes one configuration costs */
+    char status[256]; /* "ok: ..." or why profiling is off */
+} sweep_profiler_setup;
+
+/* begin()'s answers (see above). */
+#define SWEEP_PROFILER_READY 0
+#define SWEEP_PROFILER_OFF 1
+#define SWEEP_PROFILER_UNAVAILABLE 2
+#define SWEEP_PROFILER_BAD_METRIC 3
+
+/* The status texts of the two expected UNAVAILABLE cases (one line each; the
+ * sweep prints "sweep: profiler unavailable: " before them). */
+#define SWEEP_PROFILER_TEXT_OTHER_PROFILER \
+    "another profiler (ncu/nsys) is attached; metric columns left empty"
+#define SWEEP_PROFILER_TEXT_PRIVILEGES                                                        \
+    "GPU performance counters are restricted to admin users: run as root, or set the nvidia " \
+    "module option NVreg_RestrictProfilingToAdminUsers=0 and reload it "                      \
+    "(developer.nvidia.com/ERR_NVGPUCTRPERM); metric columns left empty"
+
+typedef struct sweep_profiler {
+    const char *name;
+    void *state;
+    /* SWEEP_PROFILER_READY: profile with setup->metrics; UNAVAILABLE: keep the
+     * columns, leave them empty; BAD_METRIC: exit 2; else run without metrics.
+     * setup->status says why in every case but READY. */
+    int (*begin)(void *state, sweep_profiler_setup *setup);
+    /* 0, or nonzero with err: the row keeps its status, its metrics stay empty
+     * and the message lands in its error column. */
+    int (*profile)(void *state, const char *label, const variant *v, const kernel_args *a, cudaStream_t stream,
+                   double *values, char *err, size_t errlen);
+    void (*end)(void *state);
+    /* Optional (NULL: nothing), called outside the "profile" range just before
+     * it is pushed / just after it is popped; 0, or nonzero with err as for
+     * profile() (a failing before() skips profile() and after()). */
+    int (*before)(void *state, const variant *v, const kernel_args *a, cudaStream_t stream, char *err,
+                  size_t errlen);
+    int (*after)(void *state, const variant *v, const kernel_args *a, cudaStream_t stream, char *err,
+                 size_t errlen);
+} sweep_profiler;
+
+#endif

@@ -1,0 +1,319 @@
+/* One configuration of the sweep: validate, warm up, time cold and hot,
+ * profile, into its row; and the index of rows already there (--resume). */
+#define _POSIX_C_SOURCE 200809L
+#include "harness/run/sweep_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Every variant sees the same input for a given dtype and n. */
+uint64_t config_seed(uint64_t base, const kernel_args *a)
+{
+    return mix64(base ^ mix64(((uint64_t)a->dtype << 56) ^ (uint64_t)a->n));
+}
+
+/* ---- resumed rows: a hash of the configurations already there ----------------------------------- */
+
+
+
+static uint64_t axes_hash(const sweep_config *c)
+{
+    const kernel_args *a = &c->a;
+    uint64_t h = mix64((uint64_t)(uintptr_t)c->v);
+    h = mix64(h ^ ((uint64_t)a->dtype | (uint64_t)a->op << 8 | (uint64_t)a->block_dim << 16));
+    h = mix64(h ^ ((uint64_t)a->n));
+    h = mix64(h ^ ((uint64_t)a->axis[0] | (uint64_t)(c->v->kind == KIND_SCAN ? a->scan_mode : a->finish) << 32));
+    h = mix64(h ^ (uint64_t)a->axis[1]);
+    return h;
+}
+
+int index_build(row_index *ix, const sweep_row *rows, size_t n)
+{
+    ix->cap = 16;
+    while (ix->cap < 2 * n + 16) ix->cap *= 2;
+    ix->slots = calloc(ix->cap, sizeof *ix->slots);
+    ix->rows = rows;
+    if (!ix->slots) return -1;
+    for (size_t i = 0; i < n; i++) {
+        size_t s = axes_hash(&rows[i].cfg) & (ix->cap - 1);
+        while (ix->slots[s]) s = (s + 1) & (ix->cap - 1);
+        ix->slots[s] = i + 1;
+    }
+    return 0;
+}
+
+int index_has(const row_index *ix, const sweep_config *c)
+{
+    if (!ix->slots) return 0;
+    size_t s = axes_hash(c) & (ix->cap - 1);
+    while (ix->slots[s]) {
+        if (config_same_axes(&ix->rows[ix->slots[s] - 1].cfg, c)) return 1;
+        s = (s + 1) & (ix->cap - 1);
+    }
+    return 0;
+}
+
+/* ---- one configuration ---------------------------------------------------------------------------- */
+
+
+
+/* --samples: one samples.csv line per timed sample, through timing.h's hook. */
+typedef struct samples_sink {
+    FILE *f;
+    const sweep_config *cfg;
+    const char *phase;
+    const unsigned *batch; /* the row's: final once the measurement runs */
+} samples_sink;
+
+static void write_samples(void *p, const double *ms, size_t n)
+{
+    samples_sink *s = p;
+    char label[256];
+    config_label(s->cfg, label, sizeof label);
+    for (size_t i = 0; i < n; i++)
+        fprintf(s->f, "%s,%zu,\"%s\",%s,%u,%zu,%.9g\n", s->cfg->v->name, s->cfg->a.n, label, s->phase, *s->batch, i,
+                ms[i]);
+    fflush(s->f);
+}
+
+static void samples_begin(samples_sink *s, run_ctx *ctx, const sweep_config *cfg, const char *phase,
+                          const unsigned *batch)
+{
+    if (!ctx->samples) return;
+    *s = (samples_sink){ctx->samples, cfg, phase, batch};
+    timing_set_samples_hook(write_samples, s);
+}
+
+static void samples_end(void) { timing_set_samples_hook(NULL, NULL); }
+
+/* The configuration's buffers could not be allocated: a skipped row with the
+ * CUDA error text, and a mark so that larger ones of its kind skip too. */
+static cfg_outcome no_memory(sweep_row *r, const char *msg, run_ctx *ctx, const sweep_config *cfg)
+{
+    char reason[900];
+    snprintf(reason, sizeof reason, "out of device memory: %s", msg[0] ? msg : "cudaErrorMemoryAllocation");
+    row_set_skip(r, reason);
+    row_set_error(r, NULL);
+    r->cold.samples = r->hot.samples = 0;
+    for (size_t i = 0; i < ctx->n_oom; i++)
+        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->a.dtype) {
+            if (cfg->a.n < ctx->oom[i].n) ctx->oom[i].n = cfg->a.n;
+            return CFG_NO_MEMORY;
+        }
+    if (ctx->n_oom < ctx->cap_oom) ctx->oom[ctx->n_oom++] = (oom_mark){cfg->v, cfg->a.dtype, cfg->a.n};
+    return CFG_NO_MEMORY;
+}
+
+/* The smallest n an allocation failed at for cfg's variant and dtype, if cfg is at or above it (else 0). */
+size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg)
+{
+    for (size_t i = 0; i < ctx->n_oom; i++)
+        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->a.dtype && cfg->a.n >= ctx->oom[i].n)
+            return ctx->oom[i].n;
+    return 0;
+}
+
+static int same_group(const sweep_config *x, const sweep_config *y)
+{
+    const kernel_args *a = &x->a, *b = &y->a;
+    if (x->v != y->v || a->dtype != b->dtype || a->op != b->op || a->n != b->n) return 0;
+    return x->v->kind == KIND_SCAN ? a->scan_mode == b->scan_mode : a->finish == b->finish;
+}
+
+static void phase_push(const char *name, const variant *v) { nvtx_push(name, nvtx_family_color(v->family)); }
+
+static cfg_outcome fail_row(sweep_row *r, dev_status st, const char *msg, run_ctx *ctx)
+{
+    r->status = ROW_ERROR;
+    row_set_error(r, msg);
+    r->cold.samples = r->hot.samples = 0;
+    if (st == DEV_FATAL) {
+        snprintf(ctx->fatal, sizeof ctx->fatal, "%s", msg);
+        return CFG_FATAL;
+    }
+    return CFG_DONE;
+}
+
+/* The CPU baseline row: validate and time the host loop (no device, no profile). */
+static cfg_outcome run_cpu_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
+{
+    sweep_validation val;
+    phase_push("cold", cfg->v);
+    int rc = cpu_serial_run(&cfg->a, config_seed(ctx->e->seed, &cfg->a), &ctx->e->timing, ctx->e->timing.timeout_s,
+                            &stop_signal, &val, &row->cold);
+    nvtx_pop();
+    row->validated = 1;
+    row->values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
+    row->values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
+    if (rc != 0) {
+        row_set_skip(row, val.message);
+        return CFG_DONE;
+    }
+    if (!val.ok) {
+        row->status = ROW_INVALID;
+        row_set_error(row, val.message[0] ? val.message : "validation failed");
+        return CFG_DONE;
+    }
+    row->cold_batch = 1;
+    return row->cold.stop == STOP_INTERRUPTED ? CFG_INTERRUPTED : CFG_DONE;
+}
+
+/* One timed phase (cold or hot) of a configuration, for timing.h's spread rule. */
+typedef struct phase_call {
+    run_ctx *ctx;
+    const sweep_config *cfg;
+    const kernel_args *a;
+    int cold;
+    char *msg;
+    size_t len;
+} phase_call;
+
+static int measure_once(void *p, unsigned *batch, timing_stats *out)
+{
+    phase_call *c = p;
+    sweep_device *dev = c->ctx->dev;
+    const timing_params *t = &c->ctx->e->timing;
+    double half = t->timeout_s / 2;
+    if (c->cold)
+        return dev->ops->measure_cold(dev, c->cfg->v, c->a, t, batch, half, &stop_signal, out, c->msg, c->len);
+    return dev->ops->measure_hot(dev, c->cfg->v, c->a, t, *batch, half, &stop_signal, out, c->msg, c->len);
+}
+
+/* The phase in its NVTX range, its samples to samples.csv: batches sized
+ * from `launch_ms`, then the spread rule (timing.h). */
+static dev_status measure_phase(run_ctx *ctx, const sweep_config *cfg, const kernel_args *a, int cold,
+                                unsigned *batch, timing_stats *out, double launch_ms, char *msg, size_t len)
+{
+    const char *phase = cold ? "cold" : "hot";
+    phase_call call = {ctx, cfg, a, cold, msg, len};
+    samples_sink sink;
+    *batch = sample_batch_for(launch_ms);
+    phase_push(phase, cfg->v);
+    samples_begin(&sink, ctx, cfg, phase, batch);
+    dev_status st = (dev_status)timing_measure_spread(measure_once, &call, batch, out);
+    samples_end();
+    nvtx_pop();
+    return st;
+}
+
+/* The profile phase: the configuration once more, inside its range, under
+ * the profiler; a failure is the row's error, its metrics left empty. */
+static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_args *a, sweep_row *row)
+{
+    const sweep_profiler *pr = ctx->prof;
+    const variant *v = cfg->v;
+    cudaStream_t stream = ctx->dev->ops->stream(ctx->dev);
+    char msg[768] = "", label[256];
+    config_label(cfg, label, sizeof label);
+    /* before() and after() stay outside the range, so a tool that selects
+     * the "profile" range sees the configuration's launches alone. */
+    int r = pr->before ? pr->before(pr->state, v, a, stream, msg, sizeof msg) : 0;
+    if (r == 0) {
+        phase_push("profile", v);
+        r = pr->profile(pr->state, label, v, a, stream, row->metrics, msg, sizeof msg);
+        nvtx_pop();
+        int r2 = pr->after ? pr->after(pr->state, v, a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
+        if (r == 0) r = r2;
+        keep_signals(&ctx->signals_noted);
+    }
+    if (r != 0) {
+        char full[800];
+        snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "failed");
+        row_set_error(row, full);
+    }
+}
+
+/* NVML's view after a timed phase: the clock-event reasons seen after either
+ * phase (idle left out: the device idles between batches), and after the hot
+ * one, the temperature and power. */
+static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
+{
+    gpu_conditions g;
+    if (!ctx->nvml || nvml_reader_read(ctx->nvml, &g) != 0) return;
+    unsigned long long seen = g.clock_event_reasons & ~NVML_EVENT_GPU_IDLE;
+    if (seen) {
+        char names[128], *have = row->clock_events;
+        gpu_clock_event_names(seen, names, sizeof names);
+        if (!strstr(have, names))
+            snprintf(have + strlen(have), sizeof row->clock_events - strlen(have), "%s%s", have[0] ? "|" : "", names);
+    }
+    if (hot) {
+        row->values[RC_GPU_TEMP_C] = g.temperature_c;
+        row->values[RC_GPU_POWER_W] = g.power_w;
+        row->values[RC_GPU_MEM_CLOCK_MHZ] = g.mem_clock_mhz;
+    }
+}
+
+/* validate -> warmup -> cold -> hot -> profile, each in its NVTX range. */
+cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
+{
+    if (cfg->v->runner == RUNNER_HOST) return run_cpu_config(ctx, cfg, row);
+    const variant *v = cfg->v;
+    const experiment *e = ctx->e;
+    sweep_device *dev = ctx->dev;
+    char msg[768];
+    kernel_args a = cfg->a;
+
+    dev_status st = DEV_OK;
+    sweep_validation val = {.ok = 1, .error_abs = NAN, .tolerance_abs = NAN};
+    /* Above validate_all_to, the first configuration of a (variant, dtype,
+     * op, finish/mode, n) group vouches for the rest -- unless it failed. */
+    int vouched = !cfg->validate && ctx->group_ok && same_group(&ctx->group, cfg);
+    if (!vouched) {
+        phase_push("validate", v);
+        st = dev->ops->validate(dev, v, &a, config_seed(e->seed, &a), &val);
+        nvtx_pop();
+        if (st == DEV_NO_MEMORY) return no_memory(row, val.message, ctx, cfg);
+        ctx->group = *cfg;
+        ctx->group_ok = val.ok;
+    }
+    row->validated = !vouched;
+    row->values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
+    row->values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
+    if (!val.ok) {
+        row->status = val.cuda_error ? ROW_ERROR : ROW_INVALID;
+        row_set_error(row, val.message[0] ? val.message : "validation failed");
+        if (st == DEV_FATAL) {
+            snprintf(ctx->fatal, sizeof ctx->fatal, "%.500s", val.message);
+            return CFG_FATAL;
+        }
+        return CFG_DONE;
+    }
+    if (stop_signal) return CFG_INTERRUPTED;
+
+    msg[0] = '\0';
+    if ((st = dev->ops->prepare(dev, v, &a, msg, sizeof msg)) != DEV_OK)
+        return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
+
+    phase_push("warmup", v);
+    double launch_ms = NAN;
+    st = dev->ops->warmup(dev, v, &a, &launch_ms, msg, sizeof msg);
+    nvtx_pop();
+    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
+    if (stop_signal) return CFG_INTERRUPTED;
+
+    if ((st = measure_phase(ctx, cfg, &a, 1, &row->cold_batch, &row->cold, launch_ms, msg, sizeof msg)) != DEV_OK)
+        return fail_row(row, st, msg, ctx);
+    if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    row_read_conditions(ctx, row, 0);
+    if ((st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg)) != DEV_OK)
+        return fail_row(row, st, msg, ctx);
+    if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    row_read_conditions(ctx, row, 1);
+
+    if (ctx->prof && ctx->metric_count) profile_config(ctx, cfg, &a, row);
+    return CFG_DONE;
+}
