@@ -141,9 +141,9 @@ static void test_variant(void **state)
                             configs++;
                             if (r.ok) continue;
                             if (failed++ < MAX_PRINTED_FAILURES)
-                                print_error("FAIL %s block=%u coarse=%u %s %s %s n=%zu: %s\n", v->name, block,
-                                            coarse, axis_name(v, &a), dtype_name(a.dtype), op_name(a.op), a.n,
-                                            r.message);
+                                print_error("FAIL %s block=%u %s=%u %s %s %s n=%zu: %s\n", v->name, block,
+                                            v->axes[0].name ? v->axes[0].name : "own axes", coarse,
+                                            axis_name(v, &a), dtype_name(a.dtype), op_name(a.op), a.n, r.message);
                             if (r.cuda_error != cudaSuccess && r.cuda_error != cudaErrorInvalidValue &&
                                 r.cuda_error != cudaErrorMemoryAllocation) {
                                 /* A sticky error poisons the context: nothing after it can be trusted. */
