@@ -138,8 +138,7 @@ static void config_of(long block, long coarse, char *buf, size_t len)
 
 static void confirm_config(const char *label, char *buf, size_t len)
 {
-    const char *b = strstr(label, "block="), *c = strstr(label, "coarse=");
-    config_of(b ? atol(b + 6) : -1, c ? atol(c + 7) : 1, buf, len);
+    if (confirm_label_dims(label, "×", buf, len)) config_of(-1, 1, buf, len);
 }
 
 static int pt_cmp(const void *a, const void *b)

@@ -239,8 +239,8 @@ static void confirm_cells(const confirm_line *x, char *who, char *what, size_t l
         snprintf(what, len, "–");
         return;
     }
-    const char *b = strstr(x->config, "block="), *c = strstr(x->config, "coarse=");
-    if (b && c) snprintf(who, len, "%s %dx%d", x->variant, atoi(b + 6), atoi(c + 7));
+    char dims[64];
+    if (!confirm_label_dims(x->config, "x", dims, sizeof dims)) snprintf(who, len, "%s %s", x->variant, dims);
     else snprintf(who, len, "%s", x->variant);
     snprintf(what, len, "%s %.3fx [%.3f, %.3f]", x->verdict, x->speedup, x->ci_lo, x->ci_hi);
 }

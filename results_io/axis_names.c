@@ -1,6 +1,7 @@
 /* The variants' own axes by variant name (results_io/axis_names.h). */
 #include "results_io/axis_names.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define ITEMS "items_per_thread", "elements per thread"
@@ -26,4 +27,19 @@ const results_axis_name *results_axis_of_variant(const char *name)
     for (size_t i = 0; i < results_axis_name_count(); i++)
         if (!strcmp(table[i].variant, name)) return &table[i];
     return NULL;
+}
+
+void results_label_migrate(const char *label, char *out, size_t len)
+{
+    const char *c = strstr(label, " coarse=");
+    if (!c) {
+        snprintf(out, len, "%s", label);
+        return;
+    }
+    char variant[64];
+    snprintf(variant, sizeof variant, "%.*s", (int)strcspn(label, " "), label);
+    const results_axis_name *a = results_axis_of_variant(variant);
+    const char *value = c + strlen(" coarse="), *rest = value + strcspn(value, " ");
+    if (a) snprintf(out, len, "%.*s %s=%.*s%s", (int)(c - label), label, a->axis, (int)(rest - value), value, rest);
+    else snprintf(out, len, "%.*s%s", (int)(c - label), label, rest);
 }

@@ -22,4 +22,11 @@ const results_axis_name *results_axis_of_variant(const char *name);
 size_t results_axis_name_count(void);
 const results_axis_name *results_axis_name_get(size_t i);
 
+/* A configuration label of results.csv schema 4 and before ("reduce_cub f32
+ * sum n=1024 block=256 coarse=1 none") in today's form: coarse= becomes the
+ * variant's first own axis by name, or goes where the variant has none
+ * ("reduce_cub f32 sum n=1024 block=256 none"). A label without " coarse="
+ * is copied as it is. Truncates to len as snprintf. */
+void results_label_migrate(const char *label, char *out, size_t len);
+
 #endif

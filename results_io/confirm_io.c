@@ -120,3 +120,30 @@ void confirm_format_n(size_t n, char *buf, size_t len)
         snprintf(buf, len, "%zu", n);
     }
 }
+
+int confirm_label_shape(const char *label, unsigned *block, unsigned *axis, int max)
+{
+    const char *p = strstr(label, "block=");
+    if (!p) return -1;
+    *block = (unsigned)strtoul(p + strlen("block="), NULL, 10);
+    int k = 0;
+    for (p += strcspn(p, " "); *p == ' '; p += strcspn(p, " ")) {
+        p++;
+        const char *eq = strchr(p, '=');
+        if (!eq || eq > p + strcspn(p, " ")) break; /* the finish or scan mode */
+        if (k < max) axis[k++] = (unsigned)strtoul(eq + 1, NULL, 10);
+    }
+    return k;
+}
+
+int confirm_label_dims(const char *label, const char *times, char *buf, size_t len)
+{
+    unsigned block = 0, axis[4];
+    int k = confirm_label_shape(label, &block, axis, 4);
+    if (len) buf[0] = '\0';
+    if (k < 0) return -1;
+    size_t used = (size_t)snprintf(buf, len, "%u", block);
+    for (int i = 0; i < (k ? k : 1) && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%u", times, k ? axis[i] : 1u);
+    return 0;
+}

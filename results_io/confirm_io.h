@@ -43,6 +43,18 @@ void confirm_write_line(FILE *f, const confirm_line *l);
  * (a run without a confirmation phase), -1 with a message naming the file. */
 int confirm_read_csv(const char *path, confirm_line **lines, size_t *count, char *err, size_t errlen);
 
+/* The block size and own-axis values out of a configuration label, today's
+ * form ("... block=256 vectors_in_flight=4 none", "... block=256 none") or
+ * that of results schema 4 and before ("... block=256 coarse=4 none"): the
+ * name=value words after block=. Returns how many axis values went to axis
+ * (at most max); -1 where the label has no block=. */
+int confirm_label_shape(const char *label, unsigned *block, unsigned *axis, int max);
+
+/* "256x4" ("256x2x4" for two own axes) with `times` between; "256x1" where
+ * the label names no own axis, as older labels said coarse=1. -1 and ""
+ * where the label has no block=. */
+int confirm_label_dims(const char *label, const char *times, char *buf, size_t len);
+
 /* "2^20" for powers of two, else the number. */
 void confirm_format_n(size_t n, char *buf, size_t len);
 

@@ -176,7 +176,7 @@ static void test_default_pair(void **state)
     /* compare.md holds the per-configuration tables, sizes as 2^k */
     char *md = tu_read_file(tu_path(out, "compare.md"));
     assert_non_null(strstr(md, "## reduce_coarsened"));
-    assert_non_null(strstr(md, "| f32 sum n=2^22 block=256 coarse=4 recursive |"));
+    assert_non_null(strstr(md, "| f32 sum n=2^22 block=256 items_per_thread=4 recursive |"));
     assert_no_long_powers(md);
     assert_true(tu_count_lines(md) > 2000);
     free(md);
@@ -195,7 +195,7 @@ static void test_detail(void **state)
     tu_result r = run_compare(base, newer, "--detail", NULL, NULL);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "## scan_decoupled_lookback"));
-    assert_non_null(strstr(r.out, "| f32 sum n=2^20 block=256 coarse=1 inclusive |"));
+    assert_non_null(strstr(r.out, "| f32 sum n=2^20 block=256 items_per_thread=1 inclusive |"));
     assert_non_null(strstr(r.out, "Benjamini-Hochberg, q = 0.05, over "));
     assert_no_long_powers(r.out);
     assert_true(tu_count_lines(r.out) > 2000);

@@ -140,10 +140,11 @@ static void test_variant(void **state)
                             check_result r = check_run(ctx, v, &a, seed_base + seed_counter++);
                             configs++;
                             if (r.ok) continue;
+                            char own[64] = ""; /* as config_label: the own axis by name, none without */
+                            if (v->axes[0].name) snprintf(own, sizeof own, " %s=%u", v->axes[0].name, coarse);
                             if (failed++ < MAX_PRINTED_FAILURES)
-                                print_error("FAIL %s block=%u coarse=%u %s %s %s n=%zu: %s\n", v->name, block,
-                                            coarse, axis_name(v, &a), dtype_name(a.dtype), op_name(a.op), a.n,
-                                            r.message);
+                                print_error("FAIL %s block=%u%s %s %s %s n=%zu: %s\n", v->name, block, own,
+                                            axis_name(v, &a), dtype_name(a.dtype), op_name(a.op), a.n, r.message);
                             if (r.cuda_error != cudaSuccess && r.cuda_error != cudaErrorInvalidValue &&
                                 r.cuda_error != cudaErrorMemoryAllocation) {
                                 /* A sticky error poisons the context: nothing after it can be trusted. */

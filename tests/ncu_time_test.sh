@@ -42,15 +42,18 @@ EOF
 cat >"$T/sweep" <<EOF
 #!/usr/bin/env bash
 if [ "\$1" = --list ]; then
-    cat <<'LIST'
+    # STANDIN_OLD_LIST: a sweep of a build before named axes (no axis lines; labels say coarse=)
+    cat <<'LIST' | if [ -n "\${STANDIN_OLD_LIST:-}" ]; then grep -v '^    axis '; else cat; fi
 6 variants (name, seed alias, family; what it demonstrates; axes):
 
 reduce_coarsened                 alias: reduce_coarsening_gpu (seed 002)  [reduce, coarsening]
     thread coarsening
     block dims 32..1024; coarse 1..64; finishes recursive,two_step,atomic; dtypes f32,f64,i32; ops sum,max,min
+    axis items_per_thread = 1,2,4,8,16,32,64 (elements per thread): elements each thread reduces
 reduce_one_launch                alias: one_launch  [reduce, single_pass]
     one launch per call
     block dims 32..1024; coarse 1..8; finishes none; dtypes f32,f64,i32; ops sum,max,min
+    axis vectors_in_flight = 1,2,4,8 (16-byte vectors per thread): loads in flight per thread
 reduce_broken                    alias: broken  [reduce, single_pass]
     fails its validation
     block dims 32..1024; coarse 1; finishes none; dtypes f32,f64,i32; ops sum,max,min
@@ -60,6 +63,7 @@ reduce_cub                       alias: cub::DeviceReduce  [reduce, cub]
 scan_lookahead_bulk              alias: lookahead_tma  [scan, single_pass]
     single pass, one launch, persistent blocks
     block dims 128..256; coarse 8..32; scan modes inclusive,exclusive; dtypes f32,f64,i32; ops sum,max,min
+    axis items_per_thread = 8,16,32 (elements per thread): elements each thread scans
 scan_cub                         alias: cub::DeviceScan  [scan, cub]
     cub::DeviceScan
     block dims 256; coarse 1; scan modes inclusive,exclusive; dtypes f32,f64,i32; ops sum,max,min
@@ -239,8 +243,8 @@ check "... with the scan's mode and the reduction's finish" \
     grep -q '^ncu=0 scan_lookahead_bulk f32 1048576 128 16 first inclusive$' "$T/sweep.log"
 check "ncu: kernel replay, caches flushed, clocks not locked, the duration metric" \
     grep -q -- '--replay-mode kernel --nvtx --clock-control none --cache-control all --metrics gpu__time_duration.sum --nvtx-include sweep@profile/ ' "$T/ncu.log"
-check "the full NVTX path where the short one matched nothing" \
-    grep -qF -- '--nvtx-include sweep@run/default/scan_lookahead_bulk/scan_lookahead_bulk f32 sum n=1048576 block=128 coarse=16 inclusive/profile/ ' "$T/ncu.log"
+check "the full NVTX path where the short one matched nothing (the label names the own axis)" \
+    grep -qF -- '--nvtx-include sweep@run/default/scan_lookahead_bulk/scan_lookahead_bulk f32 sum n=1048576 block=128 items_per_thread=16 inclusive/profile/ ' "$T/ncu.log"
 check "ncu's raw CSVs kept" [ -s "$T/out/ncu/reduce_cub-f32-sum-n1048576-b256-c1-none.csv" ]
 check "the table on stdout: ours / CUB" \
     grep -Eq '^reduce +f32 +sum +2\^20 +reduce_one_launch +512 +8 +none +0\.5000 +0\.6000 +yes$' "$T/out.log"
@@ -251,6 +255,14 @@ check "ncu_time.md: GPU, ncu version and flags" \
     grep -q '^GPU: Stand-in GPU · date: [0-9T:-]*Z · ncu: Version 2099.1.0 (stand-in) · ncu flags: `.*--replay-mode kernel.*--cache-control all.*gpu__time_duration.sum' "$M"
 check "ncu_time.md: the ours / CUB table" \
     grep -q '^| scan | f32 | sum | 2^20 | `scan_lookahead_bulk` | 128 | 16 | inclusive | 0.7500 | 0.5000 | yes |$' "$M"
+
+# ---- a sweep of a build before named axes: its labels say coarse= -------------------------------
+: >"$T/ncu.log"
+export STANDIN_OLD_LIST=1
+run "$T/out-old" --from "$T/results" --sizes 2^20 --kind scan --dtype f32
+unset STANDIN_OLD_LIST
+check_all "an older sweep: exit 0, its full NVTX path says coarse=" \
+    '[ "$rc" = 0 ] && grep -qF -- "--nvtx-include sweep@run/default/scan_lookahead_bulk/scan_lookahead_bulk f32 sum n=1048576 block=128 coarse=16 inclusive/profile/ " "$T/ncu.log"'
 
 # ---- --harness results, --repeat ---------------------------------------------------------------
 : >"$T/sweep.log"

@@ -527,7 +527,7 @@ static void test_variant_without_alias(void **state)
     row.status = ROW_OK;
     char label[256];
     config_label(&row.cfg, label, sizeof label);
-    assert_string_equal(label, "reduce_cub f32 sum n=1024 block=256 coarse=1 none");
+    assert_string_equal(label, "reduce_cub f32 sum n=1024 block=256 none");
     const char *csv = tu_path(tu_tempdir("noalias"), "results.csv");
     metric_columns mc = {0};
     assert_int_equal(results_write_csv(csv, &row, 1, mc, err, sizeof err), 0);

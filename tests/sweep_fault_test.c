@@ -243,7 +243,7 @@ static void interrupt_resume_equals_uninterrupted(int sig)
 
     char *a = coverage(dir), *b = coverage(whole);
     assert_string_equal(a, b);
-    assert_non_null(strstr(a, "reduce_atomic_global f32 max n=1024 block=128 coarse=1 none | skipped | max/min only"));
+    assert_non_null(strstr(a, "reduce_atomic_global f32 max n=1024 block=128 none | skipped | max/min only"));
     free(a);
     free(b);
     j = load_run_json(dir);

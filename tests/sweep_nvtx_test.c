@@ -159,12 +159,18 @@ static void check_tree(int with_profile)
                 assert_string_equal(e->name, "measure");
                 break;
             }
-            /* "<variant> f32 sum n=1024 block=256 coarse=1 <finish|mode>" */
+            /* "<variant> f32 sum n=1024 block=256 [<own axis>=V] <finish|mode>" */
             size_t l = strlen(variant);
             if (strncmp(e->name, variant, l) || e->name[l] != ' ') fail_msg("'%s' under '%s'", e->name, variant);
             assert_non_null(strstr(e->name, " f32 sum n="));
             assert_non_null(strstr(e->name, " block="));
-            assert_non_null(strstr(e->name, " coarse="));
+            assert_null(strstr(e->name, " coarse="));
+            const variant_axis *own_axes = registry_find(variant)->axes; /* `variant` is the name here */
+            for (size_t k = 0; k < VARIANT_AXES_MAX && own_axes[k].name; k++) {
+                char own[80];
+                snprintf(own, sizeof own, " %s=", own_axes[k].name);
+                if (!strstr(e->name, own)) fail_msg("'%s' does not name its axis %s", e->name, own_axes[k].name);
+            }
             if (strstr(e->name, "reduce_unroll_last_warp") && strstr(e->name, "block=32 "))
                 fail_msg("a skipped configuration got a range: %s", e->name);
             configs++;

@@ -539,7 +539,7 @@ static void test_label_and_estimates(void **state)
     assert_non_null(c);
     config_label(c, label, sizeof label);
     char want[256];
-    snprintf(want, sizeof want, "reduce_warp_shuffle f32 sum n=1048576 block=256 coarse=1 %s", finish_name(c->a.finish));
+    snprintf(want, sizeof want, "reduce_warp_shuffle f32 sum n=1048576 block=256 %s", finish_name(c->a.finish));
     assert_string_equal(label, want);
     estimate_model m = estimate_model_default();
     const sweep_config *small = find_config(&p, "reduce_warp_shuffle", 1u << 10, 256, 1);

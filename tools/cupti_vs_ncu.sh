@@ -161,11 +161,12 @@ function csvsplit(line, f,    n, i, c, field, inq) {
 AWK
 )
 configs_awk=$(cat <<'AWK'
-# The value of the variant's own axis: schema 5's axes cell (items_per_thread=4; empty: 1), else coarse.
-function own_axis(f,   v) {
-    if (!("axes" in col)) return f[col["coarse"]]
-    v = f[col["axes"]]; if (v == "") return 1
-    sub(/^[^=]*=/, "", v); sub(/;.*/, "", v); return v
+# The own axes as the sweep that wrote the row labels them (config_label): schema 5's axes
+# cell by name (items_per_thread=4; a=2;b=4 -> "a=2 b=4"; none where empty), else coarse=.
+function own_axes(f,   v) {
+    if (!("axes" in col)) return " coarse=" f[col["coarse"]]
+    v = f[col["axes"]]; gsub(/;/, " ", v)
+    return v == "" ? "" : " " v
 }
 { sub(/\r$/, "") }
 NR == 1 { n = csvsplit($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
@@ -173,7 +174,7 @@ NR == 1 { n = csvsplit($0, h); for (i = 1; i <= n; i++) col[h[i]] = i; next }
     csvsplit($0, f)
     if (f[col["status"]] != "ok") { print "cupti_vs_ncu: skipping " f[col["variant"]] " n=" f[col["n"]] ": " f[col["status"]] " " f[col["error"]] > "/dev/stderr"; next }
     mode = f[col["kind"]] == "scan" ? f[col["scan_mode"]] : f[col["finish"]]
-    label = f[col["variant"]] " " f[col["dtype"]] " " f[col["op"]] " n=" f[col["n"]] " block=" f[col["block_dim"]] " coarse=" own_axis(f) " " mode
+    label = f[col["variant"]] " " f[col["dtype"]] " " f[col["op"]] " n=" f[col["n"]] " block=" f[col["block_dim"]] own_axes(f) " " mode
     print f[col["variant"]] "\t" f[col["n"]] "\t" label
 }
 AWK

@@ -153,7 +153,9 @@ for k in ${kinds//,/ }; do case $k in reduce | scan) ;; *) die "--kind: unknown 
 # The sweep and ncu: nothing can be measured without them.
 [ -x "$SWEEP" ] || die "no sweep binary at $SWEEP (run from the bundle directory, or set SWEEP)"
 "$NCU" --version >/dev/null 2>&1 || die "ncu not found ($NCU): set NCU=/path/to/ncu"
-# The variants the sweep knows: name, kind, family, first finish (from --list).
+# The variants the sweep knows: name, kind, family, own axis ("-": none), first finish
+# (from --list). A sweep whose --list names no axis at all is of a build before
+# named axes: its NVTX labels say coarse= for every variant ("coarse").
 variants_tsv=$("$SWEEP" --list 2>/dev/null | awk '
     /^[A-Za-z0-9_]+ / && match($0, /\[[a-z_]+, [a-z_]+\]/) {
         name = $1; split(substr($0, RSTART + 1, RLENGTH - 2), kf, ", ")
@@ -162,10 +164,16 @@ variants_tsv=$("$SWEEP" --list 2>/dev/null | awk '
     /^    block dims/ && name != "" && match($0, /finishes [a-z_,]+/) {
         split(substr($0, RSTART + 9, RLENGTH - 9), ff, ","); first[name] = ff[1]
     }
-    END { for (i = 1; i <= nv; i++) print order[i] "\t" kind[order[i]] "\t" fam[order[i]] "\t" first[order[i]] }')
+    /^    axis [a-z_]+ = / && name != "" { if (!(name in ax)) ax[name] = $2; named = 1 }
+    END {
+        for (i = 1; i <= nv; i++) {
+            v = order[i]; a = named ? (v in ax ? ax[v] : "-") : "coarse"
+            print v "\t" kind[v] "\t" fam[v] "\t" a "\t" first[v]
+        }
+    }')
 [ -n "$variants_tsv" ] || die "$SWEEP --list printed no variants"
-declare -A vkind vfam vfirst
-while IFS=$'\t' read -r name k f first; do vkind[$name]=$k; vfam[$name]=$f; vfirst[$name]=$first; done <<<"$variants_tsv"
+declare -A vkind vfam vfirst vaxis
+while IFS=$'\t' read -r name k f a first; do vkind[$name]=$k; vfam[$name]=$f; vaxis[$name]=$a; vfirst[$name]=$first; done <<<"$variants_tsv"
 
 # A configuration, resolved: variant kind family dtype op n block coarse mode results_cold_ms
 configs=()
@@ -393,7 +401,9 @@ for cfg in "${configs[@]}"; do
     i=$((i + 1))
     IFS=$'\t' read -r v k f d o n b c m t <<<"$cfg"
     tag="$v-$d-$o-n$n-b$b-c$c-$m"
-    label="$v $d $o n=$n block=$b coarse=$c $m"
+    # the sweep's label of it (config_label): the own axis by name, none where the variant has none
+    label="$v $d $o n=$n block=$b ${vaxis[$v]}=$c $m"
+    [ "${vaxis[$v]:--}" = - ] && label="$v $d $o n=$n block=$b $m"
     if [ "$k" = scan ]; then axes=(--finish first --scan-mode "$m"); else axes=(--finish "$m" --scan-mode inclusive); fi
     args=(--variants "$v" --dtype "$d" --op "$o" --sizes "$n" --block-dims "$b" --coarse "$c" "${axes[@]}")
     echo

@@ -15,10 +15,11 @@
 void compare_config_text(const sweep_config *c, char *buf, size_t len)
 {
     const kernel_args *a = &c->a;
-    char n[32];
+    char n[32], axes[128];
     compare_size_text(a->n, n, sizeof n);
-    snprintf(buf, len, "%s %s n=%s block=%u coarse=%u %s", dtype_name(a->dtype), op_name(a->op), n, a->block_dim,
-             a->axis[0], c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
+    config_axes_text(c, " ", axes, sizeof axes);
+    snprintf(buf, len, "%s %s n=%s block=%u%s%s %s", dtype_name(a->dtype), op_name(a->op), n, a->block_dim,
+             axes[0] ? " " : "", axes, c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
 }
 
 /* ---- the groups ----------------------------------------------------------------------------- */

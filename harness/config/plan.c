@@ -566,16 +566,26 @@ void plan_free(sweep_plan *p)
     memset(p, 0, sizeof *p);
 }
 
+size_t config_axes_text(const sweep_config *c, const char *sep, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len) buf[0] = '\0';
+    for (size_t k = 0; k < VARIANT_AXES_MAX && c->v->axes[k].name; k++) {
+        int w = snprintf(buf + used, used < len ? len - used : 0, "%s%s=%u", k ? sep : "", c->v->axes[k].name,
+                         c->a.axis[k]);
+        used += w > 0 ? (size_t)w : 0;
+    }
+    return used;
+}
+
 void config_label(const sweep_config *c, char *buf, size_t len)
 {
     const kernel_args *a = &c->a;
-    /* coarse= is the first own axis (the labels of committed runs and NVTX
-     * ranges read so); a second one follows by its name. */
-    char more[64] = "";
-    if (c->v->axes[1].name) snprintf(more, sizeof more, " %s=%u", c->v->axes[1].name, a->axis[1]);
-    snprintf(buf, len, "%s %s %s n=%zu block=%u coarse=%u%s %s", c->v->name, dtype_name(a->dtype), op_name(a->op),
-             a->n, a->block_dim, a->axis[0], more,
-             c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
+    char axes[128];
+    config_axes_text(c, " ", axes, sizeof axes);
+    snprintf(buf, len, "%s %s %s n=%zu block=%u%s%s %s", c->v->name, dtype_name(a->dtype), op_name(a->op), a->n,
+             a->block_dim, axes[0] ? " " : "", axes, c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode)
+                                                                               : finish_name(a->finish));
 }
 
 int config_same_axes(const sweep_config *x, const sweep_config *y)

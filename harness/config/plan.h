@@ -217,8 +217,17 @@ void experiment_drop_override_key(experiment *e, size_t setting, const char *nam
 /* Does the experiment select variant v (variants and families globs)? */
 int experiment_selects(const experiment *e, const variant *v);
 
-/* "reduce_warp_shuffle f32 sum n=1048576 block=256 coarse=1 two_step": the
- * configuration's name in progress lines, NVTX ranges and messages. */
+/* The variant's own axes with their values, "name=value" joined by sep
+ * ("items_per_thread=4", "a=2;b=4"); "" where it has none. The one format of
+ * the axes for results.csv's axes column, summary.md and config_label.
+ * Returns the length the whole text needs (as snprintf). */
+size_t config_axes_text(const sweep_config *c, const char *sep, char *buf, size_t len);
+
+/* "reduce_one_launch f32 sum n=1048576 block=256 vectors_in_flight=4 none"
+ * ("reduce_cub f32 sum n=1024 block=256 none" where the variant has no own
+ * axis): the configuration's name in progress lines, NVTX ranges, confirm.csv,
+ * samples.csv and messages. Runs of results.csv schema 4 and before wrote
+ * "coarse=<first own axis>" for every variant (results_label_migrate reads them). */
 void config_label(const sweep_config *c, char *buf, size_t len);
 
 /* The axes that identify a configuration's row (resume matches on them). */

@@ -69,9 +69,9 @@ static void w_uint(FILE *f, const sweep_row *r, const results_column *c) { fprin
 static void w_axes(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    const variant *v = r->cfg.v;
-    for (size_t k = 0; k < VARIANT_AXES_MAX && v->axes[k].name; k++)
-        fprintf(f, "%s%s=%u", k ? ";" : "", v->axes[k].name, r->cfg.a.axis[k]);
+    char buf[128];
+    config_axes_text(&r->cfg, ";", buf, sizeof buf);
+    fputs(buf, f);
 }
 
 static void w_finish(FILE *f, const sweep_row *r, const results_column *c)
@@ -364,11 +364,7 @@ static void md_variant(char *buf, size_t len, const sweep_row *r) { snprintf(buf
 static void md_block(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.block_dim); }
 static void md_axes(char *buf, size_t len, const sweep_row *r)
 {
-    size_t used = 0;
-    buf[0] = '\0';
-    for (size_t k = 0; k < VARIANT_AXES_MAX && r->cfg.v->axes[k].name && used < len; k++)
-        used += (size_t)snprintf(buf + used, len - used, "%s%s=%u", k ? "; " : "", r->cfg.v->axes[k].name,
-                                 r->cfg.a.axis[k]);
+    config_axes_text(&r->cfg, "; ", buf, len);
 }
 
 static void md_finish(char *buf, size_t len, const sweep_row *r)

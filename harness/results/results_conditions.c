@@ -144,9 +144,8 @@ void run_json_conditions_read(const json_t *run, run_info *ri, drift_report *d)
 /* "reduce_one_launch 256x4" from a configuration label. */
 static void short_config(const confirm_line *l, char *buf, size_t len)
 {
-    const char *b = strstr(l->config, "block="), *c = strstr(l->config, "coarse=");
-    unsigned block = b ? (unsigned)atoi(b + 6) : 0, coarse = c ? (unsigned)atoi(c + 7) : 0;
-    if (b && c) snprintf(buf, len, "%s %ux%u", l->variant, block, coarse);
+    char dims[64];
+    if (!confirm_label_dims(l->config, "x", dims, sizeof dims)) snprintf(buf, len, "%s %s", l->variant, dims);
     else snprintf(buf, len, "%s", l->variant);
 }
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "harness/results/results.h"
+#include "results_io/axis_names.h"
 #include "results_io/csv.h"
 
 /* ---- samples.csv (--samples) ---------------------------------------------------------------- */
@@ -84,9 +85,12 @@ static int samples_line(samples_file *f, char **fld, char *msg, size_t len)
                  fld[4], fld[5], fld[6]);
         return -1;
     }
+    /* Older runs' labels say coarse=: keyed as today's, they pair with their rows. */
+    char label[256];
+    results_label_migrate(fld[2], label, sizeof label);
     sample_series *s = f->n ? &f->s[f->n - 1] : NULL;
-    if (idx == 0) s = series_push(f, fld[2], hot, (unsigned)batch);
-    else if (!s || strcmp(s->label, fld[2]) || s->hot != hot || s->n != idx) {
+    if (idx == 0) s = series_push(f, label, hot, (unsigned)batch);
+    else if (!s || strcmp(s->label, label) || s->hot != hot || s->n != idx) {
         snprintf(msg, len, "sample %lu of '%.200s' does not follow sample %lu of it", idx, fld[2], idx - 1);
         return -1;
     }

@@ -3,8 +3,8 @@
  *   run > <experiment name> > <variant name> > <configuration label> > <phase>
  *
  * with the copy-bandwidth measurement as a phase directly under run, the
- * configuration label from config_label() ("reduce_warp_shuffle f32 sum
- * n=1048576 block=256 coarse=1 two_step") and phases validate, warmup, cold,
+ * configuration label from config_label() ("reduce_coarsened f32 sum
+ * n=1048576 block=256 items_per_thread=4 recursive") and phases validate, warmup, cold,
  * hot, profile. Ranges are coloured by variant family. So
  *   ncu --nvtx --nvtx-include "sweep@run/default/reduce_warp_shuffle/" ...
  * profiles one variant, and Nsight Systems shows the tree on its timeline.
