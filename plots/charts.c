@@ -232,7 +232,7 @@ typedef struct hotcold_sel {
 
 static int in_window(const row *w, double lo, double hi)
 {
-    return (double)w->n >= lo && (double)w->n <= hi && isfinite(w->bw_cold) && isfinite(w->bw_hot);
+    return (double)w->base.cfg.n >= lo && (double)w->base.cfg.n <= hi && isfinite(w->bw_cold) && isfinite(w->bw_hot);
 }
 
 static void hotcold_select(const group *g, double lo, double hi, hotcold_sel *s)
@@ -246,8 +246,8 @@ static void hotcold_select(const group *g, double lo, double hi, hotcold_sel *s)
             if (!in_window(w, lo, hi)) continue;
             s->ymax = fmax(s->ymax, fmax(w->bw_cold, w->bw_hot));
             s->ymin = fmin(s->ymin, fmin(w->bw_cold, w->bw_hot));
-            if (!s->nlo || w->n < s->nlo) s->nlo = w->n;
-            if (w->n > s->nhi) s->nhi = w->n;
+            if (!s->nlo || w->base.cfg.n < s->nlo) s->nlo = w->base.cfg.n;
+            if (w->base.cfg.n > s->nhi) s->nhi = w->base.cfg.n;
         }
         pb_add(&s->sel, "%s%zu", s->nsel ? " " : "", i + 1);
         s->nsel++;
@@ -262,7 +262,7 @@ static double footprint_per_element(const group *g)
     for (size_t i = 0; i < g->ns; i++)
         for (size_t j = 0; j < g->s[i].npts; j++) {
             const row *w = g->s[i].pts[j].best;
-            if (w->bytes > 0 && w->bytes / (double)w->n < per) per = w->bytes / (double)w->n;
+            if (w->bytes > 0 && w->bytes / (double)w->base.cfg.n < per) per = w->bytes / (double)w->base.cfg.n;
         }
     return isfinite(per) ? per : (double)g->esize;
 }

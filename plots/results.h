@@ -8,6 +8,7 @@
 
 #include "results_io/columns.h"
 #include "results_io/csv.h"
+#include "results_io/row.h"
 
 /* The hardware metrics the charts use, matched by the column name's part
  * before '[' ("m:<name>[<unit>]"). */
@@ -28,24 +29,16 @@ extern const char *const pm_names[PM_COUNT];
 /* Folded axes (bits): axes over which the charts took the fastest configuration. */
 enum { AX_BLOCK = 1, AX_COARSE = 2, AX_FINISH = 4, AX_MODE = 8 };
 
+/* A row as the charts draw it: what results.csv says (the shared row,
+ * results_io/row.h: configuration and tagged figures) and the figures the
+ * charts read most, taken from it as they are read. */
 typedef struct row {
-    const char *variant, *alias, *family, *kind, *dtype, *op, *finish, *scan_mode;
-    const char *status, *skip_reason, *error;
-    unsigned long long n;
-    long block_dim, coarse; /* -1 when empty */
+    results_row base;       /* base.cfg.axis[0]: the variant's first own axis (older files' coarse) */
     double bytes;           /* bytes_moved; NaN when absent */
     double t_cold, t_hot;   /* median ms */
-    double t_cold_min, t_cold_iqr;
-    double noise_cold, noise_hot; /* the medians' relative standard error, %; NaN when absent */
     double bw_cold, bw_hot; /* GB/s (from the columns, else bytes / time) */
-    double err_abs, tol_abs;
     double m[PM_COUNT];     /* NaN when absent */
-    /* Every measured figure of the tag table (results_io/measures.def) that
-     * is a number, by RC_<ID>: NaN when absent, empty or not a number. The
-     * fields above are the ones the charts draw, checked as they are read. */
-    double values[RC_COUNT];
     int var;                /* index into results.vars */
-    size_t line;            /* CSV line */
     int ok;                 /* status ok with a finite cold time */
 } row;
 
