@@ -117,6 +117,8 @@ int results_row_read(const csv_table *t, const results_row_columns *c, size_t i,
 {
     char **f = t->rows[i];
     w->line = t->lines[i];
+    w->metrics = NULL;
+    w->metric_count = 0;
     if (read_config(t, c, f, w, path, err, errlen)) return -1;
     for (int k = 0; k < RC_COUNT; k++) {
         w->values[k] = NAN;
@@ -130,6 +132,26 @@ int results_row_read(const csv_table *t, const results_row_columns *c, size_t i,
         }
     }
     return 0;
+}
+
+int results_row_read_metrics(const csv_table *t, size_t i, size_t first, size_t count, results_row *w)
+{
+    w->metric_count = 0;
+    w->metrics = malloc((count ? count : 1) * sizeof *w->metrics);
+    if (!w->metrics) return -1;
+    for (size_t k = 0; k < count; k++) {
+        w->metrics[k] = NAN;
+        if (first + k < t->widths[i] && parse_number(t->rows[i][first + k], &w->metrics[k])) w->metrics[k] = NAN;
+    }
+    w->metric_count = count;
+    return 0;
+}
+
+void results_row_free(results_row *w)
+{
+    free(w->metrics);
+    w->metrics = NULL;
+    w->metric_count = 0;
 }
 
 long results_row_axis(const results_row_config *c, const char *name)

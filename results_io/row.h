@@ -3,7 +3,7 @@
  * figures as tagged values, by the column constants of results_io/columns.h.
  * No pointer to a compiled variant: a row of a variant this build lacks reads
  * the same. The strings point into storage the reader owns (a csv_table's
- * cells, or the sweep's static names); the row owns nothing. */
+ * cells, or the sweep's static names); the row owns only its metrics. */
 #ifndef RESULTS_IO_ROW_H
 #define RESULTS_IO_ROW_H
 
@@ -36,6 +36,8 @@ typedef struct results_row {
     const char *status; /* ok | invalid | error | skipped, as written */
     const char *skip_reason, *error, *device, *clock_events; /* "" when empty */
     double values[RC_COUNT]; /* NaN: absent, empty or not a number; configuration entries unused */
+    double *metrics;         /* the m:<name>[<unit>] columns' values, in file order (NaN: none); malloc'd */
+    size_t metric_count;
     size_t line;             /* the line of results.csv it was read from; 0 when not read */
 } results_row;
 
@@ -52,6 +54,11 @@ void results_row_columns_find(const csv_table *t, results_row_columns *c);
  * dim and the own axes integers. 0, or -1 with "path:line: ..." in err. */
 int results_row_read(const csv_table *t, const results_row_columns *c, size_t i, const unsigned char *strict,
                      results_row *w, const char *path, char *err, size_t errlen);
+
+/* The count metric columns from column first of row i into w->metrics
+ * (a cell that is no number, "n/a", is NaN). 0, or -1 out of memory. */
+int results_row_read_metrics(const csv_table *t, size_t i, size_t first, size_t count, results_row *w);
+void results_row_free(results_row *w);
 
 /* The value of the own axis named name, or of the first when name is NULL;
  * -1 when the row has none of that name. */
