@@ -113,7 +113,7 @@ static int data_bandwidth(chart_job *j)
         skip_chart(j->ctx, j->c, "no cold bandwidth in any ok row");
         return -1;
     }
-    const run_info *ri = &j->ctx->r->run;
+    const results_run *ri = &j->ctx->r->run;
     if (isfinite(ri->peak_GBps) && ri->peak_GBps > maxbw) maxbw = ri->peak_GBps;
     if (isfinite(ri->copy_GBps) && ri->copy_GBps > maxbw) maxbw = ri->copy_GBps;
     unsigned long long lo, hi;
@@ -203,7 +203,7 @@ static int title_hotcold(chart_job *j)
 }
 
 /* "60 MiB", "" when the L2 size is unknown */
-static void l2_text(const run_info *ri, char *out, size_t len)
+static void l2_text(const results_run *ri, char *out, size_t len)
 {
     out[0] = '\0';
     if (isfinite(ri->l2_bytes))
@@ -301,7 +301,7 @@ static void hotcold_params(chart_job *j, const hotcold_sel *s, double l2n)
 
 static int data_hotcold(chart_job *j)
 {
-    const run_info *ri = &j->ctx->r->run;
+    const results_run *ri = &j->ctx->r->run;
     const char *why = !j->ctx->r->has_hot      ? "results.csv has no time_hot_median_ms column"
                       : !isfinite(ri->l2_bytes) ? "the L2 size is unknown (run.json device.l2_bytes)"
                       : !j->ctx->r->has_bw      ? "results.csv has neither bw_cold_GBps nor bytes_moved"

@@ -136,7 +136,7 @@ void group_stem(const group *g, char *out, size_t len)
  * its configuration got, whichever device ran it). */
 static void title_suffix(const render_ctx *ctx, const group *g, char *out, size_t len)
 {
-    const run_info *ri = &ctx->r->run;
+    const results_run *ri = &ctx->r->run;
     char many[16] = "";
     if (ri->n_devices > 1) snprintf(many, sizeof many, " ×%d", ri->n_devices);
     snprintf(out, len, "%s%s%s%s %s%s%s", ri->device[0] ? ri->device : "", ri->device[0] ? many : "",

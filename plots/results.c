@@ -3,10 +3,8 @@
 #include "plots/palette.h"
 
 #include "results_io/columns.h"
-#include "results_io/run_keys.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -260,56 +258,13 @@ const row *best_with_metric(const results *r, const group *g, int var, unsigned 
 
 /* ---- run.json ------------------------------------------------------------- */
 
-static double json_num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    if (json_is_number(v)) return json_number_value(v);
-    if (json_is_string(v)) {
-        double d;
-        if (parse_double(json_string_value(v), &d) == 0) return d;
-    }
-    return NAN;
-}
-
 static void load_run(const char *dir, results *r)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/run.json", dir);
-    run_info *ri = &r->run;
-    ri->peak_GBps = ri->copy_GBps = ri->l2_bytes = NAN;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(ri->error, sizeof ri->error, "run.json: %s", strerror(errno));
-        return;
-    }
-    json_error_t je;
-    json_t *root = json_loadf(f, 0, &je);
-    fclose(f);
-    if (!root || !json_is_object(root)) {
-        if (root) json_decref(root);
-        snprintf(ri->error, sizeof ri->error, "run.json:%d:%d: %s", je.line, je.column,
-                 root ? "not a JSON object" : je.text);
-        return;
-    }
-    ri->present = 1;
-    ri->json = root;
-    json_t *dev = json_object_get(root, RK(DEVICE));
-    if (json_is_object(dev)) {
-        json_t *name = json_object_get(dev, RK(NAME));
-        if (json_is_string(name)) snprintf(ri->device, sizeof ri->device, "%s", json_string_value(name));
-        ri->l2_bytes = json_num(dev, RK(L2_BYTES));
-    }
-    json_t *date = json_object_get(root, RK(DATE));
-    if (json_is_string(date)) {
-        const char *d = json_string_value(date);
-        snprintf(ri->date, sizeof ri->date, "%s", d);
-        if (strlen(d) >= 10 && d[4] == '-' && d[7] == '-') snprintf(ri->day, sizeof ri->day, "%.10s", d);
-        else snprintf(ri->day, sizeof ri->day, "%.15s", d);
-    }
-    json_t *devices = json_object_get(root, RK(DEVICES));
-    ri->n_devices = json_is_array(devices) ? (int)json_array_size(devices) : 0;
-    ri->peak_GBps = json_num(root, RK(PEAK_BANDWIDTH_GBPS));
-    ri->copy_GBps = json_num(root, RK(COPY_BANDWIDTH_GBPS));
+    results_run *ri = &r->run;
+    results_run_load(path, ri);
+    /* a zero or negative figure is a run that did not measure it */
     if (!(ri->peak_GBps > 0)) ri->peak_GBps = NAN;
     if (!(ri->copy_GBps > 0)) ri->copy_GBps = NAN;
     if (!(ri->l2_bytes > 0)) ri->l2_bytes = NAN;
@@ -474,7 +429,7 @@ void results_free(results *r)
     free(r->groups);
     free(r->rows);
     free(r->vars);
-    if (r->run.json) json_decref((json_t *)r->run.json);
+    results_run_free(&r->run);
     csv_free(&r->csv);
     memset(r, 0, sizeof *r);
 }

@@ -9,6 +9,7 @@
 #include "results_io/columns.h"
 #include "results_io/csv.h"
 #include "results_io/row.h"
+#include "results_io/run_info.h"
 
 /* The hardware metrics the charts use, matched by the column name's part
  * before '[' ("m:<name>[<unit>]"). */
@@ -50,17 +51,6 @@ typedef struct var_info {
     int dash_type;          /* gnuplot dash type (1: solid) */
 } var_info;
 
-typedef struct run_info {
-    int present;            /* run.json was read */
-    char error[256];        /* why it was not, when it exists but did not parse */
-    void *json;             /* json_t * (the whole document) */
-    char device[128];
-    char date[64];          /* as written */
-    char day[16];           /* YYYY-MM-DD when the date starts with one */
-    double peak_GBps, copy_GBps; /* NaN when absent */
-    double l2_bytes;        /* NaN when absent */
-    int n_devices;          /* run.json "devices" that ran rows (0 when absent: one, the "device") */
-} run_info;
 
 typedef struct point {
     unsigned long long n;
@@ -95,7 +85,7 @@ typedef struct results {
     group *groups;          /* (kind, dtype, op) in order of first appearance, ok rows only */
     size_t ngroups;
     size_t n_ok, n_invalid, n_error, n_skipped, n_other;
-    run_info run;
+    results_run run;        /* run.json (results_io/run_info.h); peak, copy and L2 NaN unless > 0 */
     char notes[1024];       /* reading notes (a truncated last line, a missing run.json) */
 } results;
 

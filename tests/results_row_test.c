@@ -4,7 +4,8 @@
  * variant, axes and status as the sweep's row, and holds the same figures
  * (tagged values, timing summaries, metrics). And the plain reader's own
  * rules: named axes, an older file's coarse as the variant's first axis,
- * one clear message for a bad cell. */
+ * one clear message for a bad cell. And the one run.json reader
+ * (results_io/run_info.h) on every committed run. */
 #define _XOPEN_SOURCE 700
 #include <math.h>
 #include <setjmp.h>
@@ -22,6 +23,7 @@
 #include "kernels/registry.h"
 #include "results_io/columns.h"
 #include "results_io/row.h"
+#include "results_io/run_info.h"
 #include "tests/sweep_test_util.h"
 
 static char **csvs;
@@ -182,12 +184,48 @@ static void test_bad_cells(void **state)
     assert_true(isnan(w.values[RC_TIME_HOT_MEDIAN_MS]));
 }
 
+/* Every committed run.json reads, and a run on one device names the device
+ * its rows name (the rows' device column, schema 3 on). */
+static void test_committed_runs(void **state)
+{
+    (void)state;
+    collect_committed();
+    size_t checked_rows = 0;
+    for (size_t k = 0; k < ncsv; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%.*s/run.json", (int)(strrchr(csvs[k], '/') - csvs[k]), csvs[k]);
+        results_run run;
+        if (results_run_load(path, &run)) fail_msg("%s: %s", path, run.error);
+        assert_true(run.schema_version >= 1);
+        assert_true(run.experiment[0] != '\0');
+        assert_int_equal(strlen(run.day), 10);
+        assert_true(run.have_device);
+        char id[320];
+        run_json_device_id(path, id, sizeof id);
+        assert_string_equal(id, run.device_id);
+        results_file rf;
+        char err[512];
+        if (results_read_csv_any(csvs[k], &rf, err, sizeof err)) fail_msg("%s", err);
+        for (size_t i = 0; rf.schema >= 3 && run.n_devices <= 1 && i < rf.count; i++) {
+            if (!rf.plain[i].device[0]) continue;
+            if (strcmp(rf.plain[i].device, run.device_id))
+                fail_msg("%s:%zu: device '%s', run.json's '%s'", csvs[k], rf.plain[i].line, rf.plain[i].device,
+                         run.device_id);
+            checked_rows++;
+        }
+        results_file_free(&rf);
+        results_run_free(&run);
+    }
+    assert_true(checked_rows > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_rows_match_sweep_rows),
         cmocka_unit_test(test_axes_cells),
         cmocka_unit_test(test_bad_cells),
+        cmocka_unit_test(test_committed_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
