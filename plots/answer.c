@@ -211,8 +211,8 @@ static int rows_point(const render_ctx *ctx, const group *g, unsigned long long 
     if (!best) return 0;
     memset(p, 0, sizeof *p);
     p->n = n;
-    snprintf(p->variant, sizeof p->variant, "%s", best->variant);
-    config_of(best->block_dim, best->coarse, p->config, sizeof p->config);
+    snprintf(p->variant, sizeof p->variant, "%s", best->base.cfg.variant);
+    config_of(best->base.cfg.block_dim, best->base.cfg.axis[0], p->config, sizeof p->config);
     p->s = p->lo = p->hi = NAN;
     p->pct = isfinite(r->run.copy_GBps) && r->run.copy_GBps > 0 ? 100 * best->bw_cold / r->run.copy_GBps : NAN;
     if (ref == best) {

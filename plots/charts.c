@@ -68,7 +68,7 @@ static int data_bandwidth(chart_job *j)
         skip_chart(j->ctx, j->c, "no cold bandwidth in any ok row");
         return -1;
     }
-    const run_info *ri = &j->ctx->r->run;
+    const results_run *ri = &j->ctx->r->run;
     if (isfinite(ri->peak_GBps) && ri->peak_GBps > maxbw) maxbw = ri->peak_GBps;
     if (isfinite(ri->copy_GBps) && ri->copy_GBps > maxbw) maxbw = ri->copy_GBps;
     unsigned long long lo, hi;
@@ -158,7 +158,7 @@ static int title_hotcold(chart_job *j)
 }
 
 /* "60 MiB", "" when the L2 size is unknown */
-static void l2_text(const run_info *ri, char *out, size_t len)
+static void l2_text(const results_run *ri, char *out, size_t len)
 {
     out[0] = '\0';
     if (isfinite(ri->l2_bytes))
@@ -187,7 +187,7 @@ typedef struct hotcold_sel {
 
 static int in_window(const row *w, double lo, double hi)
 {
-    return (double)w->n >= lo && (double)w->n <= hi && isfinite(w->bw_cold) && isfinite(w->bw_hot);
+    return (double)w->base.cfg.n >= lo && (double)w->base.cfg.n <= hi && isfinite(w->bw_cold) && isfinite(w->bw_hot);
 }
 
 static void hotcold_select(const group *g, double lo, double hi, hotcold_sel *s)
@@ -201,8 +201,8 @@ static void hotcold_select(const group *g, double lo, double hi, hotcold_sel *s)
             if (!in_window(w, lo, hi)) continue;
             s->ymax = fmax(s->ymax, fmax(w->bw_cold, w->bw_hot));
             s->ymin = fmin(s->ymin, fmin(w->bw_cold, w->bw_hot));
-            if (!s->nlo || w->n < s->nlo) s->nlo = w->n;
-            if (w->n > s->nhi) s->nhi = w->n;
+            if (!s->nlo || w->base.cfg.n < s->nlo) s->nlo = w->base.cfg.n;
+            if (w->base.cfg.n > s->nhi) s->nhi = w->base.cfg.n;
         }
         pb_add(&s->sel, "%s%zu", s->nsel ? " " : "", i + 1);
         s->nsel++;
@@ -217,7 +217,7 @@ static double footprint_per_element(const group *g)
     for (size_t i = 0; i < g->ns; i++)
         for (size_t j = 0; j < g->s[i].npts; j++) {
             const row *w = g->s[i].pts[j].best;
-            if (w->bytes > 0 && w->bytes / (double)w->n < per) per = w->bytes / (double)w->n;
+            if (w->bytes > 0 && w->bytes / (double)w->base.cfg.n < per) per = w->bytes / (double)w->base.cfg.n;
         }
     return isfinite(per) ? per : (double)g->esize;
 }
@@ -256,7 +256,7 @@ static void hotcold_params(chart_job *j, const hotcold_sel *s, double l2n)
 
 static int data_hotcold(chart_job *j)
 {
-    const run_info *ri = &j->ctx->r->run;
+    const results_run *ri = &j->ctx->r->run;
     const char *why = !j->ctx->r->has_hot      ? "results.csv has no time_hot_median_ms column"
                       : !isfinite(ri->l2_bytes) ? "the L2 size is unknown (run.json device.l2_bytes)"
                       : !j->ctx->r->has_bw      ? "results.csv has neither bw_cold_GBps nor bytes_moved"

@@ -139,7 +139,7 @@ static void ladder_line(FILE *f, const render_ctx *ctx, const ladder_row *x, dou
     dat_str(f, tl);
     dat_str(f, sl);
     double lo, hi;
-    median_interval(x->w->t_cold, x->w->noise_cold, &lo, &hi);
+    median_interval(x->w->t_cold, x->w->base.values[RC_NOISE_COLD_PCT], &lo, &hi);
     fprintf(f, " %d %.6g %.6g\n", v->point_type, lo * 1e3, hi * 1e3);
 }
 
@@ -158,7 +158,7 @@ static void ladder_rows(FILE *f, chart_job *j, void *arg)
         prev_cub = x->is_cub;
         ladder_line(f, j->ctx, x, y);
         double t = x->w->t_cold * 1e3, lo, hi;
-        median_interval(t, x->w->noise_cold, &lo, &hi);
+        median_interval(t, x->w->base.values[RC_NOISE_COLD_PCT], &lo, &hi);
         if (lo < e->tmin) e->tmin = lo;
         if (hi > e->tmax) e->tmax = hi;
         if (x->cum < e->smin) e->smin = x->cum;

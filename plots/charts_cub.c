@@ -33,8 +33,9 @@ static const row *fastest(const results *r, const group *g, int var, unsigned lo
     const row *best = NULL;
     for (size_t i = 0; i < r->nrows; i++) {
         const row *w = &r->rows[i];
-        if (!w->ok || w->var != var || w->n != n) continue;
-        if (strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) || strcmp(w->op, g->op)) continue;
+        if (!w->ok || w->var != var || w->base.cfg.n != n) continue;
+        if (strcmp(w->base.cfg.kind, g->kind) || strcmp(w->base.cfg.dtype, g->dtype) || strcmp(w->base.cfg.op, g->op))
+            continue;
         double t = hot ? w->t_hot : w->t_cold;
         if (!(t > 0)) continue;
         if (!best || t < (hot ? best->t_hot : best->t_cold)) best = w;
@@ -84,7 +85,10 @@ typedef struct vs_cub_sum {
     int nconfirmed, nnoise; /* points with the confirmation's interval, with the rows' */
 } vs_cub_sum;
 
-static double noise_of(const row *w, int hot) { return hot ? w->noise_hot : w->noise_cold; }
+static double noise_of(const row *w, int hot)
+{
+    return hot ? w->base.values[RC_NOISE_HOT_PCT] : w->base.values[RC_NOISE_COLD_PCT];
+}
 
 /* The confirmation's line for variant var at n in one L2 state (the fastest
  * of its scan modes); NULL when it has none. */
@@ -208,8 +212,8 @@ static void vs_cub_block(FILE *f, const chart_job *j, int pct, int var, const se
         fprintf(f, "%llu", n);
         dat_num(f, vc > 0 ? vc : NAN);
         dat_num(f, vh > 0 ? vh : NAN);
-        fprintf(f, " %ld %ld %ld %ld", wc ? wc->block_dim : -1, wc ? wc->coarse : -1, wh ? wh->block_dim : -1,
-                wh ? wh->coarse : -1);
+        fprintf(f, " %ld %ld %ld %ld", wc ? wc->base.cfg.block_dim : -1, wc ? wc->base.cfg.axis[0] : -1,
+                wh ? wh->base.cfg.block_dim : -1, wh ? wh->base.cfg.axis[0] : -1);
         for (int h = 0; h < 2; h++) {
             double v = h ? vh : vc, *iv = h ? ih : ic;
             int src = h ? sh : sc;

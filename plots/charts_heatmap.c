@@ -40,11 +40,12 @@ static int several_cells(const results *r, const group *g, int var, unsigned lon
     const row *first = NULL;
     for (size_t i = 0; i < r->nrows; i++) {
         const row *w = &r->rows[i];
-        if (w->var != var || w->n != n || !w->ok || strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) ||
-            strcmp(w->op, g->op))
+        if (w->var != var || w->base.cfg.n != n || !w->ok || strcmp(w->base.cfg.kind, g->kind) ||
+            strcmp(w->base.cfg.dtype, g->dtype) || strcmp(w->base.cfg.op, g->op))
             continue;
         if (!first) first = w;
-        else if (w->block_dim != first->block_dim || w->coarse != first->coarse) return 1;
+        else if (w->base.cfg.block_dim != first->base.cfg.block_dim || w->base.cfg.axis[0] != first->base.cfg.axis[0])
+            return 1;
     }
     return 0;
 }
@@ -52,8 +53,8 @@ static int several_cells(const results *r, const group *g, int var, unsigned lon
 /* Is row w of variant var in group g (at n, when n is not 0)? */
 static int of_variant(const row *w, const group *g, int var, unsigned long long n)
 {
-    return w->var == var && (!n || w->n == n) && !strcmp(w->kind, g->kind) && !strcmp(w->dtype, g->dtype) &&
-           !strcmp(w->op, g->op);
+    return w->var == var && (!n || w->base.cfg.n == n) && !strcmp(w->base.cfg.kind, g->kind) &&
+           !strcmp(w->base.cfg.dtype, g->dtype) && !strcmp(w->base.cfg.op, g->op);
 }
 
 /* Did variant var of group g run more than one coarse factor (any n)? */
@@ -63,8 +64,10 @@ static int several_coarse(const results *r, const group *g, int var)
     for (size_t i = 0; i < r->nrows; i++) {
         const row *w = &r->rows[i];
         if (!w->ok || !of_variant(w, g, var, 0)) continue;
-        if (coarse1 == -2) coarse1 = w->coarse;
-        else if (w->coarse != coarse1) return 1;
+        if (coarse1 == -2)
+            coarse1 = w->base.cfg.axis[0];
+        else if (w->base.cfg.axis[0] != coarse1)
+            return 1;
     }
     return 0;
 }
@@ -103,9 +106,9 @@ static void heat_axes(const results *r, const group *g, int var, heat *h)
 {
     for (size_t i = 0; i < r->nrows; i++) {
         const row *w = &r->rows[i];
-        if (!of_variant(w, g, var, h->n) || w->block_dim < 0 || w->coarse < 0) continue;
-        if (h->nb < 64) h->nb = add_unique(h->blocks, h->nb, w->block_dim);
-        if (h->nc < 64) h->nc = add_unique(h->coarses, h->nc, w->coarse);
+        if (!of_variant(w, g, var, h->n) || w->base.cfg.block_dim < 0 || w->base.cfg.axis[0] < 0) continue;
+        if (h->nb < 64) h->nb = add_unique(h->blocks, h->nb, w->base.cfg.block_dim);
+        if (h->nc < 64) h->nc = add_unique(h->coarses, h->nc, w->base.cfg.axis[0]);
     }
     qsort(h->blocks, h->nb, sizeof *h->blocks, cmp_long);
     qsort(h->coarses, h->nc, sizeof *h->coarses, cmp_long);
@@ -125,15 +128,16 @@ static void heat_cells(const results *r, const group *g, int var, heat *h)
     for (size_t k = 0; k < h->nb * h->nc; k++) h->bw[k] = NAN;
     for (size_t i = 0; i < r->nrows; i++) {
         const row *w = &r->rows[i];
-        if (!of_variant(w, g, var, h->n) || w->block_dim < 0 || w->coarse < 0) continue;
-        size_t k = index_of(h->blocks, h->nb, w->block_dim) * h->nc + index_of(h->coarses, h->nc, w->coarse);
+        if (!of_variant(w, g, var, h->n) || w->base.cfg.block_dim < 0 || w->base.cfg.axis[0] < 0) continue;
+        size_t k = index_of(h->blocks, h->nb, w->base.cfg.block_dim) * h->nc +
+                   index_of(h->coarses, h->nc, w->base.cfg.axis[0]);
         if (w->ok && isfinite(w->bw_cold)) {
-            if (h->first[k] && strcmp(h->first[k]->finish, w->finish)) h->folded |= AX_FINISH;
-            if (h->first[k] && strcmp(h->first[k]->scan_mode, w->scan_mode)) h->folded |= AX_MODE;
+            if (h->first[k] && strcmp(h->first[k]->base.cfg.finish, w->base.cfg.finish)) h->folded |= AX_FINISH;
+            if (h->first[k] && strcmp(h->first[k]->base.cfg.scan_mode, w->base.cfg.scan_mode)) h->folded |= AX_MODE;
             if (!h->first[k]) h->first[k] = w;
             if (!isfinite(h->bw[k]) || w->bw_cold > h->bw[k]) h->bw[k] = w->bw_cold;
         } else if (!h->why[k]) {
-            h->why[k] = w->status;
+            h->why[k] = w->base.status;
         }
     }
     h->lo = INFINITY;

@@ -142,7 +142,7 @@ void group_stem(const group *g, char *out, size_t len)
  * its configuration got, whichever device ran it). */
 static void title_suffix(const render_ctx *ctx, const group *g, char *out, size_t len)
 {
-    const run_info *ri = &ctx->r->run;
+    const results_run *ri = &ctx->r->run;
     char many[16] = "";
     if (ri->n_devices > 1) snprintf(many, sizeof many, " ×%d", ri->n_devices);
     snprintf(out, len, "%s%s%s%s %s%s%s", ri->device[0] ? ri->device : "", ri->device[0] ? many : "",
@@ -479,14 +479,14 @@ int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ide
         fprintf(f, "# %s\n", ctx->r->vars[g->s[i].var].name);
         for (size_t j = 0; j < g->s[i].npts; j++) {
             const row *w = g->s[i].pts[j].best;
-            fprintf(f, "%llu", w->n);
+            fprintf(f, "%llu", w->base.cfg.n);
             dat_num(f, w->bw_cold);
             dat_num(f, w->t_cold * 1e3);
             dat_num(f, w->bw_hot);
             dat_num(f, w->t_hot * 1e3);
-            fprintf(f, " %ld %ld", w->block_dim, w->coarse);
-            series_intervals(f, w->t_cold, w->noise_cold, w->bw_cold);
-            series_intervals(f, w->t_hot, w->noise_hot, w->bw_hot);
+            fprintf(f, " %ld %ld", w->base.cfg.block_dim, w->base.cfg.axis[0]);
+            series_intervals(f, w->t_cold, w->base.values[RC_NOISE_COLD_PCT], w->bw_cold);
+            series_intervals(f, w->t_hot, w->base.values[RC_NOISE_HOT_PCT], w->bw_hot);
             fputc('\n', f);
         }
         fputs("\n\n", f);
@@ -501,11 +501,11 @@ int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ide
             for (size_t i = 0; i < g->ns; i++)
                 for (size_t j = 0; j < g->s[i].npts; j++) {
                     const row *w = g->s[i].pts[j].best;
-                    if (w->n <= last || !(w->bytes > 0)) continue;
-                    if (!next || w->n < next) {
-                        next = w->n;
+                    if (w->base.cfg.n <= last || !(w->bytes > 0)) continue;
+                    if (!next || w->base.cfg.n < next) {
+                        next = w->base.cfg.n;
                         bytes = w->bytes;
-                    } else if (w->n == next && w->bytes < bytes) {
+                    } else if (w->base.cfg.n == next && w->bytes < bytes) {
                         bytes = w->bytes;
                     }
                 }

@@ -168,11 +168,13 @@ static void speed_cell(double s, char *buf, size_t len)
 
 static void config_text(const row *w, char *buf, size_t len)
 {
-    int n = snprintf(buf, len, "block %ld", w->block_dim);
-    if (w->coarse > 1 && n > 0 && (size_t)n < len) n += snprintf(buf + n, len - (size_t)n, ", coarse %ld", w->coarse);
-    if (w->finish[0] && strcmp(w->finish, "none") && n > 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, ", %s", w->finish);
-    if (w->scan_mode[0] && n > 0 && (size_t)n < len) snprintf(buf + n, len - (size_t)n, ", %s", w->scan_mode);
+    int n = snprintf(buf, len, "block %ld", w->base.cfg.block_dim);
+    if (w->base.cfg.axis[0] > 1 && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ", coarse %ld", w->base.cfg.axis[0]);
+    if (w->base.cfg.finish[0] && strcmp(w->base.cfg.finish, "none") && n > 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, ", %s", w->base.cfg.finish);
+    if (w->base.cfg.scan_mode[0] && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ", %s", w->base.cfg.scan_mode);
 }
 
 static void write_table(doc *d, const group *g)
@@ -299,16 +301,19 @@ static void write_failures(doc *d)
         size_t shown = 0;
         for (size_t i = 0; i < r->nrows; i++) {
             const row *w = &r->rows[i];
-            if (!strcmp(w->status, "ok") || !strcmp(w->status, "skipped")) continue;
+            if (!strcmp(w->base.status, "ok") || !strcmp(w->base.status, "skipped")) continue;
             if (shown++ >= 200) continue;
             char n[32], cfg[128], what[600];
-            format_n(w->n, n, sizeof n);
+            format_n(w->base.cfg.n, n, sizeof n);
             config_text(w, cfg, sizeof cfg);
-            if (w->error[0]) snprintf(what, sizeof what, "%s", w->error);
-            else if (isfinite(w->err_abs))
-                snprintf(what, sizeof what, "error %.3g > tolerance %.3g", w->err_abs, w->tol_abs);
+            if (w->base.error[0])
+                snprintf(what, sizeof what, "%s", w->base.error);
+            else if (isfinite(w->base.values[RC_VALIDATION_ERROR_ABS]))
+                snprintf(what, sizeof what, "error %.3g > tolerance %.3g", w->base.values[RC_VALIDATION_ERROR_ABS],
+                         w->base.values[RC_VALIDATION_TOLERANCE_ABS]);
             else snprintf(what, sizeof what, "–");
-            const char *cells[] = {w->variant, w->dtype, w->op, n, cfg, w->status, what};
+            const char *cells[] = {
+                w->base.cfg.variant, w->base.cfg.dtype, w->base.cfg.op, n, cfg, w->base.status, what};
             doc_row(d, 7, cells, align);
         }
         doc_table_end(d);
@@ -328,9 +333,10 @@ static void write_failures(doc *d)
     if (first && count) {
         for (size_t i = 0; i < r->nrows; i++) {
             const row *w = &r->rows[i];
-            if (strcmp(w->status, "skipped")) continue;
+            if (strcmp(w->base.status, "skipped")) continue;
             size_t k = 0;
-            while (k < nfirst && !(r->rows[first[k]].var == w->var && !strcmp(r->rows[first[k]].skip_reason, w->skip_reason)))
+            while (k < nfirst && !(r->rows[first[k]].var == w->var &&
+                                   !strcmp(r->rows[first[k]].base.skip_reason, w->base.skip_reason)))
                 k++;
             if (k == nfirst) first[nfirst++] = i;
             count[k]++;
@@ -339,7 +345,7 @@ static void write_failures(doc *d)
             char cnt[32];
             snprintf(cnt, sizeof cnt, "%zu", count[k]);
             const row *w = &r->rows[first[k]];
-            const char *cells[] = {w->variant, w->skip_reason[0] ? w->skip_reason : "–", cnt};
+            const char *cells[] = {w->base.cfg.variant, w->base.skip_reason[0] ? w->base.skip_reason : "–", cnt};
             doc_row(d, 3, cells, "llr");
         }
     }

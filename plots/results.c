@@ -3,10 +3,8 @@
 #include "plots/palette.h"
 
 #include "results_io/columns.h"
-#include "results_io/run_keys.h"
 
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -118,35 +116,15 @@ static int parse_double(const char *s, double *out)
     return 0;
 }
 
-static int parse_ull(const char *s, unsigned long long *out)
-{
-    double d;
-    if (parse_double(s, &d) || !isfinite(d) || d < 0 || d != floor(d)) return -1;
-    *out = (unsigned long long)d;
-    return 0;
-}
-
-static int parse_long(const char *s, long *out)
-{
-    if (!s || !*s) {
-        *out = -1;
-        return 0;
-    }
-    unsigned long long v;
-    if (parse_ull(s, &v)) return -1;
-    *out = (long)v;
-    return 0;
-}
-
 /* ---- groups and the fastest configuration per variant and n ---------------- */
 
 static const results *sort_ctx;
 
 static int group_key_cmp(const row *a, const row *b)
 {
-    int c = strcmp(a->kind, b->kind);
-    if (!c) c = strcmp(a->dtype, b->dtype);
-    if (!c) c = strcmp(a->op, b->op);
+    int c = strcmp(a->base.cfg.kind, b->base.cfg.kind);
+    if (!c) c = strcmp(a->base.cfg.dtype, b->base.cfg.dtype);
+    if (!c) c = strcmp(a->base.cfg.op, b->base.cfg.op);
     return c;
 }
 
@@ -156,9 +134,9 @@ static int row_order(const void *pa, const void *pb)
     int c = group_key_cmp(a, b);
     if (c) return c;
     if (a->var != b->var) return a->var < b->var ? -1 : 1;
-    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    if (a->base.cfg.n != b->base.cfg.n) return a->base.cfg.n < b->base.cfg.n ? -1 : 1;
     if (a->t_cold != b->t_cold) return a->t_cold < b->t_cold ? -1 : 1;
-    return a->line < b->line ? -1 : a->line > b->line;
+    return a->base.line < b->base.line ? -1 : a->base.line > b->base.line;
 }
 
 static int build_groups(results *r)
@@ -182,11 +160,15 @@ static int build_groups(results *r)
     for (size_t i = 0; i < r->nrows; i++) {
         const row *w = &r->rows[i];
         size_t g = 0;
-        while (g < r->ngroups && !(strcmp(r->groups[g].kind, w->kind) == 0 && strcmp(r->groups[g].dtype, w->dtype) == 0 &&
-                                   strcmp(r->groups[g].op, w->op) == 0))
+        while (g < r->ngroups &&
+               !(strcmp(r->groups[g].kind, w->base.cfg.kind) == 0 &&
+                 strcmp(r->groups[g].dtype, w->base.cfg.dtype) == 0 && strcmp(r->groups[g].op, w->base.cfg.op) == 0))
             g++;
         if (g == r->ngroups) {
-            r->groups[g] = (group){.kind = w->kind, .dtype = w->dtype, .op = w->op, .esize = dtype_bytes(w->dtype)};
+            r->groups[g] = (group){.kind = w->base.cfg.kind,
+                                   .dtype = w->base.cfg.dtype,
+                                   .op = w->base.cfg.op,
+                                   .esize = dtype_bytes(w->base.cfg.dtype)};
             r->ngroups++;
         }
         r->groups[g].nrows++;
@@ -197,8 +179,9 @@ static int build_groups(results *r)
         const row *first = &r->rows[idx[a]];
         group *g = NULL;
         for (size_t j = 0; j < r->ngroups; j++)
-            if (strcmp(r->groups[j].kind, first->kind) == 0 && strcmp(r->groups[j].dtype, first->dtype) == 0 &&
-                strcmp(r->groups[j].op, first->op) == 0)
+            if (strcmp(r->groups[j].kind, first->base.cfg.kind) == 0 &&
+                strcmp(r->groups[j].dtype, first->base.cfg.dtype) == 0 &&
+                strcmp(r->groups[j].op, first->base.cfg.op) == 0)
                 g = &r->groups[j];
         /* one variant of this group: rows a..b */
         size_t b = a;
@@ -219,15 +202,15 @@ static int build_groups(results *r)
         for (size_t i = a; i < b;) {
             const row *best = &r->rows[idx[i]];
             size_t j = i;
-            while (j < b && r->rows[idx[j]].n == best->n) {
+            while (j < b && r->rows[idx[j]].base.cfg.n == best->base.cfg.n) {
                 const row *o = &r->rows[idx[j]];
-                if (o->block_dim != best->block_dim) g->folded |= AX_BLOCK;
-                if (o->coarse != best->coarse) g->folded |= AX_COARSE;
-                if (strcmp(o->finish, best->finish) != 0) g->folded |= AX_FINISH;
-                if (strcmp(o->scan_mode, best->scan_mode) != 0) g->folded |= AX_MODE;
+                if (o->base.cfg.block_dim != best->base.cfg.block_dim) g->folded |= AX_BLOCK;
+                if (memcmp(o->base.cfg.axis, best->base.cfg.axis, sizeof o->base.cfg.axis)) g->folded |= AX_COARSE;
+                if (strcmp(o->base.cfg.finish, best->base.cfg.finish) != 0) g->folded |= AX_FINISH;
+                if (strcmp(o->base.cfg.scan_mode, best->base.cfg.scan_mode) != 0) g->folded |= AX_MODE;
                 j++;
             }
-            cur->pts[cur->npts++] = (point){.n = best->n, .best = best};
+            cur->pts[cur->npts++] = (point){.n = best->base.cfg.n, .best = best};
             i = j;
         }
         a = b;
@@ -265,8 +248,9 @@ const row *best_with_metric(const results *r, const group *g, int var, unsigned 
     const row *best = NULL;
     for (size_t i = 0; i < r->nrows; i++) {
         const row *w = &r->rows[i];
-        if (!w->ok || w->var != var || w->n != n || !isfinite(w->m[k])) continue;
-        if (strcmp(w->kind, g->kind) || strcmp(w->dtype, g->dtype) || strcmp(w->op, g->op)) continue;
+        if (!w->ok || w->var != var || w->base.cfg.n != n || !isfinite(w->m[k])) continue;
+        if (strcmp(w->base.cfg.kind, g->kind) || strcmp(w->base.cfg.dtype, g->dtype) || strcmp(w->base.cfg.op, g->op))
+            continue;
         if (!best || w->t_cold < best->t_cold) best = w;
     }
     return best;
@@ -274,56 +258,13 @@ const row *best_with_metric(const results *r, const group *g, int var, unsigned 
 
 /* ---- run.json ------------------------------------------------------------- */
 
-static double json_num(json_t *o, const char *key)
-{
-    json_t *v = json_object_get(o, key);
-    if (json_is_number(v)) return json_number_value(v);
-    if (json_is_string(v)) {
-        double d;
-        if (parse_double(json_string_value(v), &d) == 0) return d;
-    }
-    return NAN;
-}
-
 static void load_run(const char *dir, results *r)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/run.json", dir);
-    run_info *ri = &r->run;
-    ri->peak_GBps = ri->copy_GBps = ri->l2_bytes = NAN;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(ri->error, sizeof ri->error, "run.json: %s", strerror(errno));
-        return;
-    }
-    json_error_t je;
-    json_t *root = json_loadf(f, 0, &je);
-    fclose(f);
-    if (!root || !json_is_object(root)) {
-        if (root) json_decref(root);
-        snprintf(ri->error, sizeof ri->error, "run.json:%d:%d: %s", je.line, je.column,
-                 root ? "not a JSON object" : je.text);
-        return;
-    }
-    ri->present = 1;
-    ri->json = root;
-    json_t *dev = json_object_get(root, RK(DEVICE));
-    if (json_is_object(dev)) {
-        json_t *name = json_object_get(dev, RK(NAME));
-        if (json_is_string(name)) snprintf(ri->device, sizeof ri->device, "%s", json_string_value(name));
-        ri->l2_bytes = json_num(dev, RK(L2_BYTES));
-    }
-    json_t *date = json_object_get(root, RK(DATE));
-    if (json_is_string(date)) {
-        const char *d = json_string_value(date);
-        snprintf(ri->date, sizeof ri->date, "%s", d);
-        if (strlen(d) >= 10 && d[4] == '-' && d[7] == '-') snprintf(ri->day, sizeof ri->day, "%.10s", d);
-        else snprintf(ri->day, sizeof ri->day, "%.15s", d);
-    }
-    json_t *devices = json_object_get(root, RK(DEVICES));
-    ri->n_devices = json_is_array(devices) ? (int)json_array_size(devices) : 0;
-    ri->peak_GBps = json_num(root, RK(PEAK_BANDWIDTH_GBPS));
-    ri->copy_GBps = json_num(root, RK(COPY_BANDWIDTH_GBPS));
+    results_run *ri = &r->run;
+    results_run_load(path, ri);
+    /* a zero or negative figure is a run that did not measure it */
     if (!(ri->peak_GBps > 0)) ri->peak_GBps = NAN;
     if (!(ri->copy_GBps > 0)) ri->copy_GBps = NAN;
     if (!(ri->l2_bytes > 0)) ri->l2_bytes = NAN;
@@ -335,22 +276,6 @@ static void note(results *r, const char *text)
 {
     size_t len = strlen(r->notes);
     snprintf(r->notes + len, sizeof r->notes - len, "%s%s", len ? " " : "", text);
-}
-
-/* The value of the variant's (first) own axis: schema 5's axes cell
- * ("items_per_thread=4"; empty: none, 1) or an older file's coarse. */
-static int own_axis_value(const char *cell, int named, long *out)
-{
-    if (!named) return parse_long(cell, out);
-    if (!*cell) {
-        *out = 1;
-        return 0;
-    }
-    const char *eq = strchr(cell, '=');
-    char *end;
-    if (!eq) return -1;
-    *out = strtol(eq + 1, &end, 10);
-    return end == eq + 1 || (*end && *end != ';');
 }
 
 /* Every required column is there; else -1 naming the missing ones. */
@@ -391,118 +316,61 @@ static void find_metric_cols(results *r)
     }
 }
 
-/* Where each fixed column is in this file (-1 when absent), by its RC_ constant. */
-typedef struct cols {
-    int at[RC_COUNT];
-} cols;
+/* The figures the charts read without a check that it is a number: these
+ * make the row an error when they hold anything else. */
+static const results_col strict_numbers[] = {
+    RC_BYTES_MOVED,      RC_TIME_COLD_MEDIAN_MS,  RC_TIME_HOT_MEDIAN_MS,      RC_TIME_COLD_MIN_MS,
+    RC_TIME_COLD_IQR_MS, RC_NOISE_COLD_PCT,       RC_NOISE_HOT_PCT,           RC_BW_COLD_GBPS,
+    RC_BW_HOT_GBPS,      RC_VALIDATION_ERROR_ABS, RC_VALIDATION_TOLERANCE_ABS};
 
-static void find_cols(const csv_table *t, cols *c)
+/* The chart's figures of w, from its tagged values. */
+static void chart_figures(row *w)
 {
-    for (int i = 0; i < RC_COUNT; i++) c->at[i] = csv_column_of(t, (results_col)i);
-}
-
-/* Every measured figure of w that is a number, by the tag table: a figure
- * added there reaches the charts with no change here. */
-static void parse_values(const cols *c, char **f, row *w)
-{
-    for (int i = 0; i < RC_COUNT; i++) {
-        w->values[i] = NAN;
-        char *end;
-        if (results_cols[i].measure && c->at[i] >= 0 && *f[c->at[i]]) {
-            double x = strtod(f[c->at[i]], &end);
-            if (!*end) w->values[i] = x;
-        }
-    }
-}
-
-/* The numbers of row w from its fields f; -1 with a message. */
-static int parse_numbers(const csv_table *t, const cols *c, char **f, row *w, const char *path, char *err,
-                         size_t errlen)
-{
-    struct {
-        int col;
-        double *dst;
-    } nums[] = {{c->at[RC_BYTES_MOVED], &w->bytes},
-                {c->at[RC_TIME_COLD_MEDIAN_MS], &w->t_cold},
-                {c->at[RC_TIME_HOT_MEDIAN_MS], &w->t_hot},
-                {c->at[RC_TIME_COLD_MIN_MS], &w->t_cold_min},
-                {c->at[RC_TIME_COLD_IQR_MS], &w->t_cold_iqr},
-                {c->at[RC_NOISE_COLD_PCT], &w->noise_cold},
-                {c->at[RC_NOISE_HOT_PCT], &w->noise_hot},
-                {c->at[RC_BW_COLD_GBPS], &w->bw_cold},
-                {c->at[RC_BW_HOT_GBPS], &w->bw_hot},
-                {c->at[RC_VALIDATION_ERROR_ABS], &w->err_abs},
-                {c->at[RC_VALIDATION_TOLERANCE_ABS], &w->tol_abs}};
-    parse_values(c, f, w);
-    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-        if (nums[k].col < 0) {
-            *nums[k].dst = NAN;
-        } else if (parse_double(f[nums[k].col], nums[k].dst)) {
-            snprintf(err, errlen, "%s:%zu: column %s: not a number: \"%s\"", path, w->line, t->header[nums[k].col],
-                     f[nums[k].col]);
-            return -1;
-        }
-    }
-    if (*f[c->at[RC_N]] && (parse_ull(f[c->at[RC_N]], &w->n) || w->n == 0)) {
-        snprintf(err, errlen, "%s:%zu: column n: not a positive integer: \"%s\"", path, w->line, f[c->at[RC_N]]);
-        return -1;
-    }
-    const char *own = f[c->at[c->at[RC_AXES] >= 0 ? RC_AXES : RC_COARSE]];
-    if (parse_long(f[c->at[RC_BLOCK_DIM]], &w->block_dim) || own_axis_value(own, c->at[RC_AXES] >= 0, &w->coarse)) {
-        snprintf(err, errlen, "%s:%zu: block_dim or %s: not an integer: \"%s\", \"%s\"", path, w->line,
-                 c->at[RC_AXES] >= 0 ? "axes" : "coarse", f[c->at[RC_BLOCK_DIM]], own);
-        return -1;
-    }
+    const double *v = w->base.values;
+    w->bytes = v[RC_BYTES_MOVED];
+    w->t_cold = v[RC_TIME_COLD_MEDIAN_MS];
+    w->t_hot = v[RC_TIME_HOT_MEDIAN_MS];
+    w->bw_cold = v[RC_BW_COLD_GBPS];
+    w->bw_hot = v[RC_BW_HOT_GBPS];
     /* bandwidth from bytes and time where the column is empty */
     if (!isfinite(w->bw_cold) && w->bytes > 0 && w->t_cold > 0) w->bw_cold = w->bytes / (w->t_cold * 1e6);
     if (!isfinite(w->bw_hot) && w->bytes > 0 && w->t_hot > 0) w->bw_hot = w->bytes / (w->t_hot * 1e6);
-    return 0;
 }
 
 /* Count w's status and give it its variant's index. */
 static void classify(results *r, row *w)
 {
-    if (strcmp(w->status, "ok") == 0) r->n_ok++;
-    else if (strcmp(w->status, "invalid") == 0) r->n_invalid++;
-    else if (strcmp(w->status, "error") == 0) r->n_error++;
-    else if (strcmp(w->status, "skipped") == 0) r->n_skipped++;
+    const results_row_config *c = &w->base.cfg;
+    const char *status = w->base.status;
+    if (strcmp(status, "ok") == 0)
+        r->n_ok++;
+    else if (strcmp(status, "invalid") == 0)
+        r->n_invalid++;
+    else if (strcmp(status, "error") == 0)
+        r->n_error++;
+    else if (strcmp(status, "skipped") == 0)
+        r->n_skipped++;
     else r->n_other++;
-    w->ok = strcmp(w->status, "ok") == 0 && isfinite(w->t_cold) && w->t_cold > 0 && w->n > 0;
+    w->ok = strcmp(status, "ok") == 0 && isfinite(w->t_cold) && w->t_cold > 0 && c->n > 0;
     size_t v = 0;
-    while (v < r->nvars && strcmp(r->vars[v].name, w->variant) != 0) v++;
+    while (v < r->nvars && strcmp(r->vars[v].name, c->variant) != 0) v++;
     if (v == r->nvars) {
-        r->vars[v] = (var_info){.name = w->variant, .alias = w->alias, .family = w->family, .kind = w->kind};
-        r->vars[v].is_cub = strcasecmp(w->family, "cub") == 0;
+        r->vars[v] = (var_info){.name = c->variant, .alias = c->alias, .family = c->family, .kind = c->kind};
+        r->vars[v].is_cub = strcasecmp(c->family, "cub") == 0;
         r->nvars++;
     }
     w->var = (int)v;
 }
 
 /* Row i of the CSV into r->rows[r->nrows]; -1 with a message. */
-static int load_row(results *r, const cols *c, size_t i, const char *path, char *err, size_t errlen)
+static int load_row(results *r, const results_row_columns *c, size_t i, const char *path, char *err, size_t errlen)
 {
-    const csv_table *t = &r->csv;
-    char **f = t->rows[i];
+    unsigned char strict[RC_COUNT] = {0};
+    for (size_t k = 0; k < sizeof strict_numbers / sizeof strict_numbers[0]; k++) strict[strict_numbers[k]] = 1;
     row *w = &r->rows[r->nrows];
-    w->line = t->lines[i];
-#define FIELD(col) ((col) >= 0 ? f[(col)] : "")
-    w->variant = FIELD(c->at[RC_VARIANT]);
-    w->alias = FIELD(c->at[RC_ALIAS]);
-    w->family = FIELD(c->at[RC_FAMILY]);
-    w->kind = FIELD(c->at[RC_KIND]);
-    w->dtype = FIELD(c->at[RC_DTYPE]);
-    w->op = FIELD(c->at[RC_OP]);
-    w->finish = FIELD(c->at[RC_FINISH]);
-    w->scan_mode = FIELD(c->at[RC_SCAN_MODE]);
-    w->status = FIELD(c->at[RC_STATUS]);
-    w->skip_reason = FIELD(c->at[RC_SKIP_REASON]);
-    w->error = FIELD(c->at[RC_ERROR]);
-#undef FIELD
-    if (!*w->variant) {
-        snprintf(err, errlen, "%s:%zu: empty variant", path, w->line);
-        return -1;
-    }
-    if (parse_numbers(t, c, f, w, path, err, errlen)) return -1;
+    if (results_row_read(&r->csv, c, i, strict, &w->base, path, err, errlen)) return -1;
+    chart_figures(w);
+    char **f = r->csv.rows[i];
     for (int k = 0; k < PM_COUNT; k++) {
         w->m[k] = NAN;
         if (r->metric_col[k] >= 0 && parse_double(f[r->metric_col[k]], &w->m[k])) w->m[k] = NAN; /* "n/a" */
@@ -521,8 +389,8 @@ int results_load(const char *dir, results *r, char *err, size_t errlen)
     const csv_table *t = &r->csv;
     if (check_required(path, t, err, errlen)) goto fail;
     find_metric_cols(r);
-    cols c;
-    find_cols(t, &c);
+    results_row_columns c;
+    results_row_columns_find(t, &c);
     r->has_hot = c.at[RC_TIME_HOT_MEDIAN_MS] >= 0;
     r->has_bw = c.at[RC_BW_COLD_GBPS] >= 0 || c.at[RC_BYTES_MOVED] >= 0;
     r->rows = calloc(t->nrows ? t->nrows : 1, sizeof *r->rows);
@@ -561,7 +429,7 @@ void results_free(results *r)
     free(r->groups);
     free(r->rows);
     free(r->vars);
-    if (r->run.json) json_decref((json_t *)r->run.json);
+    results_run_free(&r->run);
     csv_free(&r->csv);
     memset(r, 0, sizeof *r);
 }

@@ -8,6 +8,8 @@
 
 #include "results_io/columns.h"
 #include "results_io/csv.h"
+#include "results_io/row.h"
+#include "results_io/run_info.h"
 
 /* The hardware metrics the charts use, matched by the column name's part
  * before '[' ("m:<name>[<unit>]"). */
@@ -28,24 +30,16 @@ extern const char *const pm_names[PM_COUNT];
 /* Folded axes (bits): axes over which the charts took the fastest configuration. */
 enum { AX_BLOCK = 1, AX_COARSE = 2, AX_FINISH = 4, AX_MODE = 8 };
 
+/* A row as the charts draw it: what results.csv says (the shared row,
+ * results_io/row.h: configuration and tagged figures) and the figures the
+ * charts read most, taken from it as they are read. */
 typedef struct row {
-    const char *variant, *alias, *family, *kind, *dtype, *op, *finish, *scan_mode;
-    const char *status, *skip_reason, *error;
-    unsigned long long n;
-    long block_dim, coarse; /* -1 when empty */
+    results_row base;       /* base.cfg.axis[0]: the variant's first own axis (older files' coarse) */
     double bytes;           /* bytes_moved; NaN when absent */
     double t_cold, t_hot;   /* median ms */
-    double t_cold_min, t_cold_iqr;
-    double noise_cold, noise_hot; /* the medians' relative standard error, %; NaN when absent */
     double bw_cold, bw_hot; /* GB/s (from the columns, else bytes / time) */
-    double err_abs, tol_abs;
     double m[PM_COUNT];     /* NaN when absent */
-    /* Every measured figure of the tag table (results_io/measures.def) that
-     * is a number, by RC_<ID>: NaN when absent, empty or not a number. The
-     * fields above are the ones the charts draw, checked as they are read. */
-    double values[RC_COUNT];
     int var;                /* index into results.vars */
-    size_t line;            /* CSV line */
     int ok;                 /* status ok with a finite cold time */
 } row;
 
@@ -57,17 +51,6 @@ typedef struct var_info {
     int dash_type;          /* gnuplot dash type (1: solid) */
 } var_info;
 
-typedef struct run_info {
-    int present;            /* run.json was read */
-    char error[256];        /* why it was not, when it exists but did not parse */
-    void *json;             /* json_t * (the whole document) */
-    char device[128];
-    char date[64];          /* as written */
-    char day[16];           /* YYYY-MM-DD when the date starts with one */
-    double peak_GBps, copy_GBps; /* NaN when absent */
-    double l2_bytes;        /* NaN when absent */
-    int n_devices;          /* run.json "devices" that ran rows (0 when absent: one, the "device") */
-} run_info;
 
 typedef struct point {
     unsigned long long n;
@@ -102,7 +85,7 @@ typedef struct results {
     group *groups;          /* (kind, dtype, op) in order of first appearance, ok rows only */
     size_t ngroups;
     size_t n_ok, n_invalid, n_error, n_skipped, n_other;
-    run_info run;
+    results_run run;        /* run.json (results_io/run_info.h); peak, copy and L2 NaN unless > 0 */
     char notes[1024];       /* reading notes (a truncated last line, a missing run.json) */
 } results;
 

@@ -561,7 +561,7 @@ static void test_rows_carry_every_figure(void **state)
     for (size_t i = 0; i < r.nrows; i++) {
         const row *w = &r.rows[i];
         size_t j = 0;
-        while (j < r.csv.nrows && r.csv.lines[j] != w->line) j++;
+        while (j < r.csv.nrows && r.csv.lines[j] != w->base.line) j++;
         assert_true(j < r.csv.nrows);
         char **f = r.csv.rows[j];
         for (int k = 0; k < RC_COUNT; k++) {
@@ -569,11 +569,13 @@ static void test_rows_carry_every_figure(void **state)
             if (!results_cols[k].measure || at < 0 || !*f[at]) continue;
             char *end;
             double x = strtod(f[at], &end);
-            if (*end) assert_true(isnan(w->values[k])); /* a text: stop_cold, status, ... */
-            else if (w->values[k] != x) fail_msg("line %zu %s: %g, CSV %s", w->line, results_cols[k].name, w->values[k], f[at]);
+            if (*end)
+                assert_true(isnan(w->base.values[k])); /* a text: stop_cold, status, ... */
+            else if (w->base.values[k] != x)
+                fail_msg("line %zu %s: %g, CSV %s", w->base.line, results_cols[k].name, w->base.values[k], f[at]);
         }
-        if (w->ok) assert_true(w->values[RC_TIME_COLD_MEDIAN_MS] == w->t_cold);
-        seen_temp += isfinite(w->values[RC_GPU_TEMP_C]);
+        if (w->ok) assert_true(w->base.values[RC_TIME_COLD_MEDIAN_MS] == w->t_cold);
+        seen_temp += isfinite(w->base.values[RC_GPU_TEMP_C]);
     }
     assert_true(seen_temp > 0); /* NVML's temperature: a figure no chart names */
     results_free(&r);

@@ -52,6 +52,8 @@
 #include "harness/run/profiler.h"
 #include "harness/run/timing.h"
 #include "results_io/columns.h"
+#include "results_io/csv.h"
+#include "results_io/row.h"
 
 /* The newest schema, the largest a column of results_io/columns.def is tagged
  * with (4: clock, throttle and NVML columns; 3: device column; 2: cold_batch
@@ -148,6 +150,11 @@ typedef struct results_file {
     int schema;                  /* the file's: SWEEP_SCHEMA_OLDEST..SWEEP_SCHEMA_VERSION */
     size_t unknown_rows;         /* rows of variants not in this build (read: see results_variant_read) */
     char unknown_variants[512];  /* those variants' names, comma-separated (cut at the size) */
+    /* The same rows as plain data, the type the renderer reads too
+     * (results_io/row.h: names, own axes by name, tagged figures, metrics);
+     * plain[i] is rows[i]. Its strings point into table. */
+    results_row *plain;
+    csv_table table;
 } results_file;
 int results_read_csv_any(const char *path, results_file *out, char *err, size_t errlen);
 void results_file_free(results_file *f);

@@ -276,6 +276,28 @@ static int read_table(const char *path, metric_columns mc, int exact, csv_table 
     return rc;
 }
 
+/* f's rows again as plain data (results_io/row.h), through the one column
+ * table: what compare, merge and the renderer share. */
+static int read_plain(const char *path, results_file *f, char *err, size_t errlen)
+{
+    results_row_columns c;
+    results_row_columns_find(&f->table, &c);
+    f->plain = calloc(f->count ? f->count : 1, sizeof *f->plain);
+    if (!f->plain) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -1;
+    }
+    size_t first = columns_in_schema(f->schema);
+    for (size_t i = 0; i < f->count; i++) {
+        if (results_row_read(&f->table, &c, i, NULL, &f->plain[i], path, err, errlen)) return -1;
+        if (results_row_read_metrics(&f->table, i, first, f->metric_count, &f->plain[i])) {
+            snprintf(err, errlen, "%s: out of memory", path);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int results_read_csv(const char *path, metric_columns mc, sweep_row **rows_out, size_t *count_out, char *err,
                      size_t errlen)
 {
@@ -308,13 +330,17 @@ int results_read_csv_any(const char *path, results_file *out, char *err, size_t 
         rc = parse_rows(path, &t, mc, out->schema, &out->rows, &out->count, out, err, errlen);
         out->torn = t.truncated_last;
     }
-    csv_free(&t);
+    out->table = t;
+    if (!rc) rc = read_plain(path, out, err, errlen);
     if (rc) results_file_free(out);
     return rc;
 }
 
 void results_file_free(results_file *f)
 {
+    for (size_t i = 0; f->plain && i < f->count; i++) results_row_free(&f->plain[i]);
+    free(f->plain);
+    csv_free(&f->table);
     for (size_t i = 0; i < f->count; i++) row_free(&f->rows[i]);
     free(f->rows);
     free(f->metrics);

@@ -9,6 +9,7 @@
 #include "harness/config/plan.h"
 #include "harness/results/results.h"
 #include "harness/results/results_conditions.h"
+#include "results_io/run_info.h"
 #include "results_io/run_keys.h"
 
 /* ---- run.json ---------------------------------------------------------------------------------- */
@@ -266,37 +267,22 @@ int run_json_read_identity(const char *path, char *experiment, size_t len, int *
 
 void run_json_device_id(const char *path, char *out, size_t len)
 {
-    json_error_t je;
-    json_t *o = json_load_file(path, 0, &je);
-    json_t *d = o ? json_object_get(o, RK(DEVICE)) : NULL;
-    out[0] = '\0';
-    if (json_is_object(d)) {
-        const char *name = json_string_value(json_object_get(d, RK(NAME)));
-        const char *bus = json_string_value(json_object_get(d, RK(PCI_BUS_ID)));
-        snprintf(out, len, "%lld:%s:%s", (long long)json_integer_value(json_object_get(d, RK(ORDINAL))),
-                 name ? name : "unknown", bus ? bus : "");
-    }
-    json_decref(o);
+    results_run run;
+    results_run_load(path, &run);
+    snprintf(out, len, "%s", run.device_id);
+    results_run_free(&run);
 }
 
 void run_json_summary_info(const json_t *run, run_info *ri)
 {
-    const json_t *dev = json_object_get(run, RK(DEVICE));
+    results_run rr;
+    results_run_read(run, &rr);
     memset(ri, 0, sizeof *ri);
-    const char *exp = json_string_value(json_object_get(run, RK(EXPERIMENT)));
-    snprintf(ri->experiment, sizeof ri->experiment, "%s", exp ? exp : "");
-    ri->interrupted = json_is_true(json_object_get(run, RK(INTERRUPTED)));
-    ri->have_device = json_is_object(dev);
-    if (ri->have_device) {
-        const char *name = json_string_value(json_object_get(dev, RK(NAME)));
-        snprintf(ri->device.name, sizeof ri->device.name, "%s", name ? name : "");
-    }
-    const json_t *peak = json_object_get(run, RK(PEAK_BANDWIDTH_GBPS)), *copy = json_object_get(run, RK(COPY_BANDWIDTH_GBPS));
-    ri->peak_bandwidth_GBps = json_is_number(peak) ? json_number_value(peak) : NAN;
-    ri->copy_bandwidth_GBps = json_is_number(copy) ? json_number_value(copy) : NAN;
-    const json_t *note;
-    size_t i;
-    json_array_foreach(json_object_get(run, RK(NOTES)), i, note)
-        snprintf(ri->notes + strlen(ri->notes), sizeof ri->notes - strlen(ri->notes), "%s%s", i ? "; " : "",
-                 json_string_value(note) ? json_string_value(note) : "");
+    snprintf(ri->experiment, sizeof ri->experiment, "%s", rr.experiment);
+    ri->interrupted = rr.interrupted;
+    ri->have_device = rr.have_device;
+    snprintf(ri->device.name, sizeof ri->device.name, "%s", rr.device);
+    ri->peak_bandwidth_GBps = rr.peak_GBps;
+    ri->copy_bandwidth_GBps = rr.copy_GBps;
+    snprintf(ri->notes, sizeof ri->notes, "%s", rr.notes);
 }
