@@ -327,7 +327,7 @@ static void answer_table(doc *d, const ans_set *sets, size_t nsets, const char *
 {
     char head5[64];
     snprintf(head5, sizeof head5, "Speed-up over the %s, cold (95 %% interval)", vs);
-    const char *head[] = {"Kind", "n", "Fastest of ours", "Block×coarse", head5, "% of copy"};
+    const char *head[] = {"Kind", "n", "Fastest of ours", "Block×own axis", head5, "% of copy"};
     doc_table(d, 6, head, "lllllr");
     for (size_t s = 0; s < nsets; s++) {
         const ans_set *set = &sets[s];

@@ -290,7 +290,7 @@ static const chart_kind chart_table[] = {
     {"ladder", "ladder.gp", 1400, 420, 1, 0, title_ladder, caption_ladder, data_ladder, done_ladder, NULL, NULL},
     {"metrics", "metrics.gp", 1000, 420, 0, 0, title_metrics, caption_metrics, data_metrics, NULL, NULL, NULL},
     {"heatmap", "heatmap.gp", 900, 420, 0, 1, title_heatmap, caption_heatmap, data_heatmap, done_heatmap,
-     "Block dim × coarse factor heatmaps", "no variant has more than one coarse factor in these results"},
+     "Block dim × own axis heatmaps", "no variant has more than one value of its own axis in these results"},
     {"time", "time.gp", 1280, 720, 0, 0, title_time, caption_time, data_time, NULL, NULL, NULL},
     {"hotcold", "hotcold.gp", 760, 370, 0, 0, title_hotcold, caption_hotcold, data_hotcold, NULL, NULL, NULL},
     {"speedup-vs-cub", "vscub.gp", 1280, 720, 0, 0, title_speedup_vs_cub, caption_speedup_vs_cub,

@@ -152,7 +152,7 @@ static void title_suffix(const render_ctx *ctx, const group *g, char *out, size_
 /* "the fastest (cold median) of its block dims × finishes" */
 void folded_text(unsigned folded, char *out, size_t len)
 {
-    const char *names[4] = {"block dims", "coarse factors", "finishes", "scan modes"};
+    const char *names[4] = {"block dims", "own-axis values", "finishes", "scan modes"};
     out[0] = '\0';
     int k = 0;
     for (int i = 0; i < 4; i++)

@@ -169,8 +169,9 @@ static void speed_cell(double s, char *buf, size_t len)
 static void config_text(const row *w, char *buf, size_t len)
 {
     int n = snprintf(buf, len, "block %ld", w->base.cfg.block_dim);
-    if (w->base.cfg.axis[0] > 1 && n > 0 && (size_t)n < len)
-        n += snprintf(buf + n, len - (size_t)n, ", coarse %ld", w->base.cfg.axis[0]);
+    for (int k = 0; k < 2; k++) /* the variant's own axes by name, as results.csv's axes column */
+        if (w->base.cfg.axis_name[k][0] && n > 0 && (size_t)n < len)
+            n += snprintf(buf + n, len - (size_t)n, ", %s %ld", w->base.cfg.axis_name[k], w->base.cfg.axis[k]);
     if (w->base.cfg.finish[0] && strcmp(w->base.cfg.finish, "none") && n > 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, ", %s", w->base.cfg.finish);
     if (w->base.cfg.scan_mode[0] && n > 0 && (size_t)n < len)

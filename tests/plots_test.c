@@ -385,7 +385,7 @@ static void test_every_chart(void **state)
     assert_true(contains(md, "| invalid |"));
     assert_true(contains(md, "fewer blocks than SMs"));
     /* no scan has several coarse factors: that heatmap is skipped with a note */
-    assert_true(contains(md, "Skipped: no variant has more than one coarse factor"));
+    assert_true(contains(md, "Skipped: no variant has more than one value of its own axis"));
     free(md);
 
     snprintf(path, sizeof path, "%s/index.html", dir);

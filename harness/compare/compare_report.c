@@ -235,7 +235,7 @@ static void doc_summary(const doc *d, const compare_result *r)
 {
     static const char *const head[7] = {"variant", "configurations", "cold geomean speed-up [95 % CI]",
                                         "hot geomean speed-up [95 % CI]", "faster / slower / same",
-                                        "worst (speed-up n block×coarse phase)", ""};
+                                        "worst (speed-up n block×own axis phase)", ""};
     size_t ng;
     compare_group *g = compare_groups(r, &ng);
     if (!g) return;

@@ -148,7 +148,7 @@ void compare_print_short(FILE *f, const compare_result *r)
                "configurations [95 %% interval]\n",
             r->normalize == CN_NONE ? "" : ", normalised");
     fprintf(f, "%-*s %7s  %-22s %-22s %6s %6s %5s  %s\n", (int)w, "variant", "configs", "cold", "hot", "faster",
-            "slower", "same", "worst: speed-up n block×coarse phase");
+            "slower", "same", "worst: speed-up n block×axis phase");
     for (size_t k = 0; k < ng; k++) {
         snprintf(name, sizeof name, "%s %s%s%s", g[k].name, dtype_name(g[k].dtype), g[k].by_op ? " " : "",
                  g[k].by_op ? op_name(g[k].op) : "");
