@@ -25,8 +25,8 @@ band = "data index 2 using 1:2:3 with filledcurves fc rgb '#d9e2ec' fs solid 1.0
 one = ", 1 with lines lc rgb '#202020' dt 2 lw 1.4 title 'no change'"
 cold = ", data index 0 using 1:2:3:4:6:5 with yerrorbars pt variable lc rgb variable ps 0.9 lw 1.2 notitle"
 hot = ", data index 1 using 1:2:3:4:6:5 with yerrorbars pt variable lc rgb variable ps 1.0 lw 1.0 notitle"
-key = ", NaN with points pt 9 ps 1.1 lc rgb '#1a9850' title 'NEW faster', " . \
-      "NaN with points pt 11 ps 1.1 lc rgb '#d73027' title 'NEW slower', " . \
+key = ", NaN with points pt 9 ps 1.1 lc rgb '#0072b2' title 'NEW faster', " . \
+      "NaN with points pt 11 ps 1.1 lc rgb '#d55e00' title 'NEW slower', " . \
       "NaN with points pt 7 ps 1.1 lc rgb '#7a7a7a' title 'same', " . \
       "NaN with points pt 7 lc rgb '#444444' title 'filled: cold L2', " . \
       "NaN with points pt 6 lc rgb '#444444' title 'open: hot L2'"

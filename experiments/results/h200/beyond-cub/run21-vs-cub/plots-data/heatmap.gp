@@ -1,9 +1,10 @@
-# Chart 4: bandwidth over block dim x coarse factor for one coarsened
+# Chart 4: bandwidth over block dim x the variant's own axis for one coarsened
 # variant at one n. Cells that were skipped or failed are hatched grey; the
 # fastest cell is outlined.
 # Parameters: gpdir, fmt, out, w, h, ttl, sub, data (index 0: x, y, bw,
 # label, label colour; index 1: x, y, label of the empty cells; index 2: the
-# best cell's x, y), nx, ny, xt, yt (tic lists), cbmin, cbmax, hasmissing.
+# best cell's x, y), nx, ny, xt, yt (tic lists), xl (the variant's own axis and
+# its unit), cbmin, cbmax, hasmissing.
 load gpdir.'/common.gp'
 set title maintitle(ttl, sub)
 set border 0
@@ -12,7 +13,7 @@ set xrange [-0.5:nx-0.5]
 set yrange [-0.5:ny-0.5]
 eval('set xtics scale 0 ' . xt)
 eval('set ytics scale 0 ' . yt)
-set xlabel 'coarse factor (elements per thread)'
+set xlabel xl
 set ylabel 'block dim (threads)'
 set cblabel 'bandwidth, cold (GB/s)' offset 1.5, 0
 set cbrange [cbmin:cbmax]
