@@ -16,8 +16,9 @@ typedef struct sweep_options {
     /* Overrides of the experiment's settings, as typed (validated by
      * cli_parse), by their index in harness/config/settings.c; NULL: not given. */
     const char *values[SETTINGS_MAX];
-    /* --axis NAME=LIST, in order (checked by cli_parse); a later one of a name wins. */
-    const char *axis_args[EXPERIMENT_MAX_AXIS_VALUES];
+    experiment parsed; /* those values, each parsed once into its field (cli_apply copies them) */
+    /* --axis NAME=LIST, in order, parsed once by cli_parse; a later one of a name wins. */
+    axis_values axis_args[EXPERIMENT_MAX_AXIS_VALUES];
     size_t n_axis_args;
     const char *out;
     const char *shard; /* --shard I/N or auto, checked (harness/config/shard.h); NULL: the whole plan */
