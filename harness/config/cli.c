@@ -190,10 +190,9 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
         return 0;
     }
     if (op->kind == OPT_DEVICES) {
-        int ords[DEVICES_MAX], all;
-        size_t n;
         char msg[256];
-        if (devices_parse_list(value, ords, DEVICES_MAX, &n, &all, msg, sizeof msg)) {
+        if (devices_parse_list(value, o->device_ordinals, DEVICES_MAX, &o->n_device_ordinals, &o->devices_all, msg,
+                               sizeof msg)) {
             snprintf(err, errlen, "%s: %s", op->name, msg);
             return -1;
         }
@@ -214,9 +213,8 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
         return 0;
     }
     if (op->kind == OPT_SHARD) {
-        shard_spec spec;
         char msg[256];
-        if (shard_parse(value, &spec, msg, sizeof msg)) {
+        if (shard_parse(value, &o->shard_spec, msg, sizeof msg)) {
             snprintf(err, errlen, "%s: %s", op->name, msg);
             return -1;
         }

@@ -10,6 +10,7 @@
 
 #include "harness/config/plan.h"
 #include "harness/config/settings.h"
+#include "harness/config/shard.h"
 
 typedef struct sweep_options {
     const char *experiment; /* NAME or FILE; NULL: "default" */
@@ -21,8 +22,13 @@ typedef struct sweep_options {
     axis_values axis_args[EXPERIMENT_MAX_AXIS_VALUES];
     size_t n_axis_args;
     const char *out;
-    const char *shard; /* --shard I/N or auto, checked (harness/config/shard.h); NULL: the whole plan */
-    const char *devices; /* --devices all|LIST, checked (harness/run/workers.h); NULL: one device, in this process */
+    const char *shard; /* --shard I/N or auto, as typed; NULL: the whole plan */
+    shard_spec shard_spec; /* --shard, parsed once (harness/config/shard.h) */
+    const char *devices; /* --devices all|LIST, as typed; NULL: one device, in this process */
+    /* --devices, parsed once: the ordinals listed, or all (every device the layer counts) */
+    int device_ordinals[DEVICES_MAX];
+    size_t n_device_ordinals;
+    int devices_all;
     int device;
     int device_given; /* --device was typed: --shard auto leaves it alone */
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device, samples;
