@@ -68,15 +68,21 @@ int axis_values_set(experiment *e, const char *name, const char *list, const cha
         snprintf(err, errlen, "%s: %s", name, msg);
         return -1;
     }
-    size_t i = 0;
-    while (i < e->n_axis_values && strcmp(e->axis_values[i].name, name)) i++;
-    if (i == EXPERIMENT_MAX_AXIS_VALUES) {
+    if (axis_values_put(e, name, &values, origin)) {
         snprintf(err, errlen, "%s: more than %d named axes", name, EXPERIMENT_MAX_AXIS_VALUES);
         return -1;
     }
+    return 0;
+}
+
+int axis_values_put(experiment *e, const char *name, const size_list *values, const char *origin)
+{
+    size_t i = 0;
+    while (i < e->n_axis_values && strcmp(e->axis_values[i].name, name)) i++;
+    if (i == EXPERIMENT_MAX_AXIS_VALUES) return -1;
     axis_values *a = &e->axis_values[i];
     snprintf(a->name, sizeof a->name, "%s", name);
-    a->values = values;
+    a->values = *values;
     snprintf(a->origin, sizeof a->origin, "%s", origin ? origin : "");
     if (i == e->n_axis_values) e->n_axis_values++;
     return 0;

@@ -33,6 +33,10 @@ void axis_names_text(char *buf, size_t len, axis_keep keep, const void *ctx);
 int axis_values_set(experiment *e, const char *name, const char *list, const char *origin, char *err,
                     size_t errlen);
 
+/* Set the values of axis `name` (declared) to `values`, already parsed.
+ * 0, or -1 when e already holds EXPERIMENT_MAX_AXIS_VALUES other names. */
+int axis_values_put(experiment *e, const char *name, const size_list *values, const char *origin);
+
 /* The same from "NAME=LIST" (the --axis argument). */
 int axis_values_assign(experiment *e, const char *text, const char *origin, char *err, size_t errlen);
 

@@ -190,16 +190,15 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
         return 0;
     }
     if (op->kind == OPT_DEVICES) {
-        int ords[DEVICES_MAX], all;
-        size_t n;
         char msg[256];
-        if (devices_parse_list(value, ords, DEVICES_MAX, &n, &all, msg, sizeof msg)) {
+        if (devices_parse_list(value, o->device_ordinals, DEVICES_MAX, &o->n_device_ordinals, &o->devices_all, msg,
+                               sizeof msg)) {
             snprintf(err, errlen, "%s: %s", op->name, msg);
             return -1;
         }
     }
     if (op->kind == OPT_AXIS) {
-        experiment scratch; /* checked now, applied by cli_apply */
+        experiment scratch; /* parsed now, put by cli_apply */
         char msg[1024];
         memset(&scratch, 0, sizeof scratch);
         if (axis_values_assign(&scratch, value, op->name, msg, sizeof msg)) {
@@ -210,13 +209,12 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
             snprintf(err, errlen, "%s: more than %d given", op->name, EXPERIMENT_MAX_AXIS_VALUES);
             return -1;
         }
-        o->axis_args[o->n_axis_args++] = value;
+        o->axis_args[o->n_axis_args++] = scratch.axis_values[0]; /* parsed once, here */
         return 0;
     }
     if (op->kind == OPT_SHARD) {
-        shard_spec spec;
         char msg[256];
-        if (shard_parse(value, &spec, msg, sizeof msg)) {
+        if (shard_parse(value, &o->shard_spec, msg, sizeof msg)) {
             snprintf(err, errlen, "%s: %s", op->name, msg);
             return -1;
         }
@@ -229,13 +227,11 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
     return 0;
 }
 
-/* A setting's value, checked with its parser on a scratch experiment. */
+/* A setting's value, parsed once, into o->parsed (cli_apply copies it). */
 static int take_setting(const setting *s, const char *value, sweep_options *o, char *err, size_t errlen)
 {
     char msg[1024];
-    experiment scratch;
-    memset(&scratch, 0, sizeof scratch);
-    if (s->parse(s, value, &scratch, msg, sizeof msg)) {
+    if (s->parse(s, value, &o->parsed, msg, sizeof msg)) {
         snprintf(err, errlen, "%s: %s", s->flag, msg);
         return -1;
     }
@@ -294,26 +290,20 @@ int cli_parse(int argc, char **argv, sweep_options *o, char *err, size_t errlen)
 
 int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
 {
-    char msg[1024];
     for (size_t i = 0; i < settings_count(); i++) {
         const setting *s = settings_get(i);
         if (!o->values[i]) continue;
-        if (setting_apply(s, o->values[i], s->flag, e, msg, sizeof msg)) {
-            snprintf(err, errlen, "%s: %s", s->flag, msg);
-            return -1;
-        }
+        setting_copy(s, &o->parsed, s->flag, e);
         /* The command line beats the file: its [axes:GLOB] values of this axis too. */
         if (s->axis) experiment_drop_override_key(e, i, NULL);
     }
     for (size_t i = 0; i < o->n_axis_args; i++) {
-        if (axis_values_assign(e, o->axis_args[i], "--axis", msg, sizeof msg)) {
-            snprintf(err, errlen, "--axis: %s", msg);
+        const axis_values *a = &o->axis_args[i];
+        if (axis_values_put(e, a->name, &a->values, "--axis")) {
+            snprintf(err, errlen, "--axis: %s: more than %d named axes", a->name, EXPERIMENT_MAX_AXIS_VALUES);
             return -1;
         }
-        const char *eq = strchr(o->axis_args[i], '=');
-        char name[AXIS_NAME_LEN];
-        snprintf(name, sizeof name, "%.*s", (int)(eq - o->axis_args[i]), o->axis_args[i]);
-        experiment_drop_override_key(e, OVERRIDE_AXIS_BY_NAME, name);
+        experiment_drop_override_key(e, OVERRIDE_AXIS_BY_NAME, a->name);
     }
     if (e->timing.max_samples < e->timing.min_samples) {
         snprintf(err, errlen, "%s: min samples (%u) above max samples (%u)",

@@ -10,18 +10,25 @@
 
 #include "harness/config/plan.h"
 #include "harness/config/settings.h"
+#include "harness/config/shard.h"
 
 typedef struct sweep_options {
     const char *experiment; /* NAME or FILE; NULL: "default" */
     /* Overrides of the experiment's settings, as typed (validated by
      * cli_parse), by their index in harness/config/settings.c; NULL: not given. */
     const char *values[SETTINGS_MAX];
-    /* --axis NAME=LIST, in order (checked by cli_parse); a later one of a name wins. */
-    const char *axis_args[EXPERIMENT_MAX_AXIS_VALUES];
+    experiment parsed; /* those values, each parsed once into its field (cli_apply copies them) */
+    /* --axis NAME=LIST, in order, parsed once by cli_parse; a later one of a name wins. */
+    axis_values axis_args[EXPERIMENT_MAX_AXIS_VALUES];
     size_t n_axis_args;
     const char *out;
-    const char *shard; /* --shard I/N or auto, checked (harness/config/shard.h); NULL: the whole plan */
-    const char *devices; /* --devices all|LIST, checked (harness/run/workers.h); NULL: one device, in this process */
+    const char *shard; /* --shard I/N or auto, as typed; NULL: the whole plan */
+    shard_spec shard_spec; /* --shard, parsed once (harness/config/shard.h) */
+    const char *devices; /* --devices all|LIST, as typed; NULL: one device, in this process */
+    /* --devices, parsed once: the ordinals listed, or all (every device the layer counts) */
+    int device_ordinals[DEVICES_MAX];
+    size_t n_device_ordinals;
+    int devices_all;
     int device;
     int device_given; /* --device was typed: --shard auto leaves it alone */
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device, samples;

@@ -17,6 +17,7 @@
 #include "harness/config/plan_axes.h"
 #include "harness/config/settings.h"
 #include "harness/config/axis_values.h"
+#include "harness/config/plan_overrides.h"
 
 #define MAX_SECTIONS 8
 #define MAX_ENTRIES 64
@@ -301,8 +302,9 @@ static const char *own_axes_known(const char *name)
 }
 
 /* The [axes:GLOB] sections into e->overrides, in file order, each value
- * parsed (into a scratch experiment) by the same settings-table entry as in
- * [axes], so a bad one is reported here, at its line. */
+ * parsed once (into a scratch experiment) by the same settings-table entry as
+ * in [axes], so a bad one is reported here, at its line, and kept as that
+ * value (harness/config/plan_overrides.h). */
 static int read_overrides(ini_src *s, const char *path, experiment *e, char *err, size_t errlen)
 {
     e->n_overrides = 0;
@@ -333,10 +335,14 @@ static int read_overrides(ini_src *s, const char *path, experiment *e, char *err
                 snprintf(err, errlen, "%s:%d: [axes:%s] %s: %s", path, en->line, o->glob, en->key, msg);
                 rc = -1;
             } else if (o->n_keys < OVERRIDE_MAX_KEYS) {
-                o->keys[o->n_keys].setting = st ? settings_index(st) : OVERRIDE_AXIS_BY_NAME;
+                size_t setting = st ? settings_index(st) : OVERRIDE_AXIS_BY_NAME;
+                o->keys[o->n_keys].setting = setting;
                 snprintf(o->keys[o->n_keys].axis, sizeof o->keys[o->n_keys].axis, "%s", st ? "" : en->key);
                 o->keys[o->n_keys].line = en->line;
-                snprintf(o->keys[o->n_keys].value, OVERRIDE_VALUE_LEN, "%s", en->value);
+                if (override_value_take(scratch, setting, en->key, &o->keys[o->n_keys].value, msg, sizeof msg)) {
+                    snprintf(err, errlen, "%s:%d: [axes:%s] %s: %s", path, en->line, o->glob, en->key, msg);
+                    rc = -1;
+                }
                 o->n_keys++;
             }
         }

@@ -10,6 +10,7 @@
 
 #include "harness/reference/cpu_variant.h"
 #include "harness/config/plan_axes.h"
+#include "harness/config/plan_overrides.h"
 #include "harness/config/settings.h"
 #include "harness/config/axis_values.h"
 #include "kernels/registry.h"
@@ -111,14 +112,7 @@ const experiment *experiment_for_variant(const experiment *e, const variant *v, 
     const axes_override *o = override_for(e, v);
     if (!o) return e;
     *scratch = *e;
-    char err[512];
-    for (size_t k = 0; k < o->n_keys; k++) { /* checked when the file was read */
-        int rc = o->keys[k].setting == OVERRIDE_AXIS_BY_NAME
-                     ? axis_values_set(scratch, o->keys[k].axis, o->keys[k].value, NULL, err, sizeof err)
-                     : setting_apply(settings_get(o->keys[k].setting), o->keys[k].value, NULL, scratch, err,
-                                     sizeof err);
-        if (rc) return e;
-    }
+    axes_override_put(scratch, o); /* values parsed when the file was read */
     return scratch;
 }
 
@@ -423,7 +417,8 @@ static int asked_of_variant_alone(const experiment *e, const variant *v, const c
 {
     const axes_override *o = override_for(e, v);
     int sets = 0;
-    for (size_t k = 0; o && k < o->n_keys; k++) sets |= !strcmp(settings_get(o->keys[k].setting)->key, key);
+    for (size_t k = 0; o && k < o->n_keys; k++) /* a named own axis is not a setting */
+        sets |= o->keys[k].setting != OVERRIDE_AXIS_BY_NAME && !strcmp(settings_get(o->keys[k].setting)->key, key);
     if (sets) {
         size_t matches = 0;
         for (size_t r = 0; r < registry_count(); r++) {

@@ -55,15 +55,23 @@ typedef enum {
     METRICS_LIST,        /* the names listed */
 } metrics_mode;
 
-/* An [axes:GLOB] section: the per-variant axis keys it sets, as text,
- * parsed by the same settings-table entries as [axes] (checked when the file
- * is read, applied over a copy of the experiment when the plan expands a
- * variant GLOB matches). */
+/* An [axes:GLOB] section: the per-variant axis keys it sets, each parsed
+ * once when the file is read (by the same settings-table entry as in [axes],
+ * or as a named own axis) into its value; the plan and the dry run put those
+ * values over a copy of the experiment for the variants GLOB matches
+ * (harness/config/plan_overrides.h). */
 #define EXPERIMENT_MAX_OVERRIDES 16
 #define OVERRIDE_MAX_KEYS 4
-#define OVERRIDE_VALUE_LEN 256
-#define OVERRIDE_GLOB_LEN 40 /* inih keeps section names under 50 characters */
+#define OVERRIDE_VALUE_LEN 256 /* the longest value text a key may have */
+#define OVERRIDE_LIST_MAX 32   /* values of a list key: powers of two, so at most 32 below 2^32 */
+#define OVERRIDE_GLOB_LEN 40   /* inih keeps section names under 50 characters */
 #define OVERRIDE_AXIS_BY_NAME ((size_t)-1)
+typedef struct override_value {
+    size_t list[OVERRIDE_LIST_MAX]; /* block_dims, coarse, a named own axis: the values, ascending */
+    size_t count;
+    unsigned mask;        /* scan_modes, finishes: the values' bits */
+    finish_policy policy; /* finishes: first, all or the mask's list */
+} override_value;
 typedef struct axes_override {
     char glob[OVERRIDE_GLOB_LEN];
     int line; /* of the section header, in e->source */
@@ -72,7 +80,7 @@ typedef struct axes_override {
         size_t setting; /* settings_index() of the [axes] entry, or OVERRIDE_AXIS_BY_NAME */
         char axis[32];  /* OVERRIDE_AXIS_BY_NAME: the own axis's name (harness/axis_values.h) */
         int line;
-        char value[OVERRIDE_VALUE_LEN];
+        override_value value;
     } keys[OVERRIDE_MAX_KEYS];
 } axes_override;
 

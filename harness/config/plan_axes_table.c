@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness/config/axis_values.h"
+#include "harness/config/plan_overrides.h"
 #include "harness/config/settings.h"
 
 size_t plan_axes(const plan_axis *out[PLAN_AXES_MAX])
@@ -28,17 +29,21 @@ size_t plan_axes(const plan_axis *out[PLAN_AXES_MAX])
 /* "axes for reduce_one_launch (experiments/vs-cub.ini:31): block_dims 256,512; coarse 1,2" */
 static void print_override(FILE *f, const experiment *e, const axes_override *o, experiment *scratch)
 {
-    char buf[1024], err[512];
+    char buf[1024];
     *scratch = *e;
+    axes_override_put(scratch, o);
     fprintf(f, "axes for %s (%s:%d):", o->glob, e->source[0] ? e->source : "built in", o->line);
     for (size_t k = 0; k < o->n_keys; k++) {
         if (o->keys[k].setting == OVERRIDE_AXIS_BY_NAME) {
-            fprintf(f, "%s %s %s", k ? ";" : "", o->keys[k].axis, o->keys[k].value);
+            const override_value *v = &o->keys[k].value;
+            buf[0] = '\0';
+            for (size_t i = 0; i < v->count && strlen(buf) + 24 < sizeof buf; i++)
+                snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%zu", i ? "," : "", v->list[i]);
+            fprintf(f, "%s %s %s", k ? ";" : "", o->keys[k].axis, buf);
             continue;
         }
         const setting *s = settings_get(o->keys[k].setting);
-        if (setting_apply(s, o->keys[k].value, NULL, scratch, err, sizeof err)) snprintf(buf, sizeof buf, "?");
-        else s->axis->print(s->axis, scratch, buf, sizeof buf);
+        s->axis->print(s->axis, scratch, buf, sizeof buf);
         fprintf(f, "%s %s %s", k ? ";" : "", s->key, buf);
     }
     fprintf(f, "\n");

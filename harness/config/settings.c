@@ -134,7 +134,7 @@ static int set_lead_chart(const setting *s, const char *text, experiment *e, cha
     return set_text(s, text, e, err, errlen);
 }
 
-/* The metrics mode and list: the whole experiment (field unused). */
+/* The metrics mode and list (the field is where they start). */
 static int set_metrics(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
 {
     (void)s;
@@ -144,103 +144,116 @@ static int set_metrics(const setting *s, const char *text, experiment *e, char *
 /* ---- the table ---------------------------------------------------------------------------- */
 
 #define AT(f) offsetof(experiment, f)
+#define SIZE(f) sizeof(((experiment *)0)->f)
+/* A setting that fills several adjacent fields: from `first` to the end of `last`. */
+#define SPAN(first, last) (AT(last) + SIZE(last) - AT(first))
 
 static const setting table[] = {
-    {"experiment", "name", NULL, set_name, 0, EXPERIMENT_NAME_LEN, AT(name), 0, "default", SETTING_FILE_ONLY, NULL,
-     NULL},
-    {"experiment", "description", NULL, set_text, 0, sizeof(((experiment *)0)->description), AT(description), 0,
-     "every variant, f32 sum, n = 2^10..2^30 (x4), block dims 64..1024, coarse factors 1..32", SETTING_FILE_ONLY,
-     NULL, NULL},
+    {"experiment", "name", NULL, set_name, 0, EXPERIMENT_NAME_LEN, AT(name), SIZE(name), 0, "default",
+     SETTING_FILE_ONLY, NULL, NULL},
+    {"experiment", "description", NULL, set_text, 0, sizeof(((experiment *)0)->description), AT(description),
+     SIZE(description), 0, "every variant, f32 sum, n = 2^10..2^30 (x4), block dims 64..1024, coarse factors 1..32",
+     SETTING_FILE_ONLY, NULL, NULL},
     /* No fallback: a file that names no question or lead chart leaves them
      * to the renderer's rule rather than borrowing the default's. */
-    {"experiment", "question", NULL, set_text, 0, sizeof(((experiment *)0)->question), AT(question), 0, NULL,
-     SETTING_FILE_ONLY, NULL, NULL},
-    {"experiment", "lead_chart", NULL, set_lead_chart, 0, sizeof(((experiment *)0)->lead_chart), AT(lead_chart), 0,
+    {"experiment", "question", NULL, set_text, 0, sizeof(((experiment *)0)->question), AT(question), SIZE(question), 0,
      NULL, SETTING_FILE_ONLY, NULL, NULL},
-    {"experiment", "variants", "--variants", set_globs, 0, 0, AT(variants), AT(variants_origin), NULL,
+    {"experiment", "lead_chart", NULL, set_lead_chart, 0, sizeof(((experiment *)0)->lead_chart), AT(lead_chart),
+     SIZE(lead_chart), 0, NULL, SETTING_FILE_ONLY, NULL, NULL},
+    {"experiment", "variants", "--variants", set_globs, 0, 0, AT(variants), SIZE(variants), AT(variants_origin), NULL,
      SETTING_HELP_PLAN, "GLOBS",
      "comma-separated variant name globs, or exact seed aliases;\n"
      "!GLOB excludes: 'reduce_*,!reduce_cub', 'reduce0,scan_*'"},
-    {"experiment", "families", NULL, set_globs, 0, 0, AT(families), AT(families_origin), NULL, SETTING_FILE_ONLY,
-     NULL, NULL},
-    {"axes", "sizes", "--sizes", set_sizes, 0, 0, AT(sizes), 0, "2^10..2^30:x4", SETTING_HELP_PLAN, "LIST",
+    {"experiment", "families", NULL, set_globs, 0, 0, AT(families), SIZE(families), AT(families_origin), NULL,
+     SETTING_FILE_ONLY, NULL, NULL},
+    {"axes", "sizes", "--sizes", set_sizes, 0, 0, AT(sizes), SIZE(sizes), 0, "2^10..2^30:x4", SETTING_HELP_PLAN, "LIST",
      "element counts: 1048576, 2^20, 1M, 2^10..2^30:x4,\n"
-     "1000..8000:+1000 (ranges step x2 by default)", &plan_axis_sizes},
-    {"axes", "block_dims", "--block-dims", set_block_dims, 0, 0, AT(block_dims), 0, "64, 128, 256, 512, 1024",
-     SETTING_HELP_PLAN, "LIST", "threads per block, powers of two: 128,256 or 64..1024 or all",
-     &plan_axis_block_dims},
-    {"axes", "coarse", "--coarse", set_coarse, 0, 0, AT(coarse), AT(coarse_origin), "1, 2, 4, 8, 16, 32",
+     "1000..8000:+1000 (ranges step x2 by default)",
+     &plan_axis_sizes},
+    {"axes", "block_dims", "--block-dims", set_block_dims, 0, 0, AT(block_dims), SIZE(block_dims), 0,
+     "64, 128, 256, 512, 1024", SETTING_HELP_PLAN, "LIST",
+     "threads per block, powers of two: 128,256 or 64..1024 or all", &plan_axis_block_dims},
+    {"axes", "coarse", "--coarse", set_coarse, 0, 0, AT(coarse), SIZE(coarse), AT(coarse_origin), "1, 2, 4, 8, 16, 32",
      SETTING_HELP_PLAN, "LIST",
      "alias of --axis for each selected variant's one own axis\n"
      "(items_per_thread, vectors_in_flight, ...): 1..64; refused\n"
-     "where a selected variant has two. Default 1..32", &plan_axis_coarse},
-    {"axes", "dtypes", "--dtype", set_dtypes, 0, 0, AT(dtypes), 0, "f32", SETTING_HELP_PLAN, "LIST",
+     "where a selected variant has two. Default 1..32",
+     &plan_axis_coarse},
+    {"axes", "dtypes", "--dtype", set_dtypes, 0, 0, AT(dtypes), SIZE(dtypes), 0, "f32", SETTING_HELP_PLAN, "LIST",
      "f32, f64, i32 or all", &plan_axis_dtypes},
-    {"axes", "ops", "--op", set_ops, 0, 0, AT(ops), 0, "sum", SETTING_HELP_PLAN, "LIST", "sum, max, min or all",
-     &plan_axis_ops},
-    {"axes", "scan_modes", "--scan-mode", set_scan_modes, 0, 0, AT(scan_modes), 0, "inclusive", SETTING_HELP_PLAN,
-     "LIST", "scans: inclusive, exclusive or all", &plan_axis_scan_modes},
-    {"axes", "finishes", "--finish", set_finishes, 0, 0, AT(finish_policy), 0, "first", SETTING_HELP_PLAN, "LIST",
+    {"axes", "ops", "--op", set_ops, 0, 0, AT(ops), SIZE(ops), 0, "sum", SETTING_HELP_PLAN, "LIST",
+     "sum, max, min or all", &plan_axis_ops},
+    {"axes", "scan_modes", "--scan-mode", set_scan_modes, 0, 0, AT(scan_modes), SIZE(scan_modes), 0, "inclusive",
+     SETTING_HELP_PLAN, "LIST", "scans: inclusive, exclusive or all", &plan_axis_scan_modes},
+    {"axes", "finishes", "--finish", set_finishes, 0, 0, AT(finish_policy), SPAN(finish_policy, finishes), 0, "first",
+     SETTING_HELP_PLAN, "LIST",
      "reductions: first (each variant's first), all, or\n"
-     "recursive, two_step, atomic, none", &plan_axis_finishes},
-    {"timing", "min_samples", "--min-samples", set_count, 1, 1000000, AT(timing.min_samples), 0, "10",
-     SETTING_HELP_MEASURE, "N", "at least N samples per measurement (default 10)"},
-    {"timing", "max_samples", "--max-samples", set_count, 1, 100000000, AT(timing.max_samples), 0, "1000",
-     SETTING_HELP_MEASURE, "N", "at most N samples per measurement (default 1000)"},
-    {"timing", "max_noise", "--max-noise", set_percent, 0, 0, AT(timing.max_noise), 0, "0.5", SETTING_HELP_MEASURE,
-     "PCT",
+     "recursive, two_step, atomic, none",
+     &plan_axis_finishes},
+    {"timing", "min_samples", "--min-samples", set_count, 1, 1000000, AT(timing.min_samples), SIZE(timing.min_samples),
+     0, "10", SETTING_HELP_MEASURE, "N", "at least N samples per measurement (default 10)"},
+    {"timing", "max_samples", "--max-samples", set_count, 1, 100000000, AT(timing.max_samples),
+     SIZE(timing.max_samples), 0, "1000", SETTING_HELP_MEASURE, "N",
+     "at most N samples per measurement (default 1000)"},
+    {"timing", "max_noise", "--max-noise", set_percent, 0, 0, AT(timing.max_noise), SIZE(timing.max_noise), 0, "0.5",
+     SETTING_HELP_MEASURE, "PCT",
      "stop once the median's relative standard error is below\n"
      "PCT percent (robust: from the MAD; default 0.5)"},
-    {"timing", "timeout", "--timeout", set_seconds, 0, 0, AT(timing.timeout_s), 0, "0.1", SETTING_HELP_MEASURE,
-     "SECONDS",
+    {"timing", "timeout", "--timeout", set_seconds, 0, 0, AT(timing.timeout_s), SIZE(timing.timeout_s), 0, "0.1",
+     SETTING_HELP_MEASURE, "SECONDS",
      "sampling time per configuration once min-samples are in,\n"
      "half cold, half hot (default 0.1; 500ms, 2s, 1m)"},
-    {"timing", "throttle_threshold", "--throttle-threshold", set_threshold, 0, 0, AT(timing.throttle_threshold), 0,
-     "75", SETTING_HELP_MEASURE, "PCT",
+    {"timing", "throttle_threshold", "--throttle-threshold", set_threshold, 0, 0, AT(timing.throttle_threshold),
+     SIZE(timing.throttle_threshold), 0, "75", SETTING_HELP_MEASURE, "PCT",
      "a sample whose SM clock (measured on the device around it)\n"
      "is below PCT percent of the default clock is discarded and\n"
      "taken again after the recovery delay (default 75; 0: off)"},
-    {"timing", "throttle_recovery", "--throttle-recovery-delay", set_delay, 0, 0, AT(timing.throttle_recovery_s), 0,
-     "0.05", SETTING_HELP_MEASURE, "SECONDS",
+    {"timing", "throttle_recovery", "--throttle-recovery-delay", set_delay, 0, 0, AT(timing.throttle_recovery_s),
+     SIZE(timing.throttle_recovery_s), 0, "0.05", SETTING_HELP_MEASURE, "SECONDS",
      "sleep before taking a throttled sample again; doubles after\n"
      "two in a row, up to 0.5 s (default 0.05; 0 allowed)"},
-    {"timing", "drift_check", "--drift-check", set_count, 0, 1000, AT(drift_check), 0, "8", SETTING_HELP_MEASURE, "K",
+    {"timing", "drift_check", "--drift-check", set_count, 0, 1000, AT(drift_check), SIZE(drift_check), 0, "8",
+     SETTING_HELP_MEASURE, "K",
      "measure the first K timed configurations again at the end\n"
      "of the run and report the drift (default 8; 0: none)"},
-    {"confirm", "rounds", "--confirm-rounds", set_rounds, 0, 100, AT(confirm_rounds), 0, "10", SETTING_HELP_MEASURE,
-     "N",
+    {"confirm", "rounds", "--confirm-rounds", set_rounds, 0, 100, AT(confirm_rounds), SIZE(confirm_rounds), 0, "10",
+     SETTING_HELP_MEASURE, "N",
      "where the plan has library rows (CUB), measure each size's\n"
      "candidates and the library again in N interleaved rounds\n"
      "and give each ratio a 95 % interval (default 10; 0: none)"},
-    {"confirm", "candidates", "--confirm-candidates", set_count, 1, 8, AT(confirm_candidates), 0, "3",
-     SETTING_HELP_MEASURE, "N", "at most N of ours per size in the confirmation (default 3)"},
-    {"confirm", "within", "--confirm-within", set_percent, 0, 0, AT(confirm_within), 0, "2", SETTING_HELP_MEASURE,
-     "PCT",
+    {"confirm", "candidates", "--confirm-candidates", set_count, 1, 8, AT(confirm_candidates), SIZE(confirm_candidates),
+     0, "3", SETTING_HELP_MEASURE, "N", "at most N of ours per size in the confirmation (default 3)"},
+    {"confirm", "within", "--confirm-within", set_percent, 0, 0, AT(confirm_within), SIZE(confirm_within), 0, "2",
+     SETTING_HELP_MEASURE, "PCT",
      "a variant's best is a candidate when within PCT percent of\n"
      "the fastest, cold or hot (default 2)"},
-    {"confirm", "margin", "--confirm-margin", set_threshold, 0, 0, AT(confirm_margin), 0, "1", SETTING_HELP_MEASURE,
-     "PCT",
+    {"confirm", "margin", "--confirm-margin", set_threshold, 0, 0, AT(confirm_margin), SIZE(confirm_margin), 0, "1",
+     SETTING_HELP_MEASURE, "PCT",
      "a confirmed ratio is faster or slower only when its whole 95 %\n"
      "interval clears 1 by PCT percent, else a tie (default 1: the\n"
      "movement of a confirmed ratio between processes; 0: the interval alone)"},
     /* Every configuration up to 2^26; above, one per variant and n: the CPU
      * reference over 2^28..2^30 elements per block dim and coarse factor
      * would take most of the default's 10 minutes. */
-    {"experiment", "validate", "--validate", set_validate, 0, 0, AT(validate_all_to), 0, "2^26",
+    {"experiment", "validate", "--validate", set_validate, 0, 0, AT(validate_all_to), SIZE(validate_all_to), 0, "2^26",
      SETTING_HELP_MEASURE, "all|N",
      "validate every configuration (all), or every one up to\n"
      "n = N and above it the first per variant and n (default 2^26)"},
-    {"experiment", "seed", "--seed", set_u64, 0, 0, AT(seed), 0, "20240601", SETTING_HELP_MEASURE, "N",
+    {"experiment", "seed", "--seed", set_u64, 0, 0, AT(seed), SIZE(seed), 0, "20240601", SETTING_HELP_MEASURE, "N",
      "base seed of the random inputs"},
-    {"profile", "metrics", "--metrics", set_metrics, 0, 0, 0, 0, "default", SETTING_HELP_MEASURE, "LIST",
+    {"profile", "metrics", "--metrics", set_metrics, 0, 0, AT(metrics_mode), SPAN(metrics_mode, metric_count), 0,
+     "default", SETTING_HELP_MEASURE, "LIST",
      "the profile phase's metrics, one results.csv column each:\n"
      "study keys (warp_efficiency, dram_read_bytes, ...), legacy\n"
      "nvprof names or CUPTI names (dram__bytes_read.sum); default\n"
      "(the study's set) or none. Unknown names: exit 2, with the\n"
      "closest known ones. Each configuration is replayed once per\n"
      "pass, after its timing, the L2 flushed and emptied in each pass"},
-    {"experiment", "cpu_baseline", NULL, set_yes_no, 0, 0, AT(cpu_baseline), 0, NULL, SETTING_FILE_ONLY, NULL, NULL},
+    {"experiment", "cpu_baseline", NULL, set_yes_no, 0, 0, AT(cpu_baseline), SIZE(cpu_baseline), 0, NULL,
+     SETTING_FILE_ONLY, NULL, NULL},
 };
+#undef SPAN
+#undef SIZE
 #undef AT
 
 #define N_SETTINGS (sizeof table / sizeof table[0])
@@ -286,6 +299,12 @@ int setting_apply(const setting *s, const char *text, const char *origin, experi
     if (s->parse(s, text, e, err, errlen)) return -1;
     if (s->origin && origin) snprintf((char *)e + s->origin, sizeof e->variants_origin, "%s", origin);
     return 0;
+}
+
+void setting_copy(const setting *s, const experiment *from, const char *origin, experiment *to)
+{
+    memcpy((char *)to + s->field, (const char *)from + s->field, s->size);
+    if (s->origin && origin) snprintf((char *)to + s->origin, sizeof to->variants_origin, "%s", origin);
 }
 
 /* "  --flag METAVAR" in 24 columns, then the help; continuation lines under it. */

@@ -36,6 +36,7 @@ struct setting {
     setting_parser parse;      /* settings.c: set_sizes, set_count, set_percent, ... */
     long min, max;             /* limits, for the parsers that take them (set_count) */
     size_t field;              /* offsetof(experiment, ...) */
+    size_t size;               /* the bytes the parser fills from `field` (the command line copies them) */
     size_t origin;             /* offsetof the string that records where it was set, or 0 */
     const char *fallback;      /* the built-in default's value (parsed); NULL: zero / empty */
     setting_group group;
@@ -58,6 +59,10 @@ size_t settings_index(const setting *s);
 
 /* Parse text into e and, when the setting records an origin, set it to `origin`. */
 int setting_apply(const setting *s, const char *text, const char *origin, experiment *e, char *err, size_t errlen);
+
+/* The setting's value, parsed into `from` earlier, into `to` (the command
+ * line parses each value once, then puts it over the experiment read). */
+void setting_copy(const setting *s, const experiment *from, const char *origin, experiment *to);
 
 /* ", "-separated keys of one section, in table order (for "known: ..." messages). */
 void settings_keys_of(const char *section, char *buf, size_t len);

@@ -95,10 +95,11 @@ static const worker_hooks run_hooks = {NULL, worker_open, worker_run, worker_clo
  * columns from the first one's HELLO. Nothing is written before they are up. */
 int run_start_workers(sweep_run *r, const sweep_profiler *built_in)
 {
-    int all;
     char msg[1024];
-    if (devices_parse_list(r->o.devices, r->ordinals, WORKERS_MAX, &r->n_ordinals, &all, msg, sizeof msg))
-        return usage_error(msg); /* checked by cli */
+    int all = r->o.devices_all; /* parsed by cli_parse */
+    _Static_assert(WORKERS_MAX == DEVICES_MAX, "--devices lists at most WORKERS_MAX ordinals");
+    memcpy(r->ordinals, r->o.device_ordinals, r->o.n_device_ordinals * sizeof *r->ordinals);
+    r->n_ordinals = r->o.n_device_ordinals;
     int c = workers_count_devices(r->fake ? sweep_device_fake() : sweep_device_cuda(), msg, sizeof msg);
     if (c <= 0) return no_device(c < 0 ? msg : "no CUDA device: the driver reports none");
     if (all)

@@ -148,7 +148,7 @@ static int run_shard_plan(sweep_run *r)
     r->plan_total = r->plan.count;
     r->plan_hash = plan_hash(&r->plan, &r->e);
     if (!r->o.shard) return RUN_GO;
-    if (shard_parse(r->o.shard, &r->shard, r->err, sizeof r->err)) return usage_error(r->err); /* checked by cli */
+    r->shard = r->o.shard_spec; /* parsed by cli_parse */
     if (r->shard.is_auto) {
         char msg[1024];
         if (shard_from_env(&r->shard, msg, sizeof msg)) {
