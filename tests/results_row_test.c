@@ -93,13 +93,13 @@ static void check_figures(const char *path, const sweep_row *r, const results_ro
     expect_text(path, p->line, "device", r->device, p->device);
     expect_text(path, p->line, "clock_events", r->clock_events, p->clock_events);
     for (int k = 0; k < RC_COUNT; k++)
-        if (results_cols[k].value) expect_number(path, p->line, results_cols[k].name, r->values[k], p->values[k]);
+        if (results_cols[k].value) expect_number(path, p->line, results_cols[k].name, r->plain.values[k], p->values[k]);
     expect_number(path, p->line, "cold median", r->cold.samples ? r->cold.median : NAN,
                   p->values[RC_TIME_COLD_MEDIAN_MS]);
     expect_number(path, p->line, "hot median", r->hot.samples ? r->hot.median : NAN,
                   p->values[RC_TIME_HOT_MEDIAN_MS]);
     assert_int_equal(p->metric_count, metric_count);
-    for (size_t m = 0; m < metric_count; m++) expect_number(path, p->line, "metric", r->metrics[m], p->metrics[m]);
+    for (size_t m = 0; m < metric_count; m++) expect_number(path, p->line, "metric", r->plain.metrics[m], p->metrics[m]);
 }
 
 /* Every committed row, read as the sweep's row and as the plain row, is

@@ -167,7 +167,7 @@ static int metric_changes(compare_result *r, compare_pair *p)
     p->metric_change = malloc((r->nmetrics ? r->nmetrics : 1) * sizeof *p->metric_change);
     if (!p->metric_change) return -1;
     for (size_t i = 0; i < r->nmetrics; i++) {
-        double x = p->base->metrics[r->metrics[i].base_col], y = p->newer->metrics[r->metrics[i].new_col];
+        double x = p->base->plain.metrics[r->metrics[i].base_col], y = p->newer->plain.metrics[r->metrics[i].new_col];
         p->metric_change[i] = isfinite(x) && isfinite(y) && x != 0 ? y / x - 1 : (x == 0 && y == 0 ? 0 : NAN);
     }
     return 0;

@@ -72,27 +72,35 @@ typedef enum { ROW_OK = 0, ROW_INVALID, ROW_ERROR, ROW_SKIPPED } row_status;
 const char *row_status_name(row_status s);
 
 typedef struct sweep_row {
-    sweep_config cfg; /* the variant and axes (cfg.skip_reason is not used: see skip_reason) */
+    /* The row as plain data, the type the renderer and the readers of stored
+     * runs share (results_io/row.h): the configuration by names and values,
+     * every measured figure that is a number by RC_<ID> (validation, bytes
+     * moved, bandwidths, speedups, NVML conditions, timing summaries once
+     * written or read: NaN not measured) and the metric columns (metrics,
+     * metric_count: owned). row_init fills its configuration from cfg; the
+     * CSV writer and summary.md read the configuration from it. Its texts
+     * (status, skip_reason, error, device, clock_events) are the fields
+     * beside it here, not set in it. */
+    results_row plain;
+    sweep_config cfg; /* the compiled variant and its launch arguments (cfg.skip_reason is not used: see skip_reason) */
     row_status status;
     int validated;     /* 1: validated itself; 0: timed on its group's validation (see experiment.validate_all_to); -1: not run */
     char *skip_reason; /* heap, NULL unless skipped */
     char *error;       /* heap, NULL when there is nothing to say */
     timing_stats cold, hot; /* samples == 0: not measured */
     unsigned cold_batch, hot_batch; /* launches per sample */
-    double *metrics; /* one value per metric column (NaN: none); NULL without columns */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
     /* NVML after the timing ("" without NVML): see the file comment. */
     char clock_events[128];
-    /* The measured numbers that are no timing summary (validation, bytes
-     * moved, bandwidths, speedups, NVML conditions, and any figure tagged
-     * VALUE in results_io/measures.def), by RC_<ID>; NaN: not measured; the
-     * entries of other columns unused. */
-    double values[RC_COUNT];
 } sweep_row;
 
 /* A row for configuration c with every figure unset; metric_count columns. */
 int row_init(sweep_row *r, const sweep_config *c, size_t metric_count);
 void row_free(sweep_row *r);
+/* The plain configuration of c (results_io/row.h): names from the variant
+ * and the axis tables (static text), "" for finish in a scan and scan mode
+ * in a reduction, the own axes by the variant's names. */
+void row_plain_config(const sweep_config *c, results_row_config *out);
 void row_set_error(sweep_row *r, const char *msg);
 void row_set_skip(sweep_row *r, const char *reason);
 /* r->device from d: "1:NVIDIA H200:0000:1b:00.0" (the bus id empty when unknown). */

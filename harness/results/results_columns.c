@@ -95,7 +95,7 @@ static void w_status(FILE *f, const sweep_row *r, const results_column *c)
 static void w_text(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, *CFIELD(r, c, char *const)); }
 
 /* A figure stored VALUE: off is its RC_<ID>. */
-static void w_value(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, r->values[c->off]); }
+static void w_value(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, r->plain.values[c->off]); }
 
 /* A figure of a timing measurement: empty when it has no samples. */
 static void w_stat(FILE *f, const sweep_row *r, const results_column *c)
@@ -306,7 +306,7 @@ static int r_num(sweep_row *r, const char *s, const results_column *c, char *msg
 
 static int r_value(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
-    if (parse_num(s, &r->values[c->off])) return bad_value(msg, len, c, s);
+    if (parse_num(s, &r->plain.values[c->off])) return bad_value(msg, len, c, s);
     return 0;
 }
 
@@ -373,8 +373,8 @@ static void md_finish(char *buf, size_t len, const sweep_row *r)
 }
 
 static void md_time(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.4g", r->cold.median); }
-static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_GBPS]); }
-static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_PCT_PEAK]); }
+static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->plain.values[RC_BW_COLD_GBPS]); }
+static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->plain.values[RC_BW_COLD_PCT_PEAK]); }
 
 static void md_ratio(char *buf, size_t len, double x)
 {
@@ -382,8 +382,8 @@ static void md_ratio(char *buf, size_t len, double x)
     else buf[0] = '\0';
 }
 
-static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_BASELINE]); }
-static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_CUB]); }
+static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->plain.values[RC_SPEEDUP_VS_BASELINE]); }
+static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->plain.values[RC_SPEEDUP_VS_CUB]); }
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -437,7 +437,7 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_CLOCK_EVENTS PLAIN(w_chars, r_events, OFF(clock_events))
 
 /* A measured figure's entry by its store (results_io/measures.def): CUSTOM,
- * its COLUMN_<ID> above; VALUE, the number sweep_row.values[RC_<ID>]; COLD
+ * its COLUMN_<ID> above; VALUE, the number sweep_row.plain.values[RC_<ID>]; COLD
  * and HOT, a field of the row's cold or hot timing_stats. The last three
  * need nothing of their own here. */
 #define STORE_CUSTOM(id, field) COLUMN_##id

@@ -226,9 +226,9 @@ static size_t within_drift(const sweep_row *rows, size_t n, double drift, size_t
     size_t k = 0;
     *total = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(rows[i].values[RC_SPEEDUP_VS_CUB]) || rows[i].status != ROW_OK) continue;
+        if (!isfinite(rows[i].plain.values[RC_SPEEDUP_VS_CUB]) || rows[i].status != ROW_OK) continue;
         (*total)++;
-        k += fabs(rows[i].values[RC_SPEEDUP_VS_CUB] - 1) < drift;
+        k += fabs(rows[i].plain.values[RC_SPEEDUP_VS_CUB] - 1) < drift;
     }
     return k;
 }
@@ -243,8 +243,8 @@ void summary_conditions(FILE *f, const sweep_row *rows, size_t n, const run_info
         const sweep_row *r = &rows[i];
         minmax(r->cold.clock_min_mhz, &clo, &chi);
         minmax(r->hot.clock_min_mhz, &clo, &chi);
-        minmax(r->values[RC_GPU_TEMP_C], &tlo, &thi);
-        minmax(r->values[RC_GPU_POWER_W], &plo, &phi);
+        minmax(r->plain.values[RC_GPU_TEMP_C], &tlo, &thi);
+        minmax(r->plain.values[RC_GPU_POWER_W], &plo, &phi);
         unsigned t = (r->cold.samples ? r->cold.throttled : 0) + (r->hot.samples ? r->hot.throttled : 0);
         throttled += t;
         rows_throttled += t > 0;
