@@ -64,4 +64,10 @@ void results_row_free(results_row *w);
  * -1 when the row has none of that name. */
 long results_row_axis(const results_row_config *c, const char *name);
 
+/* The own axes as "name=value" joined by sep ("items_per_thread=4",
+ * "a=2;b=4"), up to the first unnamed one; "" where there is none. The
+ * format of results.csv's axes column and summary.md. Returns the length
+ * the whole text needs (as snprintf). */
+size_t results_row_axes_text(const results_row_config *c, const char *sep, char *buf, size_t len);
+
 #endif

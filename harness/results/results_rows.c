@@ -60,7 +60,8 @@ void row_plain_config(const sweep_config *c, results_row_config *out)
         return;
     }
     int scan = v->kind == KIND_SCAN;
-    *out = (results_row_config){.variant = v->name, .alias = v->alias, .family = v->family,
+    *out = (results_row_config){.variant = v->name, .alias = v->alias ? v->alias : "",
+                                .family = v->family ? v->family : "",
                                 .kind = kind_name(v->kind), .dtype = dtype_name(a->dtype), .op = op_name(a->op),
                                 .finish = scan ? "" : finish_name(a->finish),
                                 .scan_mode = scan ? scan_mode_name(a->scan_mode) : "", .n = a->n,
