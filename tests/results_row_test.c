@@ -85,6 +85,27 @@ static void check_config(const char *path, const sweep_row *r, const results_row
     }
 }
 
+/* The sweep row's own plain part is the row the plain reader read. */
+static void check_embedded(const char *path, const sweep_row *r, const results_row *p, size_t metric_count)
+{
+    const results_row_config *e = &r->plain.cfg, *g = &p->cfg;
+    expect_text(path, p->line, "embedded variant", e->variant, g->variant);
+    expect_text(path, p->line, "embedded alias", e->alias, g->alias);
+    expect_text(path, p->line, "embedded family", e->family, g->family);
+    expect_text(path, p->line, "embedded kind", e->kind, g->kind);
+    expect_text(path, p->line, "embedded dtype", e->dtype, g->dtype);
+    expect_text(path, p->line, "embedded op", e->op, g->op);
+    expect_text(path, p->line, "embedded finish", e->finish, g->finish);
+    expect_text(path, p->line, "embedded scan_mode", e->scan_mode, g->scan_mode);
+    expect_number(path, p->line, "embedded n", (double)e->n, (double)g->n);
+    expect_number(path, p->line, "embedded block_dim", (double)e->block_dim, (double)g->block_dim);
+    for (size_t k = 0; k < RESULTS_ROW_AXES; k++) {
+        expect_text(path, p->line, "embedded axis name", e->axis_name[k], g->axis_name[k]);
+        expect_number(path, p->line, "embedded axis", (double)e->axis[k], (double)g->axis[k]);
+    }
+    assert_int_equal(r->plain.metric_count, metric_count);
+}
+
 static void check_figures(const char *path, const sweep_row *r, const results_row *p, size_t metric_count)
 {
     expect_text(path, p->line, "status", row_status_name(r->status), p->status);
@@ -117,6 +138,7 @@ static void test_plain_rows_match_sweep_rows(void **state)
         for (size_t i = 0; i < rf.count; i++) {
             check_config(csvs[k], &rf.rows[i], &rf.plain[i]);
             check_figures(csvs[k], &rf.rows[i], &rf.plain[i], rf.metric_count);
+            check_embedded(csvs[k], &rf.rows[i], &rf.plain[i], rf.metric_count);
             axes += rf.plain[i].cfg.axis_name[0][0] != '\0';
         }
         rows += rf.count;
