@@ -172,3 +172,11 @@ size_t results_row_axes_text(const results_row_config *c, const char *sep, char 
     }
     return used;
 }
+
+void results_row_label(const results_row_config *c, char *buf, size_t len)
+{
+    char axes[128];
+    results_row_axes_text(c, " ", axes, sizeof axes);
+    snprintf(buf, len, "%s %s %s n=%llu block=%ld%s%s %s", c->variant, c->dtype, c->op, c->n, c->block_dim,
+             axes[0] ? " " : "", axes, *c->scan_mode ? c->scan_mode : c->finish);
+}

@@ -70,4 +70,9 @@ long results_row_axis(const results_row_config *c, const char *name);
  * the whole text needs (as snprintf). */
 size_t results_row_axes_text(const results_row_config *c, const char *sep, char *buf, size_t len);
 
+/* "reduce_one_launch f32 sum n=1048576 block=256 vectors_in_flight=4 none":
+ * the configuration's name, as the sweep labels it (config_label), from the
+ * plain configuration; compare and merge match rows by it. */
+void results_row_label(const results_row_config *c, char *buf, size_t len);
+
 #endif

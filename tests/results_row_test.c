@@ -104,6 +104,13 @@ static void check_embedded(const char *path, const sweep_row *r, const results_r
         expect_number(path, p->line, "embedded axis", (double)e->axis[k], (double)g->axis[k]);
     }
     assert_int_equal(r->plain.metric_count, metric_count);
+    /* compare and merge match rows by the plain label: the sweep's label of the row */
+    char want[256], plain[256], read[256];
+    config_label(&r->cfg, want, sizeof want);
+    results_row_label(e, plain, sizeof plain);
+    results_row_label(g, read, sizeof read);
+    expect_text(path, p->line, "label", want, plain);
+    expect_text(path, p->line, "label as read", want, read);
 }
 
 static void check_figures(const char *path, const sweep_row *r, const results_row *p, size_t metric_count)

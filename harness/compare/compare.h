@@ -176,7 +176,7 @@ void compare_norm_warnings(compare_result *r);
 /* ---- the short form (harness/compare/compare_summary.c) ---- */
 
 /* "f32 sum n=2^22 block=256 items_per_thread=4 recursive" (no axis where the variant has none) */
-void compare_config_text(const sweep_config *c, char *buf, size_t len);
+void compare_config_text(const results_row_config *c, char *buf, size_t len);
 /* The groups in order of first appearance (malloc'd; NULL out of memory). */
 compare_group *compare_groups(const compare_result *r, size_t *ng);
 /* "0.957 2^22 256×4 hot (slower)"; "–" without one. */

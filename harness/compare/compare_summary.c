@@ -12,14 +12,13 @@
 #include "kernels/variant.h"
 #include "results_io/run_keys.h"
 
-void compare_config_text(const sweep_config *c, char *buf, size_t len)
+void compare_config_text(const results_row_config *c, char *buf, size_t len)
 {
-    const kernel_args *a = &c->a;
     char n[32], axes[128];
-    compare_size_text(a->n, n, sizeof n);
-    config_axes_text(c, " ", axes, sizeof axes);
-    snprintf(buf, len, "%s %s n=%s block=%u%s%s %s", dtype_name(a->dtype), op_name(a->op), n, a->block_dim,
-             axes[0] ? " " : "", axes, c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
+    compare_size_text((size_t)c->n, n, sizeof n);
+    results_row_axes_text(c, " ", axes, sizeof axes);
+    snprintf(buf, len, "%s %s n=%s block=%ld%s%s %s", c->dtype, c->op, n, c->block_dim, axes[0] ? " " : "", axes,
+             *c->scan_mode ? c->scan_mode : c->finish);
 }
 
 /* ---- the groups ----------------------------------------------------------------------------- */
