@@ -257,20 +257,20 @@ static void test_run_json(void **state)
     ri.argv = argv;
     snprintf(ri.git_sha, sizeof ri.git_sha, "0123456789abcdef");
     ri.git_dirty = 1;
-    snprintf(ri.date, sizeof ri.date, "2026-01-01T00:00:00Z");
+    snprintf(ri.run.date, sizeof ri.run.date, "2026-01-01T00:00:00Z");
     snprintf(ri.host, sizeof ri.host, "h");
-    snprintf(ri.experiment, sizeof ri.experiment, "default");
+    snprintf(ri.run.experiment, sizeof ri.run.experiment, "default");
     ri.exp = &e;
-    ri.have_device = 1;
+    ri.run.have_device = 1;
     snprintf(ri.device.name, sizeof ri.device.name, "NVIDIA H200");
     ri.device.sm_major = 9;
     ri.device.l2_bytes = 60u << 20;
-    ri.peak_bandwidth_GBps = 4800;
-    ri.copy_bandwidth_GBps = NAN;
+    ri.run.peak_GBps = 4800;
+    ri.run.copy_GBps = NAN;
     ri.metrics = (metric_columns){m, 1};
     ri.profiler_passes = 3;
     snprintf(ri.profiler_status, sizeof ri.profiler_status, "ok");
-    ri.interrupted = 1;
+    ri.run.interrupted = 1;
     ri.rows = 12;
     ri.failures = 2;
     ri.wall_time_s = 1.5;
@@ -357,7 +357,7 @@ static void test_derived(void **state)
 
     run_info ri;
     memset(&ri, 0, sizeof ri);
-    snprintf(ri.experiment, sizeof ri.experiment, "t");
+    snprintf(ri.run.experiment, sizeof ri.run.experiment, "t");
     row_set_error(&rows[4], "wrong | result");
     char *text = NULL;
     size_t len = 0;

@@ -54,6 +54,7 @@
 #include "results_io/columns.h"
 #include "results_io/csv.h"
 #include "results_io/row.h"
+#include "results_io/run_info.h"
 
 /* The newest schema, the largest a column of results_io/columns.def is tagged
  * with (4: clock, throttle and NVML columns; 3: device column; 2: cold_batch
@@ -203,29 +204,27 @@ typedef struct run_device {
     char fault[512];            /* why its worker ended early; "" none */
 } run_device;
 
+/* The writer's state of run.json. What its readers take back
+ * (results_io/run_info.h: experiment, date, interrupted, device name,
+ * bandwidths, notes) is the shared results_run, run; the rest is what only
+ * the sweep writes. */
 typedef struct run_info {
+    results_run run; /* experiment, date (start, ISO 8601 UTC), interrupted, have_device, peak_GBps (NaN: unknown),
+                      * copy_GBps (NaN: not measured), notes (values asked that some variants cannot honour,
+                      * "; "-separated, "" none: run.json's "notes" read back; see run_info_notes) */
     int argc;
     char **argv;
     char git_sha[64]; /* "unknown" outside a checkout */
     int git_dirty;    /* 0, 1, or -1 unknown */
-    char date[32];    /* start, ISO 8601 UTC */
     char host[256];
-    char experiment[EXPERIMENT_NAME_LEN];
     char experiment_source[4096];
     const experiment *exp; /* for the plan's axes and timing */
-    /* Values asked that some variants cannot honour, "; "-separated ("" none):
-     * run.json's "notes" read back (run_json_summary_info); see run_info_notes. */
-    char notes[1024];
     int fake_device;
-    int have_device;
-    device_info device;
-    double peak_bandwidth_GBps; /* NaN: unknown */
-    double copy_bandwidth_GBps; /* NaN: not measured */
+    device_info device; /* when run.have_device */
     metric_columns metrics;
     int profiler_passes;
     char profiler_status[256];
     size_t plan_configs, plan_skipped;
-    int interrupted;
     int complete;
     char stop_reason[600]; /* why the run stopped early ("" when it did not) */
     size_t rows, failures, skipped;
