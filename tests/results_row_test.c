@@ -103,6 +103,7 @@ static void check_embedded(const char *path, const sweep_row *r, const results_r
         expect_text(path, p->line, "embedded axis name", e->axis_name[k], g->axis_name[k]);
         expect_number(path, p->line, "embedded axis", (double)e->axis[k], (double)g->axis[k]);
     }
+    expect_text(path, p->line, "embedded status", r->plain.status, p->status);
     assert_int_equal(r->plain.metric_count, metric_count);
     /* compare and merge match rows by the plain label: the sweep's label of the row */
     char want[256], plain[256], read[256];

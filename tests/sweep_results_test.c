@@ -106,7 +106,7 @@ static void test_round_trip(void **state)
     row_derive_bandwidth(&rows[0], 4800, 4000);
     sweep_config c1 = config_of("reduce_interleaved_divergent", 1000, 128);
     assert_int_equal(row_init(&rows[1], &c1, 1), 0);
-    rows[1].status = ROW_INVALID;
+    row_set_status(&rows[1], ROW_INVALID);
     rows[1].validated = 1;
     row_set_error(&rows[1], "expected 1, got \"2\", error 1 > tolerance 0\nsecond line");
     sweep_config c2 = config_of("reduce_cub", 5, 256);
@@ -351,7 +351,7 @@ static void test_derived(void **state)
     assert_true(fabs(rows[3].plain.values[RC_BW_COLD_PCT_COPY] - rows[3].plain.values[RC_BW_COLD_GBPS] / 4000 * 100) < 1e-9);
     assert_true(fabs(rows[3].plain.values[RC_BW_HOT_GBPS] - 2 * rows[3].plain.values[RC_BW_COLD_GBPS]) < 1e-6 * rows[3].plain.values[RC_BW_HOT_GBPS]);
     /* an invalid row gets no figures */
-    rows[4].status = ROW_INVALID;
+    row_set_status(&rows[4], ROW_INVALID);
     row_derive_bandwidth(&rows[4], 4800, 4000);
     assert_true(isnan(rows[4].plain.values[RC_BW_COLD_GBPS]));
 

@@ -79,12 +79,12 @@ typedef struct sweep_row {
      * moved, bandwidths, speedups, NVML conditions, timing summaries once
      * written or read: NaN not measured) and the metric columns (metrics,
      * metric_count: owned). row_init fills its configuration from cfg; the
-     * CSV writer and summary.md read the configuration from it. Its texts
-     * (status, skip_reason, error, device, clock_events) are the fields
-     * beside it here, not set in it. */
+     * CSV writer and summary.md read the configuration and the status from
+     * it. Its other texts (skip_reason, error, device, clock_events) are the
+     * fields beside it here, not set in it. */
     results_row plain;
     sweep_config cfg; /* the compiled variant and its launch arguments (cfg.skip_reason is not used: see skip_reason) */
-    row_status status;
+    row_status status; /* plain.status as a value: set both with row_set_status */
     int validated;     /* 1: validated itself; 0: timed on its group's validation (see experiment.validate_all_to); -1: not run */
     char *skip_reason; /* heap, NULL unless skipped */
     char *error;       /* heap, NULL when there is nothing to say */
@@ -102,6 +102,8 @@ void row_free(sweep_row *r);
  * and the axis tables (static text), "" for finish in a scan and scan mode
  * in a reduction, the own axes by the variant's names. */
 void row_plain_config(const sweep_config *c, results_row_config *out);
+/* status and its text in the plain row (plain.status), together. */
+void row_set_status(sweep_row *r, row_status s);
 void row_set_error(sweep_row *r, const char *msg);
 void row_set_skip(sweep_row *r, const char *reason);
 /* r->device from d: "1:NVIDIA H200:0000:1b:00.0" (the bus id empty when unknown). */

@@ -103,7 +103,7 @@ static void w_mode(FILE *f, const sweep_row *r, const results_column *c)
 static void w_status(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    fputs(row_status_name(r->status), f);
+    fputs(r->plain.status, f);
 }
 
 static void w_text(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, *CFIELD(r, c, char *const)); }
@@ -294,7 +294,7 @@ static int r_status(sweep_row *r, const char *s, const results_column *c, char *
 {
     for (int i = ROW_OK; i <= ROW_SKIPPED; i++)
         if (!strcmp(s, row_status_name((row_status)i))) {
-            r->status = (row_status)i;
+            row_set_status(r, (row_status)i);
             return 0;
         }
     return bad_value(msg, len, c, s);

@@ -35,7 +35,7 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
     r->cfg = *c;
     r->cfg.skip_reason = NULL;
     row_plain_config(c, &r->plain.cfg);
-    r->status = ROW_OK;
+    row_set_status(r, ROW_OK);
     r->validated = -1;
     for (size_t i = 0; i < RC_COUNT; i++) r->plain.values[i] = NAN;
     /* A skipped configuration is outside what the variant accepts: no model for it. */
@@ -88,6 +88,12 @@ void row_free(sweep_row *r)
     r->plain.metric_count = 0;
 }
 
+void row_set_status(sweep_row *r, row_status s)
+{
+    r->status = s;
+    r->plain.status = row_status_name(s);
+}
+
 void row_set_error(sweep_row *r, const char *msg)
 {
     free(r->error);
@@ -98,7 +104,7 @@ void row_set_skip(sweep_row *r, const char *reason)
 {
     free(r->skip_reason);
     r->skip_reason = reason ? strdup(reason) : NULL;
-    r->status = ROW_SKIPPED;
+    row_set_status(r, ROW_SKIPPED);
 }
 
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps)

@@ -137,7 +137,7 @@ static void phase_push(const char *name, const variant *v) { nvtx_push(name, nvt
 
 static cfg_outcome fail_row(sweep_row *r, dev_status st, const char *msg, run_ctx *ctx)
 {
-    r->status = ROW_ERROR;
+    row_set_status(r, ROW_ERROR);
     row_set_error(r, msg);
     r->cold.samples = r->hot.samples = 0;
     if (st == DEV_FATAL) {
@@ -163,7 +163,7 @@ static cfg_outcome run_cpu_config(run_ctx *ctx, const sweep_config *cfg, sweep_r
         return CFG_DONE;
     }
     if (!val.ok) {
-        row->status = ROW_INVALID;
+        row_set_status(row, ROW_INVALID);
         row_set_error(row, val.message[0] ? val.message : "validation failed");
         return CFG_DONE;
     }
