@@ -284,7 +284,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     row->plain.values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
     row->plain.values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
     if (!val.ok) {
-        row->status = val.cuda_error ? ROW_ERROR : ROW_INVALID;
+        row_set_status(row, val.cuda_error ? ROW_ERROR : ROW_INVALID);
         row_set_error(row, val.message[0] ? val.message : "validation failed");
         if (st == DEV_FATAL) {
             snprintf(ctx->fatal, sizeof ctx->fatal, "%.500s", val.message);
