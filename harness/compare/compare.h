@@ -114,11 +114,10 @@ typedef struct compare_result {
 
 /* The short form's line: a variant x dtype (x op, when by_op). */
 typedef struct compare_group {
-    const char *name;
-    dtype_t dtype;
-    op_t op;
+    const char *name, *dtype, *op;         /* the plain row's (results_io/row.h) */
     int by_op;
-    int mode, several_modes;               /* finish or scan mode: the last seen; more than one */
+    const char *mode;                      /* finish or scan mode: the last seen (NULL none yet) */
+    int several_modes;                     /* more than one */
     size_t nconfigs, faster, slower, same; /* configurations (slower: in a phase) */
     double gm[2], lo[2], hi[2];            /* cold, hot: geometric mean speed-up and its 95 % interval */
     const compare_pair *worst;             /* the lowest speed-up of a judged phase */

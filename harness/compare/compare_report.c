@@ -243,8 +243,8 @@ static void doc_summary(const doc *d, const compare_result *r)
     doc_table(d, head, 6);
     for (size_t k = 0; k < ng; k++) {
         cells c;
-        snprintf(c[0], CELL, "%s %s%s%s", g[k].name, dtype_name(g[k].dtype), g[k].by_op ? " " : "",
-                 g[k].by_op ? op_name(g[k].op) : "");
+        snprintf(c[0], CELL, "%s %s%s%s", g[k].name, g[k].dtype, g[k].by_op ? " " : "",
+                 g[k].by_op ? g[k].op : "");
         snprintf(c[1], CELL, "%zu", g[k].nconfigs);
         compare_mean_text(&g[k], 0, c[2], CELL);
         compare_mean_text(&g[k], 1, c[3], CELL);
