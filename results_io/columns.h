@@ -41,7 +41,7 @@ typedef struct results_col_info {
     int schema;              /* the results.csv schema that added it */
     int dropped;             /* the first schema without it; 0: still written */
     int measure;             /* 1: a measured figure (measures.def); 0: configuration */
-    int value;               /* 1: kept in sweep_row.values[RC_<ID>] (store VALUE) */
+    int value;               /* 1: kept in the row's values[RC_<ID>] (store VALUE) */
 } results_col_info;
 
 /* Indexed by results_col, in file order. */

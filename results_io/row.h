@@ -64,4 +64,15 @@ void results_row_free(results_row *w);
  * -1 when the row has none of that name. */
 long results_row_axis(const results_row_config *c, const char *name);
 
+/* The own axes as "name=value" joined by sep ("items_per_thread=4",
+ * "a=2;b=4"), up to the first unnamed one; "" where there is none. The
+ * format of results.csv's axes column and summary.md. Returns the length
+ * the whole text needs (as snprintf). */
+size_t results_row_axes_text(const results_row_config *c, const char *sep, char *buf, size_t len);
+
+/* "reduce_one_launch f32 sum n=1048576 block=256 vectors_in_flight=4 none":
+ * the configuration's name, as the sweep labels it (config_label), from the
+ * plain configuration; compare and merge match rows by it. */
+void results_row_label(const results_row_config *c, char *buf, size_t len);
+
 #endif

@@ -1,8 +1,8 @@
 /* What a run.json says, as its readers take it: the renderer (plots/), the
  * sweep's summary of a stored run (merge, confirm), --resume and the rows
  * of older schemas. One reader, through the key list (results_io/run_keys.h);
- * the sweep's run_info (harness/results.h) is the writer's state and writes
- * the same keys. Plain data apart from the parsed document it keeps. */
+ * the sweep's writer state (run_info, harness/results/results.h) embeds this
+ * struct and writes the same keys from it. Plain data apart from the parsed document it keeps. */
 #ifndef RESULTS_IO_RUN_INFO_H
 #define RESULTS_IO_RUN_INFO_H
 

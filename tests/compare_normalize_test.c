@@ -176,7 +176,7 @@ static void check_copy_divisors(const char *json)
         json_t *ref = json_object_get(row, "reference_ms");
         double b = json_real_value(json_object_get(ref, "cold_base"));
         double n = json_real_value(json_object_get(ref, "hot_new"));
-        assert_true(close_to(b, r->values[RC_BYTES_MOVED] / (bw * 1e6)));
+        assert_true(close_to(b, r->plain.values[RC_BYTES_MOVED] / (bw * 1e6)));
         assert_true(close_to(n, b / COPY));
     }
     json_decref(o);
@@ -297,7 +297,7 @@ static void test_no_reference_listed_apart(void **state)
         const sweep_row *r = &seed.rows[i];
         if (is_library(r) && r->cfg.v->kind == KIND_REDUCE && r->cfg.a.n == GAP_N) continue;
         rows[n] = *r;
-        if (no_bytes == SIZE_MAX && r->status == ROW_OK && !is_library(r)) rows[no_bytes = n].values[RC_BYTES_MOVED] = NAN;
+        if (no_bytes == SIZE_MAX && r->status == ROW_OK && !is_library(r)) rows[no_bytes = n].plain.values[RC_BYTES_MOVED] = NAN;
         n++;
     }
     make_run(newer, rows, n, ROWS_ONLY, 0, NULL, 1);

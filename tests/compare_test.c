@@ -389,8 +389,8 @@ static void test_read_any_metrics(void **state)
     sweep_row rows[3];
     for (int i = 0; i < 3; i++) {
         assert_int_equal(row_init(&rows[i], &seed.rows[i].cfg, 2), 0);
-        rows[i].metrics[0] = 1000.0 * (i + 1);
-        rows[i].metrics[1] = i ? 31.5 : NAN;
+        rows[i].plain.metrics[0] = 1000.0 * (i + 1);
+        rows[i].plain.metrics[1] = i ? 31.5 : NAN;
     }
     const char *dir = tu_tempdir("cmp-any");
     char *path = tu_path(dir, "results.csv");
@@ -405,8 +405,8 @@ static void test_read_any_metrics(void **state)
         assert_string_equal(f.metrics[k].unit, m[k].unit);
     }
     for (int i = 0; i < 3; i++) {
-        assert_true(f.rows[i].metrics[0] == 1000.0 * (i + 1));
-        assert_true(i ? f.rows[i].metrics[1] == 31.5 : isnan(f.rows[i].metrics[1]));
+        assert_true(f.rows[i].plain.metrics[0] == 1000.0 * (i + 1));
+        assert_true(i ? f.rows[i].plain.metrics[1] == 31.5 : isnan(f.rows[i].plain.metrics[1]));
         assert_ptr_equal(f.rows[i].cfg.v, rows[i].cfg.v);
         row_free(&rows[i]);
     }

@@ -324,7 +324,7 @@ static void test_measure_tags(void **state)
     assert_int_equal(results_read_csv_any(csv_path, &rf, err, sizeof err), 0);
     sweep_row *r = &rf.rows[0];
     for (int i = 0; i < RC_COUNT; i++)
-        if (results_cols[i].value) r->values[i] = 1000.0 + i / 8.0; /* exact in binary and in %.10g */
+        if (results_cols[i].value) r->plain.values[i] = 1000.0 + i / 8.0; /* exact in binary and in %.10g */
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -334,8 +334,8 @@ static void test_measure_tags(void **state)
     if (results_read_csv_any(path, &back, err, sizeof err)) fail_msg("%s", err);
     assert_int_equal(back.count, 1);
     for (int i = 0; i < RC_COUNT; i++)
-        if (results_cols[i].value && back.rows[0].values[i] != r->values[i])
-            fail_msg("%s: wrote %g, read %g", results_cols[i].name, r->values[i], back.rows[0].values[i]);
+        if (results_cols[i].value && back.rows[0].plain.values[i] != r->plain.values[i])
+            fail_msg("%s: wrote %g, read %g", results_cols[i].name, r->plain.values[i], back.rows[0].plain.values[i]);
     results_file_free(&back);
     results_file_free(&rf);
     unlink(path);

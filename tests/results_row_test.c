@@ -85,6 +85,35 @@ static void check_config(const char *path, const sweep_row *r, const results_row
     }
 }
 
+/* The sweep row's own plain part is the row the plain reader read. */
+static void check_embedded(const char *path, const sweep_row *r, const results_row *p, size_t metric_count)
+{
+    const results_row_config *e = &r->plain.cfg, *g = &p->cfg;
+    expect_text(path, p->line, "embedded variant", e->variant, g->variant);
+    expect_text(path, p->line, "embedded alias", e->alias, g->alias);
+    expect_text(path, p->line, "embedded family", e->family, g->family);
+    expect_text(path, p->line, "embedded kind", e->kind, g->kind);
+    expect_text(path, p->line, "embedded dtype", e->dtype, g->dtype);
+    expect_text(path, p->line, "embedded op", e->op, g->op);
+    expect_text(path, p->line, "embedded finish", e->finish, g->finish);
+    expect_text(path, p->line, "embedded scan_mode", e->scan_mode, g->scan_mode);
+    expect_number(path, p->line, "embedded n", (double)e->n, (double)g->n);
+    expect_number(path, p->line, "embedded block_dim", (double)e->block_dim, (double)g->block_dim);
+    for (size_t k = 0; k < RESULTS_ROW_AXES; k++) {
+        expect_text(path, p->line, "embedded axis name", e->axis_name[k], g->axis_name[k]);
+        expect_number(path, p->line, "embedded axis", (double)e->axis[k], (double)g->axis[k]);
+    }
+    expect_text(path, p->line, "embedded status", r->plain.status, p->status);
+    assert_int_equal(r->plain.metric_count, metric_count);
+    /* compare and merge match rows by the plain label: the sweep's label of the row */
+    char want[256], plain[256], read[256];
+    config_label(&r->cfg, want, sizeof want);
+    results_row_label(e, plain, sizeof plain);
+    results_row_label(g, read, sizeof read);
+    expect_text(path, p->line, "label", want, plain);
+    expect_text(path, p->line, "label as read", want, read);
+}
+
 static void check_figures(const char *path, const sweep_row *r, const results_row *p, size_t metric_count)
 {
     expect_text(path, p->line, "status", row_status_name(r->status), p->status);
@@ -93,13 +122,13 @@ static void check_figures(const char *path, const sweep_row *r, const results_ro
     expect_text(path, p->line, "device", r->device, p->device);
     expect_text(path, p->line, "clock_events", r->clock_events, p->clock_events);
     for (int k = 0; k < RC_COUNT; k++)
-        if (results_cols[k].value) expect_number(path, p->line, results_cols[k].name, r->values[k], p->values[k]);
+        if (results_cols[k].value) expect_number(path, p->line, results_cols[k].name, r->plain.values[k], p->values[k]);
     expect_number(path, p->line, "cold median", r->cold.samples ? r->cold.median : NAN,
                   p->values[RC_TIME_COLD_MEDIAN_MS]);
     expect_number(path, p->line, "hot median", r->hot.samples ? r->hot.median : NAN,
                   p->values[RC_TIME_HOT_MEDIAN_MS]);
     assert_int_equal(p->metric_count, metric_count);
-    for (size_t m = 0; m < metric_count; m++) expect_number(path, p->line, "metric", r->metrics[m], p->metrics[m]);
+    for (size_t m = 0; m < metric_count; m++) expect_number(path, p->line, "metric", r->plain.metrics[m], p->metrics[m]);
 }
 
 /* Every committed row, read as the sweep's row and as the plain row, is
@@ -117,6 +146,7 @@ static void test_plain_rows_match_sweep_rows(void **state)
         for (size_t i = 0; i < rf.count; i++) {
             check_config(csvs[k], &rf.rows[i], &rf.plain[i]);
             check_figures(csvs[k], &rf.rows[i], &rf.plain[i], rf.metric_count);
+            check_embedded(csvs[k], &rf.rows[i], &rf.plain[i], rf.metric_count);
             axes += rf.plain[i].cfg.axis_name[0][0] != '\0';
         }
         rows += rf.count;

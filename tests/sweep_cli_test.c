@@ -521,10 +521,9 @@ static void test_variant_without_alias(void **state)
     assert_int_equal(parse_globs("cub::DeviceReduce", &e.variants, err, sizeof err), 0);
     assert_false(experiment_selects(&e, &bare)); /* its alias is gone */
     sweep_row row;
-    memset(&row, 0, sizeof row);
-    row.cfg.v = &bare;
-    row.cfg.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .axis = {1, 1}};
-    row.status = ROW_OK;
+    sweep_config cfg = {.v = &bare,
+                        .a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .axis = {1, 1}}};
+    assert_int_equal(row_init(&row, &cfg, 0), 0);
     char label[256];
     config_label(&row.cfg, label, sizeof label);
     assert_string_equal(label, "reduce_cub f32 sum n=1024 block=256 none");

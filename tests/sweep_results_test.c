@@ -89,8 +89,8 @@ static void timed(sweep_row *r, double median)
     r->cold_batch = 7;
     r->hot_batch = 4;
     r->validated = 1;
-    r->values[RC_VALIDATION_ERROR_ABS] = 1e-6;
-    r->values[RC_VALIDATION_TOLERANCE_ABS] = 1e-3;
+    r->plain.values[RC_VALIDATION_ERROR_ABS] = 1e-6;
+    r->plain.values[RC_VALIDATION_TOLERANCE_ABS] = 1e-3;
 }
 
 static void test_round_trip(void **state)
@@ -102,11 +102,11 @@ static void test_round_trip(void **state)
     sweep_config c0 = config_of("reduce_warp_shuffle", 1u << 20, 256);
     assert_int_equal(row_init(&rows[0], &c0, 1), 0);
     timed(&rows[0], 0.0123456789);
-    rows[0].metrics[0] = 4.5e6;
+    rows[0].plain.metrics[0] = 4.5e6;
     row_derive_bandwidth(&rows[0], 4800, 4000);
     sweep_config c1 = config_of("reduce_interleaved_divergent", 1000, 128);
     assert_int_equal(row_init(&rows[1], &c1, 1), 0);
-    rows[1].status = ROW_INVALID;
+    row_set_status(&rows[1], ROW_INVALID);
     rows[1].validated = 1;
     row_set_error(&rows[1], "expected 1, got \"2\", error 1 > tolerance 0\nsecond line");
     sweep_config c2 = config_of("reduce_cub", 5, 256);
@@ -142,8 +142,8 @@ static void test_round_trip(void **state)
     assert_int_equal(back[0].cold.stop, STOP_NOISE);
     assert_int_equal(back[0].cold_batch, 7);
     assert_int_equal(back[0].hot_batch, 4);
-    assert_true(fabs(back[0].values[RC_BW_COLD_GBPS] - rows[0].values[RC_BW_COLD_GBPS]) < 1e-6 * rows[0].values[RC_BW_COLD_GBPS]);
-    assert_true(back[0].metrics[0] == 4.5e6);
+    assert_true(fabs(back[0].plain.values[RC_BW_COLD_GBPS] - rows[0].plain.values[RC_BW_COLD_GBPS]) < 1e-6 * rows[0].plain.values[RC_BW_COLD_GBPS]);
+    assert_true(back[0].plain.metrics[0] == 4.5e6);
     assert_int_equal(back[0].validated, 1);
     assert_int_equal(back[1].status, ROW_INVALID);
     assert_string_equal(back[1].error, rows[1].error);
@@ -257,20 +257,20 @@ static void test_run_json(void **state)
     ri.argv = argv;
     snprintf(ri.git_sha, sizeof ri.git_sha, "0123456789abcdef");
     ri.git_dirty = 1;
-    snprintf(ri.date, sizeof ri.date, "2026-01-01T00:00:00Z");
+    snprintf(ri.run.date, sizeof ri.run.date, "2026-01-01T00:00:00Z");
     snprintf(ri.host, sizeof ri.host, "h");
-    snprintf(ri.experiment, sizeof ri.experiment, "default");
+    snprintf(ri.run.experiment, sizeof ri.run.experiment, "default");
     ri.exp = &e;
-    ri.have_device = 1;
+    ri.run.have_device = 1;
     snprintf(ri.device.name, sizeof ri.device.name, "NVIDIA H200");
     ri.device.sm_major = 9;
     ri.device.l2_bytes = 60u << 20;
-    ri.peak_bandwidth_GBps = 4800;
-    ri.copy_bandwidth_GBps = NAN;
+    ri.run.peak_GBps = 4800;
+    ri.run.copy_GBps = NAN;
     ri.metrics = (metric_columns){m, 1};
     ri.profiler_passes = 3;
     snprintf(ri.profiler_status, sizeof ri.profiler_status, "ok");
-    ri.interrupted = 1;
+    ri.run.interrupted = 1;
     ri.rows = 12;
     ri.failures = 2;
     ri.wall_time_s = 1.5;
@@ -340,24 +340,24 @@ static void test_derived(void **state)
     timed(&rows[4], 1.0);
     for (int i = 0; i < 5; i++) row_derive_bandwidth(&rows[i], 4800, 4000);
     rows_derive_speedups(rows, 5);
-    assert_true(fabs(rows[3].values[RC_SPEEDUP_VS_BASELINE] - 2.0) < 1e-12);
-    assert_true(fabs(rows[3].values[RC_SPEEDUP_VS_CUB] - 0.5) < 1e-12);
-    assert_true(fabs(rows[0].values[RC_SPEEDUP_VS_BASELINE] - 0.5) < 1e-12);
-    assert_true(isnan(rows[4].values[RC_SPEEDUP_VS_BASELINE])); /* no baseline at that n */
-    double bytes = rows[3].values[RC_BYTES_MOVED];
+    assert_true(fabs(rows[3].plain.values[RC_SPEEDUP_VS_BASELINE] - 2.0) < 1e-12);
+    assert_true(fabs(rows[3].plain.values[RC_SPEEDUP_VS_CUB] - 0.5) < 1e-12);
+    assert_true(fabs(rows[0].plain.values[RC_SPEEDUP_VS_BASELINE] - 0.5) < 1e-12);
+    assert_true(isnan(rows[4].plain.values[RC_SPEEDUP_VS_BASELINE])); /* no baseline at that n */
+    double bytes = rows[3].plain.values[RC_BYTES_MOVED];
     assert_true(bytes > 0);
-    assert_true(fabs(rows[3].values[RC_BW_COLD_GBPS] - bytes / 1e-3 / 1e9) < 1e-9 * rows[3].values[RC_BW_COLD_GBPS]);
-    assert_true(fabs(rows[3].values[RC_BW_COLD_PCT_PEAK] - rows[3].values[RC_BW_COLD_GBPS] / 4800 * 100) < 1e-9);
-    assert_true(fabs(rows[3].values[RC_BW_COLD_PCT_COPY] - rows[3].values[RC_BW_COLD_GBPS] / 4000 * 100) < 1e-9);
-    assert_true(fabs(rows[3].values[RC_BW_HOT_GBPS] - 2 * rows[3].values[RC_BW_COLD_GBPS]) < 1e-6 * rows[3].values[RC_BW_HOT_GBPS]);
+    assert_true(fabs(rows[3].plain.values[RC_BW_COLD_GBPS] - bytes / 1e-3 / 1e9) < 1e-9 * rows[3].plain.values[RC_BW_COLD_GBPS]);
+    assert_true(fabs(rows[3].plain.values[RC_BW_COLD_PCT_PEAK] - rows[3].plain.values[RC_BW_COLD_GBPS] / 4800 * 100) < 1e-9);
+    assert_true(fabs(rows[3].plain.values[RC_BW_COLD_PCT_COPY] - rows[3].plain.values[RC_BW_COLD_GBPS] / 4000 * 100) < 1e-9);
+    assert_true(fabs(rows[3].plain.values[RC_BW_HOT_GBPS] - 2 * rows[3].plain.values[RC_BW_COLD_GBPS]) < 1e-6 * rows[3].plain.values[RC_BW_HOT_GBPS]);
     /* an invalid row gets no figures */
-    rows[4].status = ROW_INVALID;
+    row_set_status(&rows[4], ROW_INVALID);
     row_derive_bandwidth(&rows[4], 4800, 4000);
-    assert_true(isnan(rows[4].values[RC_BW_COLD_GBPS]));
+    assert_true(isnan(rows[4].plain.values[RC_BW_COLD_GBPS]));
 
     run_info ri;
     memset(&ri, 0, sizeof ri);
-    snprintf(ri.experiment, sizeof ri.experiment, "t");
+    snprintf(ri.run.experiment, sizeof ri.run.experiment, "t");
     row_set_error(&rows[4], "wrong | result");
     char *text = NULL;
     size_t len = 0;

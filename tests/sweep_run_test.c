@@ -323,7 +323,7 @@ static void interrupt_and_resume(int sig, int want_status)
     }
     /* speedups are filled across the resumed and the new rows */
     int speedups = 0;
-    for (size_t k = 0; k < n; k++) speedups += rows[k].status == ROW_OK && rows[k].values[RC_SPEEDUP_VS_CUB] > 0;
+    for (size_t k = 0; k < n; k++) speedups += rows[k].status == ROW_OK && rows[k].plain.values[RC_SPEEDUP_VS_CUB] > 0;
     assert_true(speedups > 0);
     for (size_t k = 0; k < n; k++) row_free(&rows[k]);
     free(rows);
@@ -543,8 +543,8 @@ static void test_cpu_baseline(void **state)
         assert_int_equal(rows[i].status, ROW_OK);
         assert_true(rows[i].cold.samples >= 3);
         assert_true(rows[i].cold.median > 0);
-        assert_true(rows[i].values[RC_VALIDATION_ERROR_ABS] <= rows[i].values[RC_VALIDATION_TOLERANCE_ABS]);
-        assert_true(rows[i].values[RC_BW_COLD_GBPS] > 0);
+        assert_true(rows[i].plain.values[RC_VALIDATION_ERROR_ABS] <= rows[i].plain.values[RC_VALIDATION_TOLERANCE_ABS]);
+        assert_true(rows[i].plain.values[RC_BW_COLD_GBPS] > 0);
     }
     assert_int_equal(cpu, 8);
     free_rows(rows, n);

@@ -117,7 +117,7 @@ static keyed *index_rows(const results_file *rf)
     keyed *k = calloc(rf->count ? rf->count : 1, sizeof *k);
     if (!k) return NULL;
     for (size_t i = 0; i < rf->count; i++) {
-        config_label(&rf->rows[i].cfg, k[i].label, sizeof k[i].label);
+        results_row_label(&rf->rows[i].plain.cfg, k[i].label, sizeof k[i].label);
         k[i].row = &rf->rows[i];
     }
     qsort(k, rf->count, sizeof *k, keyed_cmp);
@@ -167,7 +167,7 @@ static int metric_changes(compare_result *r, compare_pair *p)
     p->metric_change = malloc((r->nmetrics ? r->nmetrics : 1) * sizeof *p->metric_change);
     if (!p->metric_change) return -1;
     for (size_t i = 0; i < r->nmetrics; i++) {
-        double x = p->base->metrics[r->metrics[i].base_col], y = p->newer->metrics[r->metrics[i].new_col];
+        double x = p->base->plain.metrics[r->metrics[i].base_col], y = p->newer->plain.metrics[r->metrics[i].new_col];
         p->metric_change[i] = isfinite(x) && isfinite(y) && x != 0 ? y / x - 1 : (x == 0 && y == 0 ? 0 : NAN);
     }
     return 0;
@@ -256,7 +256,7 @@ static int match_rows(compare_result *r, keyed *kn, size_t nn, size_t *common)
     if (!r->pairs || !r->refs) return -1;
     for (size_t i = 0; i < a->count; i++) {
         keyed probe;
-        config_label(&a->rows[i].cfg, probe.label, sizeof probe.label);
+        results_row_label(&a->rows[i].plain.cfg, probe.label, sizeof probe.label);
         keyed *hit = bsearch(&probe, kn, nn, sizeof *kn, keyed_cmp);
         const sweep_row *b = &a->rows[i], *n = hit ? hit->row : NULL;
         if (hit) {

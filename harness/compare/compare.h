@@ -114,11 +114,10 @@ typedef struct compare_result {
 
 /* The short form's line: a variant x dtype (x op, when by_op). */
 typedef struct compare_group {
-    const char *name;
-    dtype_t dtype;
-    op_t op;
+    const char *name, *dtype, *op;         /* the plain row's (results_io/row.h) */
     int by_op;
-    int mode, several_modes;               /* finish or scan mode: the last seen; more than one */
+    const char *mode;                      /* finish or scan mode: the last seen (NULL none yet) */
+    int several_modes;                     /* more than one */
     size_t nconfigs, faster, slower, same; /* configurations (slower: in a phase) */
     double gm[2], lo[2], hi[2];            /* cold, hot: geometric mean speed-up and its 95 % interval */
     const compare_pair *worst;             /* the lowest speed-up of a judged phase */
@@ -176,7 +175,7 @@ void compare_norm_warnings(compare_result *r);
 /* ---- the short form (harness/compare/compare_summary.c) ---- */
 
 /* "f32 sum n=2^22 block=256 items_per_thread=4 recursive" (no axis where the variant has none) */
-void compare_config_text(const sweep_config *c, char *buf, size_t len);
+void compare_config_text(const results_row_config *c, char *buf, size_t len);
 /* The groups in order of first appearance (malloc'd; NULL out of memory). */
 compare_group *compare_groups(const compare_result *r, size_t *ng);
 /* "0.957 2^22 256×4 hot (slower)"; "–" without one. */

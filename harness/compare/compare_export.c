@@ -13,12 +13,11 @@
 
 static void csv_config(FILE *f, const sweep_row *w)
 {
-    const kernel_args *a = &w->cfg.a;
-    int scan = w->cfg.v->kind == KIND_SCAN;
-    fprintf(f, "%s,%s,%s,%zu,%u,", w->cfg.v->name, dtype_name(a->dtype), op_name(a->op), a->n, a->block_dim);
-    for (size_t k = 0; k < VARIANT_AXES_MAX && w->cfg.v->axes[k].name; k++) /* as results.csv's axes column */
-        fprintf(f, "%s%s=%u", k ? ";" : "", w->cfg.v->axes[k].name, a->axis[k]);
-    fprintf(f, ",%s,%s", scan ? "" : finish_name(a->finish), scan ? scan_mode_name(a->scan_mode) : "");
+    const results_row_config *c = &w->plain.cfg;
+    char axes[128];
+    results_row_axes_text(c, ";", axes, sizeof axes); /* as results.csv's axes column */
+    fprintf(f, "%s,%s,%s,%llu,%ld,%s,%s,%s", c->variant, c->dtype, c->op, c->n, c->block_dim, axes, c->finish,
+            c->scan_mode);
 }
 
 static void csv_num(FILE *f, double x, double scale)
@@ -145,9 +144,9 @@ static json_t *reference_json(const compare_pair *p)
 static json_t *pair_json(const compare_result *r, const compare_pair *p)
 {
     json_t *row = json_object(), *m = json_object();
-    json_object_set_new(row, "variant", json_string(p->base->cfg.v->name));
+    json_object_set_new(row, "variant", json_string(p->base->plain.cfg.variant));
     json_object_set_new(row, "configuration", json_string(p->label));
-    json_object_set_new(row, "n", json_integer((json_int_t)p->base->cfg.a.n));
+    json_object_set_new(row, "n", json_integer((json_int_t)p->base->plain.cfg.n));
     json_object_set_new(row, "reference_ms", reference_json(p));
     json_object_set_new(row, "cold", phase_json(&p->cold));
     json_object_set_new(row, "hot", phase_json(&p->hot));

@@ -159,12 +159,12 @@ static int copy_reference(const compare_run *run, const char *side, const sweep_
         snprintf(why, len, "no reference: %s's run.json has no copy_bandwidth_GBps", side);
         return -1;
     }
-    if (!(row->values[RC_BYTES_MOVED] > 0)) {
+    if (!(row->plain.values[RC_BYTES_MOVED] > 0)) {
         snprintf(why, len, "no reference: no bytes_moved in %s", side);
         return -1;
     }
     /* bytes / (GB/s * 1e9) seconds, in ms */
-    ref[0] = ref[1] = row->values[RC_BYTES_MOVED] / (bw * 1e6);
+    ref[0] = ref[1] = row->plain.values[RC_BYTES_MOVED] / (bw * 1e6);
     return 0;
 }
 
@@ -265,7 +265,7 @@ void compare_norm_warnings(compare_result *r)
     if (r->normalize == CN_CUB) warn_reference_moves(r);
     if (r->normalize != CN_COPY) return;
     size_t differ = 0;
-    for (size_t i = 0; i < r->npairs; i++) differ += r->pairs[i].base->values[RC_BYTES_MOVED] != r->pairs[i].newer->values[RC_BYTES_MOVED];
+    for (size_t i = 0; i < r->npairs; i++) differ += r->pairs[i].base->plain.values[RC_BYTES_MOVED] != r->pairs[i].newer->plain.values[RC_BYTES_MOVED];
     if (differ) {
         char line[300];
         snprintf(line, sizeof line,

@@ -36,7 +36,7 @@ static vgroup *groups_build(const compare_result *r, size_t *ng)
     vgroup *g = calloc(r->npairs ? r->npairs : 1, sizeof *g);
     *ng = 0;
     for (size_t i = 0; g && i < r->npairs; i++) {
-        const char *name = r->pairs[i].base->cfg.v->name;
+        const char *name = r->pairs[i].base->plain.cfg.variant;
         size_t k = 0;
         while (k < *ng && strcmp(g[k].name, name)) k++;
         if (k == *ng) {
@@ -93,7 +93,7 @@ static void fmt_metrics(char *b, const compare_result *r, const compare_pair *p)
 
 static void pair_cells(const compare_result *r, const compare_pair *p, cells c)
 {
-    compare_config_text(&p->base->cfg, c[0], CELL);
+    compare_config_text(&p->base->plain.cfg, c[0], CELL);
     fmt_speedup(c[1], &p->cold);
     fmt_pct(c[2], p->cold.change);
     snprintf(c[3], CELL, "%s", compare_verdict_name(p->cold.verdict));
@@ -243,8 +243,8 @@ static void doc_summary(const doc *d, const compare_result *r)
     doc_table(d, head, 6);
     for (size_t k = 0; k < ng; k++) {
         cells c;
-        snprintf(c[0], CELL, "%s %s%s%s", g[k].name, dtype_name(g[k].dtype), g[k].by_op ? " " : "",
-                 g[k].by_op ? op_name(g[k].op) : "");
+        snprintf(c[0], CELL, "%s %s%s%s", g[k].name, g[k].dtype, g[k].by_op ? " " : "",
+                 g[k].by_op ? g[k].op : "");
         snprintf(c[1], CELL, "%zu", g[k].nconfigs);
         compare_mean_text(&g[k], 0, c[2], CELL);
         compare_mean_text(&g[k], 1, c[3], CELL);
@@ -266,8 +266,8 @@ static void doc_summary(const doc *d, const compare_result *r)
 /* A row's configuration with its variant, sizes as 2^k. */
 static void row_text(const sweep_row *w, char *b)
 {
-    size_t n = (size_t)snprintf(b, CELL, "%s ", w->cfg.v->name);
-    compare_config_text(&w->cfg, b + n, CELL - n);
+    size_t n = (size_t)snprintf(b, CELL, "%s ", w->plain.cfg.variant);
+    compare_config_text(&w->plain.cfg, b + n, CELL - n);
 }
 
 /* A reference row's times on one side, as measured (ms), and normalised. */

@@ -12,14 +12,13 @@
 #include "kernels/variant.h"
 #include "results_io/run_keys.h"
 
-void compare_config_text(const sweep_config *c, char *buf, size_t len)
+void compare_config_text(const results_row_config *c, char *buf, size_t len)
 {
-    const kernel_args *a = &c->a;
     char n[32], axes[128];
-    compare_size_text(a->n, n, sizeof n);
-    config_axes_text(c, " ", axes, sizeof axes);
-    snprintf(buf, len, "%s %s n=%s block=%u%s%s %s", dtype_name(a->dtype), op_name(a->op), n, a->block_dim,
-             axes[0] ? " " : "", axes, c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode) : finish_name(a->finish));
+    compare_size_text((size_t)c->n, n, sizeof n);
+    results_row_axes_text(c, " ", axes, sizeof axes);
+    snprintf(buf, len, "%s %s n=%s block=%ld%s%s %s", c->dtype, c->op, n, c->block_dim, axes[0] ? " " : "", axes,
+             *c->scan_mode ? c->scan_mode : c->finish);
 }
 
 /* ---- the groups ----------------------------------------------------------------------------- */
@@ -27,14 +26,14 @@ void compare_config_text(const sweep_config *c, char *buf, size_t len)
 static int several_ops(const compare_result *r)
 {
     for (size_t i = 1; i < r->npairs; i++)
-        if (r->pairs[i].base->cfg.a.op != r->pairs[0].base->cfg.a.op) return 1;
+        if (strcmp(r->pairs[i].base->plain.cfg.op, r->pairs[0].base->plain.cfg.op)) return 1;
     return 0;
 }
 
 static int in_group(const compare_group *g, const compare_pair *p)
 {
-    const sweep_config *c = &p->base->cfg;
-    return !strcmp(g->name, c->v->name) && g->dtype == c->a.dtype && (!g->by_op || g->op == c->a.op);
+    const results_row_config *c = &p->base->plain.cfg;
+    return !strcmp(g->name, c->variant) && !strcmp(g->dtype, c->dtype) && (!g->by_op || !strcmp(g->op, c->op));
 }
 
 /* A configuration: slower when a phase is; faster when a phase is and none is slower. */
@@ -81,12 +80,13 @@ compare_group *compare_groups(const compare_result *r, size_t *ng)
         size_t k = 0;
         while (k < *ng && !in_group(&g[k], p)) k++;
         if (k == *ng) {
-            g[k] = (compare_group){.name = p->base->cfg.v->name, .dtype = p->base->cfg.a.dtype, .op = p->base->cfg.a.op,
-                                   .by_op = by_op, .mode = -1};
+            const results_row_config *c = &p->base->plain.cfg;
+            g[k] = (compare_group){.name = c->variant, .dtype = c->dtype, .op = c->op, .by_op = by_op};
             ++*ng;
         }
-        int mode = p->base->cfg.v->kind == KIND_SCAN ? (int)p->base->cfg.a.scan_mode : (int)p->base->cfg.a.finish;
-        if (g[k].mode != -1 && g[k].mode != mode) g[k].several_modes = 1;
+        const results_row_config *c = &p->base->plain.cfg;
+        const char *mode = *c->scan_mode ? c->scan_mode : c->finish;
+        if (g[k].mode && strcmp(g[k].mode, mode)) g[k].several_modes = 1;
         g[k].mode = mode;
         count_pair(&g[k], p);
     }
@@ -106,13 +106,11 @@ void compare_worst_text(const compare_group *g, char *buf, size_t len)
         return;
     }
     const compare_phase *ph = g->worst_hot ? &g->worst->hot : &g->worst->cold;
-    const kernel_args *a = &g->worst->base->cfg.a;
+    const results_row_config *c = &g->worst->base->plain.cfg;
     char n[32], mode[64] = "";
-    compare_size_text(a->n, n, sizeof n);
-    if (g->several_modes)
-        snprintf(mode, sizeof mode, " %s", g->worst->base->cfg.v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode)
-                                                                                     : finish_name(a->finish));
-    snprintf(buf, len, "%.3f %s %u×%u%s %s%s", ph->speedup, n, a->block_dim, a->axis[0], mode,
+    compare_size_text((size_t)c->n, n, sizeof n);
+    if (g->several_modes) snprintf(mode, sizeof mode, " %s", *c->scan_mode ? c->scan_mode : c->finish);
+    snprintf(buf, len, "%.3f %s %ld×%ld%s %s%s", ph->speedup, n, c->block_dim, c->axis[0], mode,
              g->worst_hot ? "hot" : "cold", ph->verdict == CV_SLOWER ? " (slower)" : "");
 }
 
@@ -138,8 +136,8 @@ void compare_print_short(FILE *f, const compare_result *r)
     if (!g) return;
     char name[160], cold[96], hot[96], worst[160];
     for (size_t k = 0; k < ng; k++) {
-        int n = snprintf(name, sizeof name, "%s %s%s%s", g[k].name, dtype_name(g[k].dtype), g[k].by_op ? " " : "",
-                         g[k].by_op ? op_name(g[k].op) : "");
+        int n = snprintf(name, sizeof name, "%s %s%s%s", g[k].name, g[k].dtype, g[k].by_op ? " " : "",
+                         g[k].by_op ? g[k].op : "");
         if ((size_t)n > w) w = (size_t)n;
     }
     side_line(f, "BASE", &r->base);
@@ -150,8 +148,8 @@ void compare_print_short(FILE *f, const compare_result *r)
     fprintf(f, "%-*s %7s  %-22s %-22s %6s %6s %5s  %s\n", (int)w, "variant", "configs", "cold", "hot", "faster",
             "slower", "same", "worst: speed-up n block×axis phase");
     for (size_t k = 0; k < ng; k++) {
-        snprintf(name, sizeof name, "%s %s%s%s", g[k].name, dtype_name(g[k].dtype), g[k].by_op ? " " : "",
-                 g[k].by_op ? op_name(g[k].op) : "");
+        snprintf(name, sizeof name, "%s %s%s%s", g[k].name, g[k].dtype, g[k].by_op ? " " : "",
+                 g[k].by_op ? g[k].op : "");
         compare_mean_text(&g[k], 0, cold, sizeof cold);
         compare_mean_text(&g[k], 1, hot, sizeof hot);
         compare_worst_text(&g[k], worst, sizeof worst);

@@ -240,7 +240,7 @@ static int place_rows(merge_job *j)
         for (size_t r = 0; r < s->rf.count; r++) {
             json_int_t p = s->positions ? json_integer_value(json_array_get(s->positions, r)) : (json_int_t)r;
             char label[256];
-            config_label(&s->rf.rows[r].cfg, label, sizeof label);
+            results_row_label(&s->rf.rows[r].plain.cfg, label, sizeof label);
             if (p < 0 || (size_t)p >= j->total) {
                 snprintf(j->err, sizeof j->err, "%s: row '%s' is not in the plan (position %lld of %zu)", s->dir,
                          label, (long long)p, j->total);

@@ -54,6 +54,7 @@
 #include "results_io/columns.h"
 #include "results_io/csv.h"
 #include "results_io/row.h"
+#include "results_io/run_info.h"
 
 /* The newest schema, the largest a column of results_io/columns.def is tagged
  * with (4: clock, throttle and NVML columns; 3: device column; 2: cold_batch
@@ -72,27 +73,37 @@ typedef enum { ROW_OK = 0, ROW_INVALID, ROW_ERROR, ROW_SKIPPED } row_status;
 const char *row_status_name(row_status s);
 
 typedef struct sweep_row {
-    sweep_config cfg; /* the variant and axes (cfg.skip_reason is not used: see skip_reason) */
-    row_status status;
+    /* The row as plain data, the type the renderer and the readers of stored
+     * runs share (results_io/row.h): the configuration by names and values,
+     * every measured figure that is a number by RC_<ID> (validation, bytes
+     * moved, bandwidths, speedups, NVML conditions, timing summaries once
+     * written or read: NaN not measured) and the metric columns (metrics,
+     * metric_count: owned). row_init fills its configuration from cfg; the
+     * CSV writer and summary.md read the configuration and the status from
+     * it. Its other texts (skip_reason, error, device, clock_events) are the
+     * fields beside it here, not set in it. */
+    results_row plain;
+    sweep_config cfg; /* the compiled variant and its launch arguments (cfg.skip_reason is not used: see skip_reason) */
+    row_status status; /* plain.status as a value: set both with row_set_status */
     int validated;     /* 1: validated itself; 0: timed on its group's validation (see experiment.validate_all_to); -1: not run */
     char *skip_reason; /* heap, NULL unless skipped */
     char *error;       /* heap, NULL when there is nothing to say */
     timing_stats cold, hot; /* samples == 0: not measured */
     unsigned cold_batch, hot_batch; /* launches per sample */
-    double *metrics; /* one value per metric column (NaN: none); NULL without columns */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
     /* NVML after the timing ("" without NVML): see the file comment. */
     char clock_events[128];
-    /* The measured numbers that are no timing summary (validation, bytes
-     * moved, bandwidths, speedups, NVML conditions, and any figure tagged
-     * VALUE in results_io/measures.def), by RC_<ID>; NaN: not measured; the
-     * entries of other columns unused. */
-    double values[RC_COUNT];
 } sweep_row;
 
 /* A row for configuration c with every figure unset; metric_count columns. */
 int row_init(sweep_row *r, const sweep_config *c, size_t metric_count);
 void row_free(sweep_row *r);
+/* The plain configuration of c (results_io/row.h): names from the variant
+ * and the axis tables (static text), "" for finish in a scan and scan mode
+ * in a reduction, the own axes by the variant's names. */
+void row_plain_config(const sweep_config *c, results_row_config *out);
+/* status and its text in the plain row (plain.status), together. */
+void row_set_status(sweep_row *r, row_status s);
 void row_set_error(sweep_row *r, const char *msg);
 void row_set_skip(sweep_row *r, const char *reason);
 /* r->device from d: "1:NVIDIA H200:0000:1b:00.0" (the bus id empty when unknown). */
@@ -195,29 +206,27 @@ typedef struct run_device {
     char fault[512];            /* why its worker ended early; "" none */
 } run_device;
 
+/* The writer's state of run.json. What its readers take back
+ * (results_io/run_info.h: experiment, date, interrupted, device name,
+ * bandwidths, notes) is the shared results_run, run; the rest is what only
+ * the sweep writes. */
 typedef struct run_info {
+    results_run run; /* experiment, date (start, ISO 8601 UTC), interrupted, have_device, peak_GBps (NaN: unknown),
+                      * copy_GBps (NaN: not measured), notes (values asked that some variants cannot honour,
+                      * "; "-separated, "" none: run.json's "notes" read back; see run_info_notes) */
     int argc;
     char **argv;
     char git_sha[64]; /* "unknown" outside a checkout */
     int git_dirty;    /* 0, 1, or -1 unknown */
-    char date[32];    /* start, ISO 8601 UTC */
     char host[256];
-    char experiment[EXPERIMENT_NAME_LEN];
     char experiment_source[4096];
     const experiment *exp; /* for the plan's axes and timing */
-    /* Values asked that some variants cannot honour, "; "-separated ("" none):
-     * run.json's "notes" read back (run_json_summary_info); see run_info_notes. */
-    char notes[1024];
     int fake_device;
-    int have_device;
-    device_info device;
-    double peak_bandwidth_GBps; /* NaN: unknown */
-    double copy_bandwidth_GBps; /* NaN: not measured */
+    device_info device; /* when run.have_device */
     metric_columns metrics;
     int profiler_passes;
     char profiler_status[256];
     size_t plan_configs, plan_skipped;
-    int interrupted;
     int complete;
     char stop_reason[600]; /* why the run stopped early ("" when it did not) */
     size_t rows, failures, skipped;

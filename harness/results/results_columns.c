@@ -24,78 +24,92 @@ static int is_scan(const sweep_row *r) { return r->cfg.v->kind == KIND_SCAN; }
 static void w_variant(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    csv_put_text(f, r->cfg.v->name);
+    csv_put_text(f, r->plain.cfg.variant);
 }
 
 static void w_alias(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    csv_put_text(f, r->cfg.v->alias);
+    csv_put_text(f, r->plain.cfg.alias);
 }
 
 static void w_family(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    csv_put_text(f, r->cfg.v->family);
+    csv_put_text(f, r->plain.cfg.family);
 }
 
 static void w_kind(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    fputs(kind_name(r->cfg.v->kind), f);
+    fputs(r->plain.cfg.kind, f);
 }
 
 static void w_dtype(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    fputs(dtype_name(r->cfg.a.dtype), f);
+    fputs(r->plain.cfg.dtype, f);
 }
 
 static void w_op(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    fputs(op_name(r->cfg.a.op), f);
+    fputs(r->plain.cfg.op, f);
 }
 
 static void w_n(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    fprintf(f, "%zu", r->cfg.a.n);
+    fprintf(f, "%llu", r->plain.cfg.n);
 }
 
 static void w_uint(FILE *f, const sweep_row *r, const results_column *c) { fprintf(f, "%u", *CFIELD(r, c, unsigned)); }
+
+/* The configuration's numbers from the plain row (their readers fill cfg.a,
+ * which row_init copies into the plain row). */
+static void w_block(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fprintf(f, "%ld", r->plain.cfg.block_dim);
+}
+
+static void w_coarse(FILE *f, const sweep_row *r, const results_column *c)
+{
+    (void)c;
+    fprintf(f, "%ld", r->plain.cfg.axis[0]);
+}
 
 /* "items_per_thread=4" ("a=2;b=4"): the variant's own axes; "" where none. */
 static void w_axes(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
     char buf[128];
-    config_axes_text(&r->cfg, ";", buf, sizeof buf);
+    results_row_axes_text(&r->plain.cfg, ";", buf, sizeof buf);
     fputs(buf, f);
 }
 
 static void w_finish(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    if (!is_scan(r)) fputs(finish_name(r->cfg.a.finish), f);
+    fputs(r->plain.cfg.finish, f);
 }
 
 static void w_mode(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    if (is_scan(r)) fputs(scan_mode_name(r->cfg.a.scan_mode), f);
+    fputs(r->plain.cfg.scan_mode, f);
 }
 
 static void w_status(FILE *f, const sweep_row *r, const results_column *c)
 {
     (void)c;
-    fputs(row_status_name(r->status), f);
+    fputs(r->plain.status, f);
 }
 
 static void w_text(FILE *f, const sweep_row *r, const results_column *c) { csv_put_text(f, *CFIELD(r, c, char *const)); }
 
 /* A figure stored VALUE: off is its RC_<ID>. */
-static void w_value(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, r->values[c->off]); }
+static void w_value(FILE *f, const sweep_row *r, const results_column *c) { csv_put_num(f, r->plain.values[c->off]); }
 
 /* A figure of a timing measurement: empty when it has no samples. */
 static void w_stat(FILE *f, const sweep_row *r, const results_column *c)
@@ -280,7 +294,7 @@ static int r_status(sweep_row *r, const char *s, const results_column *c, char *
 {
     for (int i = ROW_OK; i <= ROW_SKIPPED; i++)
         if (!strcmp(s, row_status_name((row_status)i))) {
-            r->status = (row_status)i;
+            row_set_status(r, (row_status)i);
             return 0;
         }
     return bad_value(msg, len, c, s);
@@ -306,7 +320,7 @@ static int r_num(sweep_row *r, const char *s, const results_column *c, char *msg
 
 static int r_value(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
-    if (parse_num(s, &r->values[c->off])) return bad_value(msg, len, c, s);
+    if (parse_num(s, &r->plain.values[c->off])) return bad_value(msg, len, c, s);
     return 0;
 }
 
@@ -359,22 +373,22 @@ static int r_validated(sweep_row *r, const char *s, const results_column *c, cha
 
 /* ---- summary cells ---------------------------------------------------------------------- */
 
-static void md_n(char *buf, size_t len, const sweep_row *r) { format_size(r->cfg.a.n, buf, len); }
-static void md_variant(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%s", r->cfg.v->name); }
-static void md_block(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%u", r->cfg.a.block_dim); }
+static void md_n(char *buf, size_t len, const sweep_row *r) { format_size((size_t)r->plain.cfg.n, buf, len); }
+static void md_variant(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%s", r->plain.cfg.variant); }
+static void md_block(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%ld", r->plain.cfg.block_dim); }
 static void md_axes(char *buf, size_t len, const sweep_row *r)
 {
-    config_axes_text(&r->cfg, "; ", buf, len);
+    results_row_axes_text(&r->plain.cfg, "; ", buf, len);
 }
 
 static void md_finish(char *buf, size_t len, const sweep_row *r)
 {
-    snprintf(buf, len, "%s", is_scan(r) ? scan_mode_name(r->cfg.a.scan_mode) : finish_name(r->cfg.a.finish));
+    snprintf(buf, len, "%s", *r->plain.cfg.scan_mode ? r->plain.cfg.scan_mode : r->plain.cfg.finish);
 }
 
 static void md_time(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.4g", r->cold.median); }
-static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_GBPS]); }
-static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->values[RC_BW_COLD_PCT_PEAK]); }
+static void md_bw(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->plain.values[RC_BW_COLD_GBPS]); }
+static void md_peak(char *buf, size_t len, const sweep_row *r) { snprintf(buf, len, "%.1f", r->plain.values[RC_BW_COLD_PCT_PEAK]); }
 
 static void md_ratio(char *buf, size_t len, double x)
 {
@@ -382,8 +396,8 @@ static void md_ratio(char *buf, size_t len, double x)
     else buf[0] = '\0';
 }
 
-static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_BASELINE]); }
-static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->values[RC_SPEEDUP_VS_CUB]); }
+static void md_vs_base(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->plain.values[RC_SPEEDUP_VS_BASELINE]); }
+static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf, len, r->plain.values[RC_SPEEDUP_VS_CUB]); }
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -406,8 +420,8 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_DTYPE CONFIG(w_dtype, r_dtype, 0)
 #define COLUMN_OP CONFIG(w_op, r_op, 0)
 #define COLUMN_N w_n, r_n, 1, 0, 0, 1, MD(1, "n", NULL, "---:", md_n)
-#define COLUMN_BLOCK_DIM w_uint, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, MD(3, "block", NULL, "---:", md_block)
-#define COLUMN_COARSE CONFIG(w_uint, r_uint, OFF(cfg.a.axis[0])) /* schemas 2-4 */
+#define COLUMN_BLOCK_DIM w_block, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, MD(3, "block", NULL, "---:", md_block)
+#define COLUMN_COARSE CONFIG(w_coarse, r_uint, OFF(cfg.a.axis[0])) /* schemas 2-4 */
 #define COLUMN_AXES w_axes, r_axes, 1, 0, 0, 1, MD(4, "axes", NULL, "---", md_axes)
 #define COLUMN_FINISH w_finish, r_finish, 1, 0, 0, 1, MD(5, "finish", "mode", "---", md_finish)
 #define COLUMN_SCAN_MODE CONFIG(w_mode, r_mode, 0)
@@ -437,7 +451,7 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_CLOCK_EVENTS PLAIN(w_chars, r_events, OFF(clock_events))
 
 /* A measured figure's entry by its store (results_io/measures.def): CUSTOM,
- * its COLUMN_<ID> above; VALUE, the number sweep_row.values[RC_<ID>]; COLD
+ * its COLUMN_<ID> above; VALUE, the number sweep_row.plain.values[RC_<ID>]; COLD
  * and HOT, a field of the row's cold or hot timing_stats. The last three
  * need nothing of their own here. */
 #define STORE_CUSTOM(id, field) COLUMN_##id

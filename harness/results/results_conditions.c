@@ -92,7 +92,7 @@ void run_json_conditions(json_t *o, const run_info *ri)
         json_object_set_new(c, RK(THROTTLE_RECOVERY_S), json_real(ri->exp->timing.throttle_recovery_s));
     }
     json_object_set_new(c, RK(DEFAULT_SM_CLOCK_MHZ),
-                        ri->have_device ? json_real(ri->device.sm_clock_khz / 1e3) : json_null());
+                        ri->run.have_device ? json_real(ri->device.sm_clock_khz / 1e3) : json_null());
     json_object_set_new(o, RK(CONDITIONS), c);
     json_drift(o, ri);
     json_confirm(o, ri);
@@ -226,9 +226,9 @@ static size_t within_drift(const sweep_row *rows, size_t n, double drift, size_t
     size_t k = 0;
     *total = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(rows[i].values[RC_SPEEDUP_VS_CUB]) || rows[i].status != ROW_OK) continue;
+        if (!isfinite(rows[i].plain.values[RC_SPEEDUP_VS_CUB]) || rows[i].status != ROW_OK) continue;
         (*total)++;
-        k += fabs(rows[i].values[RC_SPEEDUP_VS_CUB] - 1) < drift;
+        k += fabs(rows[i].plain.values[RC_SPEEDUP_VS_CUB] - 1) < drift;
     }
     return k;
 }
@@ -243,8 +243,8 @@ void summary_conditions(FILE *f, const sweep_row *rows, size_t n, const run_info
         const sweep_row *r = &rows[i];
         minmax(r->cold.clock_min_mhz, &clo, &chi);
         minmax(r->hot.clock_min_mhz, &clo, &chi);
-        minmax(r->values[RC_GPU_TEMP_C], &tlo, &thi);
-        minmax(r->values[RC_GPU_POWER_W], &plo, &phi);
+        minmax(r->plain.values[RC_GPU_TEMP_C], &tlo, &thi);
+        minmax(r->plain.values[RC_GPU_POWER_W], &plo, &phi);
         unsigned t = (r->cold.samples ? r->cold.throttled : 0) + (r->hot.samples ? r->hot.throttled : 0);
         throttled += t;
         rows_throttled += t > 0;
@@ -254,7 +254,7 @@ void summary_conditions(FILE *f, const sweep_row *rows, size_t n, const run_info
     if (isfinite(clo))
         fprintf(f, "- SM clock over the timed batches: %.0f-%.0f MHz (default %.0f); %lu sample%s discarded as "
                    "throttled and taken again, in %zu row%s.\n",
-                clo, chi, ri->have_device ? ri->device.sm_clock_khz / 1e3 : NAN, throttled, throttled == 1 ? "" : "s",
+                clo, chi, ri->run.have_device ? ri->device.sm_clock_khz / 1e3 : NAN, throttled, throttled == 1 ? "" : "s",
                 rows_throttled, rows_throttled == 1 ? "" : "s");
     if (ri->nvml_status[0]) fprintf(f, "- %s: no temperature, power or clock events recorded.\n", ri->nvml_status);
     else if (isfinite(tlo))

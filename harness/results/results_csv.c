@@ -73,7 +73,7 @@ void csv_write_row_schema(FILE *f, const sweep_row *r, metric_columns mc, int sc
     }
     for (size_t i = 0; i < mc.count; i++) {
         fputc(',', f);
-        if (r->metrics) csv_put_num(f, r->metrics[i]);
+        if (r->plain.metrics) csv_put_num(f, r->plain.metrics[i]);
     }
     fputc('\n', f);
 }
@@ -136,7 +136,7 @@ static int parse_row(char **f, metric_columns mc, int schema, int any_variant, s
     for (size_t i = 0; i < mc.count && !msg[0]; i++) {
         char *end;
         const char *s = f[k + i];
-        r->metrics[i] = *s ? strtod(s, &end) : NAN;
+        r->plain.metrics[i] = *s ? strtod(s, &end) : NAN;
         if (*s && *end) snprintf(msg, sizeof msg, "bad %s '%s'", "metric", s);
     }
     if (msg[0]) {

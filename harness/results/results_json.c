@@ -58,7 +58,7 @@ static void run_json_devices(json_t *o, const run_info *ri)
 /* "device", "driver_version", "runtime_version" (null without a device). */
 static void run_json_device(json_t *o, const run_info *ri)
 {
-    if (ri->have_device) {
+    if (ri->run.have_device) {
         const device_info *d = &ri->device;
         json_t *dev = device_object(d);
         json_object_set_new(o, RK(DEVICE), dev);
@@ -158,14 +158,14 @@ static void run_json_measures(json_t *o)
 void run_info_notes(const run_info *ri, char *buf, size_t len)
 {
     if (ri->exp) plan_unheeded_notes(ri->exp, buf, len);
-    else snprintf(buf, len, "%s", ri->notes);
+    else snprintf(buf, len, "%s", ri->run.notes);
 }
 
 /* "notes": each value asked that a variant cannot honour, and what it ran
  * instead ("reduce_cub block dim 256 (asked 512)"); [] when none. */
 static void run_json_notes(json_t *o, const run_info *ri)
 {
-    char notes[sizeof ri->notes];
+    char notes[sizeof ri->run.notes];
     json_t *a = json_array();
     run_info_notes(ri, notes, sizeof notes);
     for (char *t = notes, *end; *t; t = end ? end + 2 : t + strlen(t)) {
@@ -184,16 +184,16 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(ARGV), argv);
     json_object_set_new(o, RK(GIT_SHA), json_string(ri->git_sha[0] ? ri->git_sha : "unknown"));
     json_object_set_new(o, RK(GIT_DIRTY), ri->git_dirty < 0 ? json_null() : json_boolean(ri->git_dirty));
-    json_object_set_new(o, RK(DATE), json_string(ri->date));
+    json_object_set_new(o, RK(DATE), json_string(ri->run.date));
     json_object_set_new(o, RK(HOST), json_string(ri->host));
-    json_object_set_new(o, RK(EXPERIMENT), json_string(ri->experiment));
+    json_object_set_new(o, RK(EXPERIMENT), json_string(ri->run.experiment));
     json_object_set_new(o, RK(EXPERIMENT_SOURCE), json_string(ri->experiment_source));
     if (ri->exp) run_json_experiment_info(o, ri->exp);
     run_json_device(o, ri);
     run_json_devices(o, ri);
     json_object_set_new(o, RK(FAKE_DEVICE), json_boolean(ri->fake_device));
-    json_object_set_new(o, RK(PEAK_BANDWIDTH_GBPS), num_or_null(ri->peak_bandwidth_GBps));
-    json_object_set_new(o, RK(COPY_BANDWIDTH_GBPS), num_or_null(ri->copy_bandwidth_GBps));
+    json_object_set_new(o, RK(PEAK_BANDWIDTH_GBPS), num_or_null(ri->run.peak_GBps));
+    json_object_set_new(o, RK(COPY_BANDWIDTH_GBPS), num_or_null(ri->run.copy_GBps));
     json_t *metrics = json_array(), *units = json_array();
     for (size_t i = 0; i < ri->metrics.count; i++) {
         json_array_append_new(metrics, json_string(ri->metrics.m[i].name));
@@ -211,7 +211,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(PLAN), plan);
     run_json_notes(o, ri);
     run_json_shard(o, ri);
-    json_object_set_new(o, RK(INTERRUPTED), json_boolean(ri->interrupted));
+    json_object_set_new(o, RK(INTERRUPTED), json_boolean(ri->run.interrupted));
     json_object_set_new(o, RK(COMPLETE), json_boolean(ri->complete));
     json_object_set_new(o, RK(STOP_REASON), ri->stop_reason[0] ? json_string(ri->stop_reason) : json_null());
     json_object_set_new(o, RK(ROWS), json_integer((json_int_t)ri->rows));
@@ -278,11 +278,6 @@ void run_json_summary_info(const json_t *run, run_info *ri)
     results_run rr;
     results_run_read(run, &rr);
     memset(ri, 0, sizeof *ri);
-    snprintf(ri->experiment, sizeof ri->experiment, "%s", rr.experiment);
-    ri->interrupted = rr.interrupted;
-    ri->have_device = rr.have_device;
+    ri->run = rr;
     snprintf(ri->device.name, sizeof ri->device.name, "%s", rr.device);
-    ri->peak_bandwidth_GBps = rr.peak_GBps;
-    ri->copy_bandwidth_GBps = rr.copy_GBps;
-    snprintf(ri->notes, sizeof ri->notes, "%s", rr.notes);
 }

@@ -34,19 +34,43 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
     memset(r, 0, sizeof *r);
     r->cfg = *c;
     r->cfg.skip_reason = NULL;
-    r->status = ROW_OK;
+    row_plain_config(c, &r->plain.cfg);
+    row_set_status(r, ROW_OK);
     r->validated = -1;
-    for (size_t i = 0; i < RC_COUNT; i++) r->values[i] = NAN;
+    for (size_t i = 0; i < RC_COUNT; i++) r->plain.values[i] = NAN;
     /* A skipped configuration is outside what the variant accepts: no model for it. */
-    r->values[RC_BYTES_MOVED] = c->v && c->v->bytes_moved && !c->skip_reason ? c->v->bytes_moved(&c->a) : NAN;
+    r->plain.values[RC_BYTES_MOVED] = c->v && c->v->bytes_moved && !c->skip_reason ? c->v->bytes_moved(&c->a) : NAN;
     stats_unset(&r->cold);
     stats_unset(&r->hot);
     if (metric_count) {
-        r->metrics = malloc(metric_count * sizeof *r->metrics);
-        if (!r->metrics) return -1;
-        for (size_t i = 0; i < metric_count; i++) r->metrics[i] = NAN;
+        r->plain.metrics = malloc(metric_count * sizeof *r->plain.metrics);
+        if (!r->plain.metrics) return -1;
+        r->plain.metric_count = metric_count;
+        for (size_t i = 0; i < metric_count; i++) r->plain.metrics[i] = NAN;
     }
     return 0;
+}
+
+void row_plain_config(const sweep_config *c, results_row_config *out)
+{
+    const variant *v = c->v;
+    const kernel_args *a = &c->a;
+    if (!v) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    int scan = v->kind == KIND_SCAN;
+    *out = (results_row_config){.variant = v->name, .alias = v->alias ? v->alias : "",
+                                .family = v->family ? v->family : "",
+                                .kind = kind_name(v->kind), .dtype = dtype_name(a->dtype), .op = op_name(a->op),
+                                .finish = scan ? "" : finish_name(a->finish),
+                                .scan_mode = scan ? scan_mode_name(a->scan_mode) : "", .n = a->n,
+                                .block_dim = (long)a->block_dim};
+    for (size_t k = 0; k < RESULTS_ROW_AXES; k++) {
+        const char *name = k < VARIANT_AXES_MAX ? v->axes[k].name : NULL;
+        snprintf(out->axis_name[k], RESULTS_AXIS_NAME_LEN, "%s", name ? name : "");
+        out->axis[k] = k < VARIANT_AXES_MAX ? (long)a->axis[k] : 1;
+    }
 }
 
 void row_set_device(sweep_row *r, const device_info *d)
@@ -58,9 +82,16 @@ void row_free(sweep_row *r)
 {
     free(r->skip_reason);
     free(r->error);
-    free(r->metrics);
+    free(r->plain.metrics);
     r->skip_reason = r->error = NULL;
-    r->metrics = NULL;
+    r->plain.metrics = NULL;
+    r->plain.metric_count = 0;
+}
+
+void row_set_status(sweep_row *r, row_status s)
+{
+    r->status = s;
+    r->plain.status = row_status_name(s);
 }
 
 void row_set_error(sweep_row *r, const char *msg)
@@ -73,17 +104,17 @@ void row_set_skip(sweep_row *r, const char *reason)
 {
     free(r->skip_reason);
     r->skip_reason = reason ? strdup(reason) : NULL;
-    r->status = ROW_SKIPPED;
+    row_set_status(r, ROW_SKIPPED);
 }
 
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps)
 {
-    r->values[RC_BW_COLD_GBPS] = r->values[RC_BW_HOT_GBPS] = r->values[RC_BW_COLD_PCT_PEAK] = r->values[RC_BW_COLD_PCT_COPY] = NAN;
-    if (r->status != ROW_OK || !(r->values[RC_BYTES_MOVED] > 0)) return;
-    if (r->cold.samples && r->cold.median > 0) r->values[RC_BW_COLD_GBPS] = r->values[RC_BYTES_MOVED] / (r->cold.median * 1e-3) / 1e9;
-    if (r->hot.samples && r->hot.median > 0) r->values[RC_BW_HOT_GBPS] = r->values[RC_BYTES_MOVED] / (r->hot.median * 1e-3) / 1e9;
-    if (peak_GBps > 0) r->values[RC_BW_COLD_PCT_PEAK] = r->values[RC_BW_COLD_GBPS] / peak_GBps * 100.0;
-    if (copy_GBps > 0) r->values[RC_BW_COLD_PCT_COPY] = r->values[RC_BW_COLD_GBPS] / copy_GBps * 100.0;
+    r->plain.values[RC_BW_COLD_GBPS] = r->plain.values[RC_BW_HOT_GBPS] = r->plain.values[RC_BW_COLD_PCT_PEAK] = r->plain.values[RC_BW_COLD_PCT_COPY] = NAN;
+    if (r->status != ROW_OK || !(r->plain.values[RC_BYTES_MOVED] > 0)) return;
+    if (r->cold.samples && r->cold.median > 0) r->plain.values[RC_BW_COLD_GBPS] = r->plain.values[RC_BYTES_MOVED] / (r->cold.median * 1e-3) / 1e9;
+    if (r->hot.samples && r->hot.median > 0) r->plain.values[RC_BW_HOT_GBPS] = r->plain.values[RC_BYTES_MOVED] / (r->hot.median * 1e-3) / 1e9;
+    if (peak_GBps > 0) r->plain.values[RC_BW_COLD_PCT_PEAK] = r->plain.values[RC_BW_COLD_GBPS] / peak_GBps * 100.0;
+    if (copy_GBps > 0) r->plain.values[RC_BW_COLD_PCT_COPY] = r->plain.values[RC_BW_COLD_GBPS] / copy_GBps * 100.0;
 }
 
 typedef struct best_key {
@@ -110,7 +141,7 @@ void rows_derive_speedups(sweep_row *rows, size_t n)
     size_t nk = 0, cap = 0;
     for (size_t i = 0; i < n; i++) {
         sweep_row *r = &rows[i];
-        r->values[RC_SPEEDUP_VS_BASELINE] = r->values[RC_SPEEDUP_VS_CUB] = NAN;
+        r->plain.values[RC_SPEEDUP_VS_BASELINE] = r->plain.values[RC_SPEEDUP_VS_CUB] = NAN;
         if (!r->cfg.v || !row_timed_ok(r)) continue;
         const char *name = r->cfg.v->name;
         int kind_scan = r->cfg.v->kind == KIND_SCAN;
@@ -143,8 +174,8 @@ void rows_derive_speedups(sweep_row *rows, size_t n)
         if (!r->cfg.v || !row_timed_ok(r)) continue;
         for (size_t j = 0; j < nk; j++)
             if (same_key(&keys[j], r)) {
-                if (keys[j].base > 0) r->values[RC_SPEEDUP_VS_BASELINE] = keys[j].base / r->cold.median;
-                if (keys[j].cub > 0) r->values[RC_SPEEDUP_VS_CUB] = keys[j].cub / r->cold.median;
+                if (keys[j].base > 0) r->plain.values[RC_SPEEDUP_VS_BASELINE] = keys[j].base / r->cold.median;
+                if (keys[j].cub > 0) r->plain.values[RC_SPEEDUP_VS_CUB] = keys[j].cub / r->cold.median;
                 break;
             }
     }

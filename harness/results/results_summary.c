@@ -103,7 +103,7 @@ static void failures(FILE *f, const sweep_row *rows, size_t n, size_t count)
 /* Values asked that some variants cannot honour: what they ran instead. */
 static void summary_notes(FILE *f, const run_info *ri)
 {
-    char notes[sizeof ri->notes];
+    char notes[sizeof ri->run.notes];
     if (!ri) return;
     run_info_notes(ri, notes, sizeof notes);
     if (!notes[0]) return;
@@ -116,10 +116,10 @@ void summary_print(FILE *f, const sweep_row *rows, size_t n, const run_info *ri)
 {
     size_t count[ROW_SKIPPED + 1] = {0};
     for (size_t i = 0; i < n; i++) count[rows[i].status]++;
-    fprintf(f, "# Sweep %s%s\n\n", ri ? ri->experiment : "", ri && ri->interrupted ? " (interrupted)" : "");
-    if (ri && ri->have_device) {
-        fprintf(f, "%s, peak %.0f GB/s", ri->device.name, ri->peak_bandwidth_GBps);
-        if (isfinite(ri->copy_bandwidth_GBps)) fprintf(f, ", measured copy %.0f GB/s", ri->copy_bandwidth_GBps);
+    fprintf(f, "# Sweep %s%s\n\n", ri ? ri->run.experiment : "", ri && ri->run.interrupted ? " (interrupted)" : "");
+    if (ri && ri->run.have_device) {
+        fprintf(f, "%s, peak %.0f GB/s", ri->device.name, ri->run.peak_GBps);
+        if (isfinite(ri->run.copy_GBps)) fprintf(f, ", measured copy %.0f GB/s", ri->run.copy_GBps);
         fprintf(f, ".\n\n");
     }
     summary_notes(f, ri);

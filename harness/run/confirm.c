@@ -114,7 +114,7 @@ static void line_for(const entrant *en, const entrant *lib, unsigned rounds, int
     l->rounds = rounds;
     const double *x = hot ? en->hot : en->cold, *ref = hot ? lib->hot : lib->cold;
     l->median_ms = confirm_median(x, rounds);
-    double gbps = r->values[RC_BYTES_MOVED] / (l->median_ms * 1e-3) / 1e9;
+    double gbps = r->plain.values[RC_BYTES_MOVED] / (l->median_ms * 1e-3) / 1e9;
     l->pct_copy = copy_GBps > 0 && isfinite(gbps) ? 100.0 * gbps / copy_GBps : NAN;
     if (en == lib) {
         l->speedup = l->ci_lo = l->ci_hi = 1.0;

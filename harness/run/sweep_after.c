@@ -43,7 +43,7 @@ void run_after_pass(sweep_run *r)
     } else {
         confirm_params p = {r->e.confirm_rounds, r->e.confirm_candidates, r->e.confirm_within, r->e.confirm_margin};
         nvtx_push("confirm", NVTX_COLOR_RUN);
-        if (confirm_run(r->dev, &p, &r->e.timing, r->rows, r->n_rows, ri->copy_bandwidth_GBps, &stop_signal,
+        if (confirm_run(r->dev, &p, &r->e.timing, r->rows, r->n_rows, ri->run.copy_GBps, &stop_signal,
                         r->o.quiet ? NULL : stderr, &r->confirm, &r->n_confirm, msg, sizeof msg))
             snprintf(ri->confirm_note, sizeof ri->confirm_note, "stopped: %.200s", stop_signal ? "interrupted" : msg);
         nvtx_pop();
@@ -103,7 +103,7 @@ static int run_write_outputs(sweep_run *r)
 {
     run_info *ri = &r->ri;
     rows_derive_speedups(r->rows, r->n_rows);
-    ri->interrupted = r->interrupted;
+    ri->run.interrupted = r->interrupted;
     ri->complete = !r->interrupted && !r->ctx.fatal[0];
     if (r->interrupted)
         snprintf(ri->stop_reason, sizeof ri->stop_reason, "interrupted by %s",
@@ -115,8 +115,8 @@ static int run_write_outputs(sweep_run *r)
         if (r->rows[i].status == ROW_SKIPPED) ri->skipped++;
     ri->wall_time_s = timing_now() - r->t0;
     if (r->shard.active) ri->row_positions = r->row_positions = run_row_positions(r);
-    run_device one = {ri->device, ri->copy_bandwidth_GBps, r->done, ""};
-    if (!ri->devices && ri->have_device) { /* one device, this process: "devices" says the same as --devices */
+    run_device one = {ri->device, ri->run.copy_GBps, r->done, ""};
+    if (!ri->devices && ri->run.have_device) { /* one device, this process: "devices" says the same as --devices */
         ri->devices = &one;
         ri->device_count = 1;
     }

@@ -137,7 +137,7 @@ static void phase_push(const char *name, const variant *v) { nvtx_push(name, nvt
 
 static cfg_outcome fail_row(sweep_row *r, dev_status st, const char *msg, run_ctx *ctx)
 {
-    r->status = ROW_ERROR;
+    row_set_status(r, ROW_ERROR);
     row_set_error(r, msg);
     r->cold.samples = r->hot.samples = 0;
     if (st == DEV_FATAL) {
@@ -156,14 +156,14 @@ static cfg_outcome run_cpu_config(run_ctx *ctx, const sweep_config *cfg, sweep_r
                             &stop_signal, &val, &row->cold);
     nvtx_pop();
     row->validated = 1;
-    row->values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
-    row->values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
+    row->plain.values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
+    row->plain.values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
     if (rc != 0) {
         row_set_skip(row, val.message);
         return CFG_DONE;
     }
     if (!val.ok) {
-        row->status = ROW_INVALID;
+        row_set_status(row, ROW_INVALID);
         row_set_error(row, val.message[0] ? val.message : "validation failed");
         return CFG_DONE;
     }
@@ -223,7 +223,7 @@ static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_a
     int r = pr->before ? pr->before(pr->state, v, a, stream, msg, sizeof msg) : 0;
     if (r == 0) {
         phase_push("profile", v);
-        r = pr->profile(pr->state, label, v, a, stream, row->metrics, msg, sizeof msg);
+        r = pr->profile(pr->state, label, v, a, stream, row->plain.metrics, msg, sizeof msg);
         nvtx_pop();
         int r2 = pr->after ? pr->after(pr->state, v, a, stream, msg + strlen(msg), sizeof msg - strlen(msg)) : 0;
         if (r == 0) r = r2;
@@ -251,9 +251,9 @@ static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
             snprintf(have + strlen(have), sizeof row->clock_events - strlen(have), "%s%s", have[0] ? "|" : "", names);
     }
     if (hot) {
-        row->values[RC_GPU_TEMP_C] = g.temperature_c;
-        row->values[RC_GPU_POWER_W] = g.power_w;
-        row->values[RC_GPU_MEM_CLOCK_MHZ] = g.mem_clock_mhz;
+        row->plain.values[RC_GPU_TEMP_C] = g.temperature_c;
+        row->plain.values[RC_GPU_POWER_W] = g.power_w;
+        row->plain.values[RC_GPU_MEM_CLOCK_MHZ] = g.mem_clock_mhz;
     }
 }
 
@@ -281,10 +281,10 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
         ctx->group_ok = val.ok;
     }
     row->validated = !vouched;
-    row->values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
-    row->values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
+    row->plain.values[RC_VALIDATION_ERROR_ABS] = val.error_abs;
+    row->plain.values[RC_VALIDATION_TOLERANCE_ABS] = val.tolerance_abs;
     if (!val.ok) {
-        row->status = val.cuda_error ? ROW_ERROR : ROW_INVALID;
+        row_set_status(row, val.cuda_error ? ROW_ERROR : ROW_INVALID);
         row_set_error(row, val.message[0] ? val.message : "validation failed");
         if (st == DEV_FATAL) {
             snprintf(ctx->fatal, sizeof ctx->fatal, "%.500s", val.message);

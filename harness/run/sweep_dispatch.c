@@ -27,7 +27,7 @@ static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t 
     progress_begin(&r->pr, stderr, 1, 0, 0);
     char m[1024] = "";
     double copy = r->dev->ops->copy_bandwidth(r->dev, m, sizeof m);
-    r->ri.copy_bandwidth_GBps = copy > 0 ? copy : NAN;
+    r->ri.run.copy_GBps = copy > 0 ? copy : NAN;
     run_ctx *ctx = &r->ctx;
     ctx->dev = r->dev;
     ctx->prof = r->prof;
@@ -37,7 +37,7 @@ static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t 
     ctx->oom = calloc(ctx->cap_oom, sizeof *ctx->oom);
     if (!ctx->oom) ctx->cap_oom = 0;
     h->device = r->ri.device;
-    h->copy_GBps = r->ri.copy_bandwidth_GBps;
+    h->copy_GBps = r->ri.run.copy_GBps;
     h->profiler_passes = r->ri.profiler_passes;
     h->profiler_on = r->prof != NULL;
     snprintf(h->profiler_status, sizeof h->profiler_status, "%s", r->ri.profiler_status);
@@ -123,7 +123,7 @@ int run_start_workers(sweep_run *r, const sweep_profiler *built_in)
     plan_fingerprint(r->plan_hash, r->ri.git_sha, r->ri.plan_fingerprint);
     r->ri.device = first->device;
     run_describe(r);
-    r->ri.copy_bandwidth_GBps = first->copy_GBps;
+    r->ri.run.copy_GBps = first->copy_GBps;
     r->ri.profiler_passes = first->profiler_passes;
     snprintf(r->ri.profiler_status, sizeof r->ri.profiler_status, "%s", first->profiler_status);
     memcpy(r->setup.metrics, first->metrics, sizeof r->setup.metrics);

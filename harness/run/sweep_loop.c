@@ -34,7 +34,7 @@ static void run_begin_loop(sweep_run *r)
     char msg[1024] = "";
     double copy = r->dev->ops->copy_bandwidth(r->dev, msg, sizeof msg);
     nvtx_pop();
-    if (copy > 0) r->ri.copy_bandwidth_GBps = copy;
+    if (copy > 0) r->ri.run.copy_GBps = copy;
     else if (!r->o.quiet) fprintf(stderr, "sweep: copy bandwidth not measured: %s\n", msg);
     nvtx_push(r->e.name, NVTX_COLOR_EXPERIMENT);
     progress_begin(&r->pr, stderr, r->o.quiet, r->todo, r->est_total);
@@ -54,7 +54,7 @@ static void run_begin_loop(sweep_run *r)
 static void run_settle_row(sweep_run *r, sweep_row *row, cfg_outcome out, const char *label)
 {
     char note[1200], msg[1024];
-    row_derive_bandwidth(row, r->ri.peak_bandwidth_GBps, r->ri.copy_bandwidth_GBps);
+    row_derive_bandwidth(row, r->ri.run.peak_GBps, r->ri.run.copy_GBps);
     if (out == CFG_NO_MEMORY) {
         snprintf(note, sizeof note, "sweep: SKIPPED %s: %s", label, row->skip_reason ? row->skip_reason : "");
         progress_note(&r->pr, note);

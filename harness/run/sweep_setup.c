@@ -320,18 +320,18 @@ static int run_fit_memory(sweep_run *r)
 void run_describe(sweep_run *r)
 {
     run_info *ri = &r->ri;
-    ri->have_device = 1;
+    ri->run.have_device = 1;
     ri->fake_device = r->fake;
     ri->argc = r->argc;
     ri->argv = r->argv;
-    snprintf(ri->date, sizeof ri->date, "%s", r->date);
+    snprintf(ri->run.date, sizeof ri->run.date, "%s", r->date);
     if (gethostname(ri->host, sizeof ri->host) != 0) snprintf(ri->host, sizeof ri->host, "unknown");
     ri->host[sizeof ri->host - 1] = '\0';
-    snprintf(ri->experiment, sizeof ri->experiment, "%.63s", r->e.name);
+    snprintf(ri->run.experiment, sizeof ri->run.experiment, "%.63s", r->e.name);
     snprintf(ri->experiment_source, sizeof ri->experiment_source, "%s", r->builtin ? "built in" : r->exp_path);
     ri->exp = &r->e;
-    ri->peak_bandwidth_GBps = ri->device.peak_bandwidth_GBps;
-    ri->copy_bandwidth_GBps = NAN;
+    ri->run.peak_GBps = ri->device.peak_bandwidth_GBps;
+    ri->run.copy_GBps = NAN;
     ri->plan_configs = r->plan.count;
     ri->plan_skipped = r->plan.skipped;
     ri->plan_total = r->plan_total;

@@ -96,7 +96,7 @@ static int send_row(int fd, size_t idx, const sweep_row *r, size_t metric_count)
     fwrite(r, sizeof *r, 1, m);
     put_text(m, r->skip_reason);
     put_text(m, r->error);
-    if (metric_count && r->metrics) fwrite(r->metrics, sizeof(double), metric_count, m);
+    if (metric_count && r->plain.metrics) fwrite(r->plain.metrics, sizeof(double), metric_count, m);
     fclose(m);
     int rc = send_msg(fd, MSG_ROW, buf, len);
     free(buf);
@@ -126,13 +126,13 @@ static int decode_row(const char *buf, size_t len, size_t metric_count, size_t *
     memcpy(r, p + sizeof i64, sizeof *r);
     p += sizeof i64 + sizeof *r;
     r->skip_reason = r->error = NULL;
-    r->metrics = NULL;
+    r->plain.metrics = NULL;
     *idx = (size_t)i64;
     if (take_text(&p, end, &r->skip_reason) || take_text(&p, end, &r->error)) goto bad;
     if (metric_count) {
-        if ((size_t)(end - p) < metric_count * sizeof(double) || !(r->metrics = malloc(metric_count * sizeof(double))))
+        if ((size_t)(end - p) < metric_count * sizeof(double) || !(r->plain.metrics = malloc(metric_count * sizeof(double))))
             goto bad;
-        memcpy(r->metrics, p, metric_count * sizeof(double));
+        memcpy(r->plain.metrics, p, metric_count * sizeof(double));
     }
     return 0;
 bad:
