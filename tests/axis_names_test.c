@@ -26,7 +26,7 @@ static unsigned own_values(const sweep_plan *p, const char *name, size_t k)
 {
     unsigned bits = 0;
     for (size_t i = 0; i < p->count; i++)
-        if (!strcmp(p->configs[i].v->name, name)) bits |= 1u << __builtin_ctz(p->configs[i].a.axis[k]);
+        if (!strcmp(p->configs[i].v->name, name)) bits |= 1u << __builtin_ctz(p->configs[i].axis[k]);
     return bits;
 }
 

@@ -88,7 +88,7 @@ static double library_median(const results_file *f, kind_t kind, size_t n, int h
     for (size_t i = 0; i < f->count; i++) {
         const sweep_row *r = &f->rows[i];
         double t = hot ? r->hot.median : r->cold.median;
-        if (r->status == ROW_OK && r->cfg.v->kind == kind && r->cfg.a.n == n && is_library(r) && !(best <= t)) best = t;
+        if (r->status == ROW_OK && r->cfg.v->kind == kind && r->cfg.n == n && is_library(r) && !(best <= t)) best = t;
     }
     return best;
 }
@@ -119,8 +119,8 @@ static void check_cub_divisors(const char *json, const char *base, const char *n
         const sweep_row *rb = find_row(&fb, label), *rn = find_row(&fn, label);
         json_t *ref = json_object_get(row, "reference_ms");
         for (int h = 0; h < 2; h++) {
-            double want_b = library_median(&fb, rb->cfg.v->kind, rb->cfg.a.n, h);
-            double want_n = library_median(&fn, rn->cfg.v->kind, rn->cfg.a.n, h);
+            double want_b = library_median(&fb, rb->cfg.v->kind, rb->cfg.n, h);
+            double want_n = library_median(&fn, rn->cfg.v->kind, rn->cfg.n, h);
             double got_b = json_real_value(json_object_get(ref, h ? "hot_base" : "cold_base"));
             double got_n = json_real_value(json_object_get(ref, h ? "hot_new" : "cold_new"));
             assert_true(close_to(got_b, want_b) && close_to(got_n, want_n));
@@ -278,7 +278,7 @@ static size_t count_rows(kind_t kind, size_t n, int library)
     size_t k = 0;
     for (size_t i = 0; i < seed.count; i++) {
         const sweep_row *r = &seed.rows[i];
-        k += r->status == ROW_OK && r->cfg.v->kind == kind && r->cfg.a.n == n && is_library(r) == library;
+        k += r->status == ROW_OK && r->cfg.v->kind == kind && r->cfg.n == n && is_library(r) == library;
     }
     return k;
 }
@@ -295,7 +295,7 @@ static void test_no_reference_listed_apart(void **state)
     size_t n = 0, no_bytes = SIZE_MAX;
     for (size_t i = 0; i < seed.count; i++) {
         const sweep_row *r = &seed.rows[i];
-        if (is_library(r) && r->cfg.v->kind == KIND_REDUCE && r->cfg.a.n == GAP_N) continue;
+        if (is_library(r) && r->cfg.v->kind == KIND_REDUCE && r->cfg.n == GAP_N) continue;
         rows[n] = *r;
         if (no_bytes == SIZE_MAX && r->status == ROW_OK && !is_library(r)) rows[no_bytes = n].plain.values[RC_BYTES_MOVED] = NAN;
         n++;
@@ -375,7 +375,7 @@ static void test_reference_moved(void **state)
     sweep_row *rows = calloc(seed.count, sizeof *rows);
     memcpy(rows, seed.rows, seed.count * sizeof *rows);
     for (size_t i = 0; i < seed.count; i++)
-        if (is_library(&rows[i]) && rows[i].cfg.v->kind == KIND_REDUCE && rows[i].cfg.a.n == GAP_N)
+        if (is_library(&rows[i]) && rows[i].cfg.v->kind == KIND_REDUCE && rows[i].cfg.n == GAP_N)
             rows[i].cold.median *= 1.05; /* that one process's hiccup */
     make_run(newer, rows, seed.count, ROWS_ONLY, 0, NULL, 1);
     tu_result r = compare_norm(base, newer, "cub", &json, &out);

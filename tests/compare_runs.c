@@ -58,7 +58,7 @@ static void remeasure(FILE *f, const sweep_row *r, const char *phase, timing_sta
     config_label(&r->cfg, label, sizeof label);
     for (size_t i = 0; i < n; i++) {
         x[i] = med * (1 + spread * gauss());
-        fprintf(f, "%s,%zu,\"%s\",%s,%u,%zu,%.9g\n", r->cfg.v->name, r->cfg.a.n, label, phase, batch, i, x[i]);
+        fprintf(f, "%s,%zu,\"%s\",%s,%u,%zu,%.9g\n", r->cfg.v->name, r->cfg.n, label, phase, batch, i, x[i]);
     }
     timing_stop stop = t->stop;
     timing_stats_compute(x, n, t);

@@ -30,7 +30,12 @@ static sweep_config config_of(const char *variant, size_t n, unsigned block, uns
     memset(&c, 0, sizeof c);
     c.v = registry_find(variant);
     assert_non_null(c.v);
-    c.a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = n, .block_dim = block, .axis = {a0, a1}};
+    c.dtype = DTYPE_F32;
+    c.op = OP_SUM;
+    c.n = n;
+    c.block_dim = block;
+    c.axis[0] = a0;
+    c.axis[1] = a1;
     return c;
 }
 
@@ -42,11 +47,11 @@ static void test_label_names_own_axes(void **state)
     config_label(&c, label, sizeof label);
     assert_string_equal(label, "reduce_one_launch f32 sum n=1024 block=256 vectors_in_flight=1 none");
     c = config_of("reduce_coarsened", 1u << 22, 512, 16, 1);
-    c.a.finish = FINISH_RECURSIVE;
+    c.finish = FINISH_RECURSIVE;
     config_label(&c, label, sizeof label);
     assert_string_equal(label, "reduce_coarsened f32 sum n=4194304 block=512 items_per_thread=16 recursive");
     c = config_of("scan_lookahead_bulk", 1u << 20, 128, 32, 1);
-    c.a.scan_mode = SCAN_INCLUSIVE;
+    c.scan_mode = SCAN_INCLUSIVE;
     config_label(&c, label, sizeof label);
     assert_string_equal(label, "scan_lookahead_bulk f32 sum n=1048576 block=128 items_per_thread=32 inclusive");
     c = config_of("reduce_cub", 1024, 256, 1, 1);
@@ -72,17 +77,17 @@ static void test_default_plan_labels(void **state)
         config_label(c, label, sizeof label);
         assert_null(strstr(label, "coarse="));
         config_axes_text(c, " ", axes, sizeof axes);
-        snprintf(want, sizeof want, " block=%u%s%s ", c->a.block_dim, axes[0] ? " " : "", axes);
+        snprintf(want, sizeof want, " block=%u%s%s ", c->block_dim, axes[0] ? " " : "", axes);
         if (!strstr(label, want)) fail_msg("'%s' lacks '%s'", label, want);
         for (size_t k = 0; k < VARIANT_AXES_MAX && c->v->axes[k].name; k++) {
-            snprintf(want, sizeof want, " %s=%u ", c->v->axes[k].name, c->a.axis[k]);
+            snprintf(want, sizeof want, " %s=%u ", c->v->axes[k].name, c->axis[k]);
             assert_non_null(strstr(label, want));
             with_axis += k == 0;
         }
         unsigned block = 0, axis[VARIANT_AXES_MAX];
         int na = confirm_label_shape(label, &block, axis, VARIANT_AXES_MAX);
-        assert_int_equal(block, c->a.block_dim);
-        for (int k = 0; k < na; k++) assert_int_equal(axis[k], c->a.axis[k]);
+        assert_int_equal(block, c->block_dim);
+        for (int k = 0; k < na; k++) assert_int_equal(axis[k], c->axis[k]);
         assert_true(na == 0 || c->v->axes[na - 1].name);
     }
     assert_true(with_axis > 0 && with_axis < p.count);

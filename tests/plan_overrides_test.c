@@ -98,13 +98,13 @@ static void test_plan_takes_section_values(void **state)
         const sweep_config *c = &p.configs[i];
         if (c->v == rc) {
             n_rc++;
-            items |= 1u << __builtin_ctz(c->a.axis[0]);
-            blocks |= 1u << __builtin_ctz(c->a.block_dim);
-            finishes |= 1u << c->a.finish;
+            items |= 1u << __builtin_ctz(c->axis[0]);
+            blocks |= 1u << __builtin_ctz(c->block_dim);
+            finishes |= 1u << c->finish;
         } else if (!strcmp(c->v->name, "scan_coarsened")) {
-            modes |= 1u << c->a.scan_mode;
+            modes |= 1u << c->scan_mode;
         } else {
-            assert_int_equal(c->a.block_dim, 512); /* [axes] */
+            assert_int_equal(c->block_dim, 512); /* [axes] */
         }
     }
     assert_int_equal(items, (1u << 2) | (1u << 4));

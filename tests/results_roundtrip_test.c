@@ -367,7 +367,7 @@ static void test_migration_of_committed_runs(void **state)
             const sweep_row *r = &rf.rows[k];
             const results_axis_name *a = results_axis_of_variant(r->cfg.v->name);
             if (a) assert_string_equal(r->cfg.v->axes[0].name, a->axis);
-            else assert_int_equal(r->cfg.a.axis[0], 1);
+            else assert_int_equal(r->cfg.axis[0], 1);
         }
         print_message("%s: %zu rows migrated (schema %d -> %d)\n", runs[i], rf.count, rf.schema,
                       SWEEP_SCHEMA_VERSION);

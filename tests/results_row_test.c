@@ -65,7 +65,7 @@ static void expect_number(const char *path, size_t line, const char *what, doubl
 static void check_config(const char *path, const sweep_row *r, const results_row *p)
 {
     const variant *v = r->cfg.v;
-    const kernel_args *a = &r->cfg.a;
+    const sweep_config *a = &r->cfg;
     int scan = v->kind == KIND_SCAN;
     expect_text(path, p->line, "variant", v->name, p->cfg.variant);
     expect_text(path, p->line, "alias", v->alias, p->cfg.alias);

@@ -462,7 +462,7 @@ static void test_unheeded_and_empty(void **state)
     assert_int_equal(parse_globs("reduce_cub,reduce0", &e.variants, err, sizeof err), 0);
     assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
     for (size_t i = 0; i < p.count; i++)
-        if (!strcmp(p.configs[i].v->name, "reduce_cub")) assert_int_equal(p.configs[i].a.block_dim, 256);
+        if (!strcmp(p.configs[i].v->name, "reduce_cub")) assert_int_equal(p.configs[i].block_dim, 256);
     plan_free(&p);
     plan_unheeded_notes(&e, notes, sizeof notes);
     assert_string_equal(notes, "reduce_cub block dim 256 (asked 512)");
@@ -522,7 +522,7 @@ static void test_variant_without_alias(void **state)
     assert_false(experiment_selects(&e, &bare)); /* its alias is gone */
     sweep_row row;
     sweep_config cfg = {.v = &bare,
-                        .a = (kernel_args){.dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .axis = {1, 1}}};
+                        .dtype = DTYPE_F32, .op = OP_SUM, .n = 1024, .block_dim = 256, .axis = {1, 1}};
     assert_int_equal(row_init(&row, &cfg, 0), 0);
     char label[256];
     config_label(&row.cfg, label, sizeof label);

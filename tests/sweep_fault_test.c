@@ -50,8 +50,8 @@ static sweep_row *load_rows(const char *dir, size_t *n, int no_metrics)
 static const sweep_row *find_row(const sweep_row *rows, size_t n, const char *variant, size_t size, unsigned block)
 {
     for (size_t i = 0; i < n; i++)
-        if (!strcmp(rows[i].cfg.v->name, variant) && rows[i].cfg.a.n == size &&
-            (!block || rows[i].cfg.a.block_dim == block))
+        if (!strcmp(rows[i].cfg.v->name, variant) && rows[i].cfg.n == size &&
+            (!block || rows[i].cfg.block_dim == block))
             return &rows[i];
     return NULL;
 }
@@ -147,7 +147,7 @@ static void test_out_of_memory_skips_the_size(void **state)
     sweep_row *rows = load_rows(dir, &n, 0);
     assert_int_equal(n, SMALL_ROWS);
     for (size_t i = 0; i < n; i++) {
-        if (rows[i].cfg.a.n == 1024) {
+        if (rows[i].cfg.n == 1024) {
             assert_int_equal(rows[i].status, ROW_OK);
             continue;
         }

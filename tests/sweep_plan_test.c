@@ -295,20 +295,22 @@ static void test_default_plan_counts(void **state)
     for (size_t i = 0; i < p.count; i++) {
         const sweep_config *c = &p.configs[i];
         const char *why = NULL;
-        int accepted = variant_accepts(c->v, &c->a, &why) == 0;
+        kernel_args a;
+        config_kernel_args(c, &a);
+        int accepted = variant_accepts(c->v, &a, &why) == 0;
         assert_int_equal(accepted, c->skip_reason == NULL);
         if (!accepted) {
             assert_string_equal(c->skip_reason, why);
             want_skipped++;
         }
-        assert_int_equal(c->a.dtype, DTYPE_F32);
-        assert_int_equal(c->a.op, OP_SUM);
+        assert_int_equal(c->dtype, DTYPE_F32);
+        assert_int_equal(c->op, OP_SUM);
         if (c->v->kind == KIND_REDUCE)
-            assert_int_equal(c->a.finish, __builtin_ctz(c->v->finishes)); /* the first finish only */
+            assert_int_equal(c->finish, __builtin_ctz(c->v->finishes)); /* the first finish only */
         else
-            assert_int_equal(c->a.scan_mode, SCAN_INCLUSIVE);
-        if (popcount(variant_axis_set(c->v, 0)) == 1) assert_int_equal(c->a.axis[0], variant_axis_set(c->v, 0));
-        if (popcount(c->v->block_dims) == 1) assert_int_equal(c->a.block_dim, c->v->block_dims);
+            assert_int_equal(c->scan_mode, SCAN_INCLUSIVE);
+        if (popcount(variant_axis_set(c->v, 0)) == 1) assert_int_equal(c->axis[0], variant_axis_set(c->v, 0));
+        if (popcount(c->v->block_dims) == 1) assert_int_equal(c->block_dim, c->v->block_dims);
     }
     assert_int_equal(p.skipped, want_skipped);
     /* Variants come in registry order, each contiguous. */
@@ -324,7 +326,7 @@ static const sweep_config *find_config(const sweep_plan *p, const char *variant,
 {
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *x = &p->configs[i];
-        if (!strcmp(x->v->name, variant) && x->a.n == n && x->a.block_dim == bd && x->a.axis[0] == c) return x;
+        if (!strcmp(x->v->name, variant) && x->n == n && x->block_dim == bd && x->axis[0] == c) return x;
     }
     return NULL;
 }
@@ -350,9 +352,9 @@ static void test_collapse_and_skips(void **state)
     for (size_t i = 0; i < p.count; i++)
         if (!strcmp(p.configs[i].v->name, "reduce_cub")) {
             cub++;
-            assert_int_equal(p.configs[i].a.block_dim, 256);
-            assert_int_equal(p.configs[i].a.axis[0], 1);
-            assert_int_equal(p.configs[i].a.finish, FINISH_NONE);
+            assert_int_equal(p.configs[i].block_dim, 256);
+            assert_int_equal(p.configs[i].axis[0], 1);
+            assert_int_equal(p.configs[i].finish, FINISH_NONE);
         }
     assert_int_equal(cub, 2 * 2);
     /* a block dim the variant lacks: a skipped row with its reason */
@@ -367,7 +369,7 @@ static void test_collapse_and_skips(void **state)
         int seen = 0;
         for (size_t i = 0; i < p.count; i++) {
             const sweep_config *x = &p.configs[i];
-            if (x->v == ag && x->a.op == OP_MAX) {
+            if (x->v == ag && x->op == OP_MAX) {
                 assert_non_null(x->skip_reason);
                 assert_string_equal(x->skip_reason, ag->limits);
                 seen++;
@@ -399,7 +401,7 @@ static void test_collapse_and_skips(void **state)
         assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
         for (size_t i = 0; i < p.count; i++) {
             const sweep_config *x = &p.configs[i];
-            if (x->a.n > naive->max_n) {
+            if (x->n > naive->max_n) {
                 assert_non_null(x->skip_reason);
                 assert_non_null(strstr(x->skip_reason, "max_n"));
             }
@@ -431,7 +433,7 @@ static void test_finishes_and_modes(void **state)
     assert_int_equal(p.count, 2);
     size_t skipped = 0;
     for (size_t i = 0; i < p.count; i++)
-        if (p.configs[i].a.finish == FINISH_NONE && !(r0->finishes & 1u)) {
+        if (p.configs[i].finish == FINISH_NONE && !(r0->finishes & 1u)) {
             assert_non_null(p.configs[i].skip_reason);
             skipped++;
         }
@@ -508,7 +510,7 @@ static void test_validation_sampling(void **state)
     for (size_t i = 0; i < p.count; i++) {
         const sweep_config *c = &p.configs[i];
         if (c->skip_reason) continue;
-        if (c->a.n <= (1u << 12)) assert_true(c->validate);
+        if (c->n <= (1u << 12)) assert_true(c->validate);
         else validating_big += c->validate;
     }
     assert_int_equal(validating_big, 2); /* one per variant at 2^14 */
@@ -539,7 +541,7 @@ static void test_label_and_estimates(void **state)
     assert_non_null(c);
     config_label(c, label, sizeof label);
     char want[256];
-    snprintf(want, sizeof want, "reduce_warp_shuffle f32 sum n=1048576 block=256 %s", finish_name(c->a.finish));
+    snprintf(want, sizeof want, "reduce_warp_shuffle f32 sum n=1048576 block=256 %s", finish_name(c->finish));
     assert_string_equal(label, want);
     estimate_model m = estimate_model_default();
     const sweep_config *small = find_config(&p, "reduce_warp_shuffle", 1u << 10, 256, 1);
@@ -586,8 +588,8 @@ static void axes_of(const sweep_plan *p, const char *name, unsigned *bd, unsigne
     *bd = *cf = 0;
     for (size_t i = 0; i < p->count; i++)
         if (!strcmp(p->configs[i].v->name, name)) {
-            *bd |= 1u << __builtin_ctz(p->configs[i].a.block_dim);
-            *cf |= 1u << __builtin_ctz(p->configs[i].a.axis[0]);
+            *bd |= 1u << __builtin_ctz(p->configs[i].block_dim);
+            *cf |= 1u << __builtin_ctz(p->configs[i].axis[0]);
         }
 }
 
@@ -713,7 +715,14 @@ static void test_axes_override_absent_plans_as_before(void **state)
     assert_int_equal(pa.variants, pb.variants);
     for (size_t i = 0; i < pa.count; i++) {
         assert_ptr_equal(pa.configs[i].v, pb.configs[i].v);
-        assert_memory_equal(&pa.configs[i].a, &pb.configs[i].a, sizeof pa.configs[i].a);
+        const sweep_config *x = &pa.configs[i], *y = &pb.configs[i];
+        assert_int_equal(x->dtype, y->dtype);
+        assert_int_equal(x->op, y->op);
+        assert_int_equal(x->n, y->n);
+        assert_int_equal(x->block_dim, y->block_dim);
+        assert_memory_equal(x->axis, y->axis, sizeof x->axis);
+        assert_int_equal(x->finish, y->finish);
+        assert_int_equal(x->scan_mode, y->scan_mode);
         assert_int_equal(pa.configs[i].validate, pb.configs[i].validate);
     }
     plan_free(&pa);

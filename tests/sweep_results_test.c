@@ -64,13 +64,13 @@ static sweep_config config_of(const char *name, size_t n, unsigned bd)
     memset(&c, 0, sizeof c);
     c.v = registry_find(name);
     assert_non_null(c.v);
-    c.a.dtype = DTYPE_F32;
-    c.a.op = OP_SUM;
-    c.a.n = n;
-    c.a.block_dim = c.v->block_dims & bd ? bd : c.v->block_dims & -c.v->block_dims;
-    c.a.axis[0] = c.a.axis[1] = 1; /* no own axes: 1, as the plan gives them */
-    c.a.finish = c.v->kind == KIND_REDUCE ? (finish_t)__builtin_ctz(c.v->finishes) : FINISH_NONE;
-    c.a.scan_mode = SCAN_INCLUSIVE;
+    c.dtype = DTYPE_F32;
+    c.op = OP_SUM;
+    c.n = n;
+    c.block_dim = c.v->block_dims & bd ? bd : c.v->block_dims & -c.v->block_dims;
+    c.axis[0] = c.axis[1] = 1; /* no own axes: 1, as the plan gives them */
+    c.finish = c.v->kind == KIND_REDUCE ? (finish_t)__builtin_ctz(c.v->finishes) : FINISH_NONE;
+    c.scan_mode = SCAN_INCLUSIVE;
     return c;
 }
 
@@ -114,7 +114,7 @@ static void test_round_trip(void **state)
     assert_int_equal(row_init(&rows[2], &c2, 1), 0);
     row_set_skip(&rows[2], "block dim not accepted by this variant, see limits");
     sweep_config c3 = config_of("scan_kogge_stone", 4096, 256);
-    c3.a.scan_mode = SCAN_EXCLUSIVE;
+    c3.scan_mode = SCAN_EXCLUSIVE;
     assert_int_equal(row_init(&rows[3], &c3, 1), 0);
     timed(&rows[3], 0.5);
     rows[3].validated = 0;
@@ -135,7 +135,7 @@ static void test_round_trip(void **state)
     assert_int_equal(results_read_csv(path, mc, &back, &n, err, sizeof err), 0);
     assert_int_equal(n, 4);
     assert_ptr_equal(back[0].cfg.v, rows[0].cfg.v);
-    assert_int_equal(back[0].cfg.a.n, 1u << 20);
+    assert_int_equal(back[0].cfg.n, 1u << 20);
     assert_int_equal(back[0].status, ROW_OK);
     assert_true(fabs(back[0].cold.median - 0.0123456789) < 1e-12);
     assert_int_equal(back[0].cold.samples, 10);
@@ -150,7 +150,7 @@ static void test_round_trip(void **state)
     assert_int_equal(back[1].cold.samples, 0);
     assert_int_equal(back[2].status, ROW_SKIPPED);
     assert_string_equal(back[2].skip_reason, rows[2].skip_reason);
-    assert_int_equal(back[3].cfg.a.scan_mode, SCAN_EXCLUSIVE);
+    assert_int_equal(back[3].cfg.scan_mode, SCAN_EXCLUSIVE);
     assert_int_equal(back[3].validated, 0);
     for (size_t i = 0; i < n; i++) assert_true(config_same_axes(&back[i].cfg, &rows[i].cfg));
     for (size_t i = 0; i < n; i++) row_free(&back[i]);

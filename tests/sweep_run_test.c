@@ -464,7 +464,7 @@ static void test_unheeded_value_noted(void **state)
         if (rows[i].cfg.v->runner == RUNNER_HOST) continue;
         int is_cub = !strcmp(rows[i].cfg.v->name, "reduce_cub");
         cub += is_cub;
-        assert_int_equal(rows[i].cfg.a.block_dim, is_cub ? 256 : 512);
+        assert_int_equal(rows[i].cfg.block_dim, is_cub ? 256 : 512);
     }
     assert_int_equal(cub, 1);
     for (size_t i = 0; i < n; i++) row_free(&rows[i]);
@@ -608,7 +608,7 @@ static void test_samples_file(void **state)
                 sample_line sl;
                 parse_sample_line(line, &sl);
                 assert_string_equal(sl.variant, rows[i].cfg.v->name);
-                assert_int_equal(sl.n, rows[i].cfg.a.n);
+                assert_int_equal(sl.n, rows[i].cfg.n);
                 assert_string_equal(sl.phase, hot ? "hot" : "cold");
                 assert_int_equal(sl.batch, batch);
                 assert_int_equal(sl.idx, k);

@@ -79,7 +79,7 @@ int compare_norm_is_library(compare_norm m, const sweep_row *row)
 /* Reductions have no scan mode: every finish of theirs meets the one library row. */
 static int same_key(const compare_lib *k, const sweep_row *r)
 {
-    const kernel_args *a = &r->cfg.a;
+    const sweep_config *a = &r->cfg;
     return k->kind == r->cfg.v->kind && k->dtype == a->dtype && k->op == a->op && k->n == a->n &&
            (k->kind == KIND_REDUCE || k->mode == a->scan_mode);
 }
@@ -108,7 +108,7 @@ int compare_norm_prepare(compare_norm m, compare_run *run)
         compare_lib *k = find_lib(run, r);
         if (!k) {
             k = &run->lib[run->nlib++];
-            *k = (compare_lib){r->cfg.v->kind, r->cfg.a.dtype, r->cfg.a.op, r->cfg.a.scan_mode, r->cfg.a.n, {NAN, NAN}};
+            *k = (compare_lib){r->cfg.v->kind, r->cfg.dtype, r->cfg.op, r->cfg.scan_mode, r->cfg.n, {NAN, NAN}};
         }
         for (int h = 0; h < 2; h++) {
             double t = phase_median(r, h);
@@ -132,7 +132,7 @@ static int cub_reference(const compare_run *run, const char *side, const sweep_r
 {
     const compare_lib *k = find_lib(run, row);
     char key[128];
-    const kernel_args *a = &row->cfg.a;
+    const sweep_config *a = &row->cfg;
     key_text(row->cfg.v->kind, a->dtype, a->op, a->scan_mode, a->n, key, sizeof key);
     if (!k) {
         snprintf(why, len, "no reference: no ok %s row at %s in %s", library_of(row), key, side);

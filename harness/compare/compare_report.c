@@ -416,7 +416,7 @@ static int draw_charts(const char *dir, const compare_result *r, FILE *log, char
             for (int h = 0; h < 2; h++) {
                 const compare_phase *ph = h ? &r->pairs[g[k].idx[i]].hot : &r->pairs[g[k].idx[i]].cold;
                 if (ph->verdict == CV_NA) continue;
-                pts[np++] = (compare_chart_point){(double)r->pairs[g[k].idx[i]].base->cfg.a.n, ph->speedup, ph->lo, ph->hi,
+                pts[np++] = (compare_chart_point){(double)r->pairs[g[k].idx[i]].base->cfg.n, ph->speedup, ph->lo, ph->hi,
                                                   ph->threshold, h,
                                                   ph->verdict == CV_FASTER ? CCP_FASTER : ph->verdict == CV_SLOWER ? CCP_SLOWER : CCP_SAME};
             }

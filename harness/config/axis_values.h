@@ -2,7 +2,7 @@
  * variant_axis): `--axis items_per_thread=4,8` on the command line,
  * `items_per_thread = 4, 8` in [axes] or [axes:GLOB] of an experiment file.
  * Each is parsed once, here, into the experiment; the plan expands the
- * values (plan_axes.c) and a configuration's kernel_args takes them at the
+ * values (plan_axes.c) into configurations, whose kernel_args takes them at the
  * launch boundary.
  *
  * `coarse` (--coarse, the `coarse =` key) is the older name of "the variant's

@@ -257,9 +257,11 @@ static sweep_config config_at(const variant *v, const axis_walk *w)
     sweep_config cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.v = v;
-    for (size_t k = 0; k < w->n; k++) w->axis[k]->land(&cfg.a, w->values[k][w->at[k]]);
+    for (size_t k = 0; k < w->n; k++) w->axis[k]->land(&cfg, w->values[k][w->at[k]]);
     const char *why = NULL;
-    if (variant_accepts(v, &cfg.a, &why) != 0) cfg.skip_reason = why ? why : "not accepted by this variant";
+    kernel_args a;
+    config_kernel_args(&cfg, &a);
+    if (variant_accepts(v, &a, &why) != 0) cfg.skip_reason = why ? why : "not accepted by this variant";
     return cfg;
 }
 
@@ -296,7 +298,7 @@ static int expand_walk(const experiment *e, const variant *v, sweep_plan *p, siz
         if (new_group) group_has_validator = 0;
         sweep_config cfg = config_at(v, &w);
         if (!cfg.skip_reason) {
-            cfg.validate = !e->validate_all_to || cfg.a.n <= e->validate_all_to || !group_has_validator;
+            cfg.validate = !e->validate_all_to || cfg.n <= e->validate_all_to || !group_has_validator;
             group_has_validator = 1;
         }
         if (push_config(p, cap, &cfg)) return -1;
@@ -322,8 +324,8 @@ static int plan_reduces_at(const sweep_plan *p, size_t planned, const sweep_conf
 {
     for (size_t k = 0; k < planned; k++) {
         const sweep_config *x = &p->configs[k];
-        if (x->v->kind == KIND_REDUCE && !x->skip_reason && x->a.dtype == c->a.dtype && x->a.op == c->a.op &&
-            x->a.n == c->a.n)
+        if (x->v->kind == KIND_REDUCE && !x->skip_reason && x->dtype == c->dtype && x->op == c->op &&
+            x->n == c->n)
             return 1;
     }
     return 0;
@@ -559,37 +561,4 @@ void plan_free(sweep_plan *p)
 {
     free(p->configs);
     memset(p, 0, sizeof *p);
-}
-
-size_t config_axes_text(const sweep_config *c, const char *sep, char *buf, size_t len)
-{
-    size_t used = 0;
-    if (len) buf[0] = '\0';
-    for (size_t k = 0; k < VARIANT_AXES_MAX && c->v->axes[k].name; k++) {
-        int w = snprintf(buf + used, used < len ? len - used : 0, "%s%s=%u", k ? sep : "", c->v->axes[k].name,
-                         c->a.axis[k]);
-        used += w > 0 ? (size_t)w : 0;
-    }
-    return used;
-}
-
-void config_label(const sweep_config *c, char *buf, size_t len)
-{
-    const kernel_args *a = &c->a;
-    char axes[128];
-    config_axes_text(c, " ", axes, sizeof axes);
-    snprintf(buf, len, "%s %s %s n=%zu block=%u%s%s %s", c->v->name, dtype_name(a->dtype), op_name(a->op), a->n,
-             a->block_dim, axes[0] ? " " : "", axes, c->v->kind == KIND_SCAN ? scan_mode_name(a->scan_mode)
-                                                                               : finish_name(a->finish));
-}
-
-int config_same_axes(const sweep_config *x, const sweep_config *y)
-{
-    if (x->v != y->v) return 0;
-    const kernel_args *a = &x->a, *b = &y->a;
-    if (a->dtype != b->dtype || a->op != b->op || a->n != b->n || a->block_dim != b->block_dim ||
-        memcmp(a->axis, b->axis, sizeof a->axis))
-        return 0;
-    if (x->v->kind == KIND_SCAN) return a->scan_mode == b->scan_mode;
-    return a->finish == b->finish;
 }

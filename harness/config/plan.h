@@ -177,13 +177,30 @@ int parse_metrics(const char *text, experiment *e, char *err, size_t errlen);
 /* An experiment name is [A-Za-z0-9_.-]+ (it names directories and NVTX ranges). */
 int experiment_name_ok(const char *name);
 
-/* One configuration: a variant and the axes of one launch (no buffers). */
+/* One configuration: a variant and its named axis values (no buffers; the
+ * launch's kernel_args is filled from it by config_kernel_args). */
 typedef struct sweep_config {
     const variant *v;
-    kernel_args a;
+    dtype_t dtype;
+    op_t op;
+    size_t n;
+    unsigned block_dim;
+    unsigned axis[VARIANT_AXES_MAX]; /* the variant's own axes, in its order; 1 where none */
+    finish_t finish;                 /* reductions */
+    scan_mode_t scan_mode;           /* scans */
     const char *skip_reason; /* NULL: run it; else why it is skipped (static text) */
     int validate;            /* 1: validated itself; 0: its group's first configuration vouches for it */
 } sweep_config;
+
+/* The kernel_args of c's launch: its values, no buffers (the caller sets
+ * in, out and workspace). Only where a kernel is launched or its launch checked. */
+void config_kernel_args(const sweep_config *c, kernel_args *a);
+
+/* c's bytes moved by the variant's model (c->v->bytes_moved must be set). */
+double config_bytes_moved(const sweep_config *c);
+
+/* The workspace bytes c->v asks for c's launch; 0 when it needs none. */
+size_t config_workspace_size(const sweep_config *c);
 
 typedef struct sweep_plan {
     sweep_config *configs;

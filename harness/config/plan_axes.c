@@ -95,14 +95,14 @@ static unsigned acc_scan_modes(const variant *v) { return v->scan_modes; }
 static unsigned acc_finishes(const variant *v) { return v->finishes; }
 static unsigned acc_block_dims(const variant *v) { return v->block_dims; }
 
-static void land_n(kernel_args *a, size_t x) { a->n = x; }
-static void land_block_dim(kernel_args *a, size_t x) { a->block_dim = (unsigned)x; }
-static void land_own1(kernel_args *a, size_t x) { a->axis[0] = (unsigned)x; }
-static void land_own2(kernel_args *a, size_t x) { a->axis[1] = (unsigned)x; }
-static void land_dtype(kernel_args *a, size_t x) { a->dtype = (dtype_t)x; }
-static void land_op(kernel_args *a, size_t x) { a->op = (op_t)x; }
-static void land_scan_mode(kernel_args *a, size_t x) { a->scan_mode = (scan_mode_t)x; }
-static void land_finish(kernel_args *a, size_t x) { a->finish = (finish_t)x; }
+static void land_n(sweep_config *a, size_t x) { a->n = x; }
+static void land_block_dim(sweep_config *a, size_t x) { a->block_dim = (unsigned)x; }
+static void land_own1(sweep_config *a, size_t x) { a->axis[0] = (unsigned)x; }
+static void land_own2(sweep_config *a, size_t x) { a->axis[1] = (unsigned)x; }
+static void land_dtype(sweep_config *a, size_t x) { a->dtype = (dtype_t)x; }
+static void land_op(sweep_config *a, size_t x) { a->op = (op_t)x; }
+static void land_scan_mode(sweep_config *a, size_t x) { a->scan_mode = (scan_mode_t)x; }
+static void land_finish(sweep_config *a, size_t x) { a->finish = (finish_t)x; }
 
 /* ---- the dry run's text ------------------------------------------------------------------- */
 

@@ -2,12 +2,12 @@
  * in the settings table (harness/config/settings.c, the `axis` field). An entry says
  * where the asked values are in `experiment`, which values a variant takes
  * (its accepted set, and what it takes where it lacks the axis), how a value
- * lands in a configuration's kernel_args, where the axis nests in the plan's
+ * lands in a configuration's named values, where the axis nests in the plan's
  * order, and how the dry run prints the asked values.
  *
  * Plan expansion (plan.c) and the dry run's axes lines (plan_print.c) walk
  * the settings table's axes: adding an axis is one setting entry naming one
- * axis entry here (and the kernel_args field it sets). */
+ * axis entry here (and the sweep_config field it sets). */
 #ifndef HARNESS_PLAN_AXES_H
 #define HARNESS_PLAN_AXES_H
 
@@ -26,7 +26,7 @@ struct plan_axis {
     size_t absent;               /* the one value of a variant without the axis (accepted set empty) */
     /* The asked values, given the variant's accepted set (plan order); how many. */
     size_t (*wanted)(const plan_axis *x, const experiment *e, unsigned accepted, size_t *out);
-    void (*land)(kernel_args *a, size_t value); /* the value into a configuration */
+    void (*land)(sweep_config *c, size_t value); /* the value into a configuration */
     int nest;                    /* the plan's order: 0 outermost */
     int groups;                  /* part of the validation group (variant, dtype, op, finish/mode, n) */
     /* The dry run: head, the asked values, tail ("\n" ends a line). */

@@ -17,9 +17,9 @@ estimate_model estimate_model_default(void)
 /* One launch: the variant's bytes at a third of peak (on average over the ladders), 5 us at least. */
 static double kernel_s(const sweep_config *c, const estimate_model *m)
 {
-    const kernel_args *a = &c->a;
+    const sweep_config *a = c;
     double n = (double)a->n, elem = (double)dtype_size(a->dtype);
-    double bytes = c->v->bytes_moved ? c->v->bytes_moved(a) : 2 * n * elem;
+    double bytes = c->v->bytes_moved ? config_bytes_moved(c) : 2 * n * elem;
     if (!(bytes > 0)) bytes = n * elem;
     double kernel = bytes / (m->peak_GBps * 1e9 / 3.0);
     return kernel < 5e-6 ? 5e-6 : kernel;
@@ -28,7 +28,7 @@ static double kernel_s(const sweep_config *c, const estimate_model *m)
 void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
                            double *measure_s)
 {
-    const kernel_args *a = &c->a;
+    const sweep_config *a = c;
     double n = (double)a->n, elem = (double)dtype_size(a->dtype);
     double kernel = kernel_s(c, m);
     double threads = m->host_threads > 0 ? m->host_threads : 1;
@@ -145,8 +145,8 @@ static int is_library(const variant *v) { return !strcmp(v->family, "cub"); }
 
 static int same_size(const sweep_config *a, const sweep_config *b)
 {
-    if (a->v->kind != b->v->kind || a->a.dtype != b->a.dtype || a->a.op != b->a.op || a->a.n != b->a.n) return 0;
-    return a->v->kind != KIND_SCAN || a->a.scan_mode == b->a.scan_mode;
+    if (a->v->kind != b->v->kind || a->dtype != b->dtype || a->op != b->op || a->n != b->n) return 0;
+    return a->v->kind != KIND_SCAN || a->scan_mode == b->scan_mode;
 }
 
 void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,

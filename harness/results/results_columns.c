@@ -65,7 +65,7 @@ static void w_n(FILE *f, const sweep_row *r, const results_column *c)
 
 static void w_uint(FILE *f, const sweep_row *r, const results_column *c) { fprintf(f, "%u", *CFIELD(r, c, unsigned)); }
 
-/* The configuration's numbers from the plain row (their readers fill cfg.a,
+/* The configuration's numbers from the plain row (their readers fill cfg,
  * which row_init copies into the plain row). */
 static void w_block(FILE *f, const sweep_row *r, const results_column *c)
 {
@@ -228,7 +228,7 @@ static int r_dtype(sweep_row *r, const char *s, const results_column *c, char *m
 {
     int d = dtype_from_name(s);
     if (d < 0) return bad_value(msg, len, c, s);
-    r->cfg.a.dtype = (dtype_t)d;
+    r->cfg.dtype = (dtype_t)d;
     return 0;
 }
 
@@ -236,14 +236,14 @@ static int r_op(sweep_row *r, const char *s, const results_column *c, char *msg,
 {
     int o = op_from_name(s);
     if (o < 0) return bad_value(msg, len, c, s);
-    r->cfg.a.op = (op_t)o;
+    r->cfg.op = (op_t)o;
     return 0;
 }
 
 static int r_n(sweep_row *r, const char *s, const results_column *c, char *msg, size_t len)
 {
     (void)c, (void)msg, (void)len;
-    r->cfg.a.n = strtoull(s, NULL, 10);
+    r->cfg.n = strtoull(s, NULL, 10);
     return 0;
 }
 
@@ -268,7 +268,7 @@ static int r_axes(sweep_row *r, const char *s, const results_column *c, char *ms
             snprintf(msg, len, "axes: '%s': %s has no axis of that name", name, r->cfg.v->name);
             return -1;
         }
-        r->cfg.a.axis[k] = (unsigned)strtoul(eq + 1, NULL, 10);
+        r->cfg.axis[k] = (unsigned)strtoul(eq + 1, NULL, 10);
         p = *end ? end + 1 : end;
     }
     return 0;
@@ -278,7 +278,7 @@ static int r_finish(sweep_row *r, const char *s, const results_column *c, char *
 {
     int fi = is_scan(r) ? FINISH_NONE : finish_from_name(s);
     if (fi < 0) return bad_value(msg, len, c, s);
-    r->cfg.a.finish = (finish_t)fi;
+    r->cfg.finish = (finish_t)fi;
     return 0;
 }
 
@@ -286,7 +286,7 @@ static int r_mode(sweep_row *r, const char *s, const results_column *c, char *ms
 {
     int m = is_scan(r) ? scan_mode_from_name(s) : SCAN_INCLUSIVE;
     if (m < 0) return bad_value(msg, len, c, s);
-    r->cfg.a.scan_mode = (scan_mode_t)m;
+    r->cfg.scan_mode = (scan_mode_t)m;
     return 0;
 }
 
@@ -420,8 +420,8 @@ static void md_vs_cub(char *buf, size_t len, const sweep_row *r) { md_ratio(buf,
 #define COLUMN_DTYPE CONFIG(w_dtype, r_dtype, 0)
 #define COLUMN_OP CONFIG(w_op, r_op, 0)
 #define COLUMN_N w_n, r_n, 1, 0, 0, 1, MD(1, "n", NULL, "---:", md_n)
-#define COLUMN_BLOCK_DIM w_block, r_uint, 1, OFF(cfg.a.block_dim), 0, 1, MD(3, "block", NULL, "---:", md_block)
-#define COLUMN_COARSE CONFIG(w_coarse, r_uint, OFF(cfg.a.axis[0])) /* schemas 2-4 */
+#define COLUMN_BLOCK_DIM w_block, r_uint, 1, OFF(cfg.block_dim), 0, 1, MD(3, "block", NULL, "---:", md_block)
+#define COLUMN_COARSE CONFIG(w_coarse, r_uint, OFF(cfg.axis[0])) /* schemas 2-4 */
 #define COLUMN_AXES w_axes, r_axes, 1, 0, 0, 1, MD(4, "axes", NULL, "---", md_axes)
 #define COLUMN_FINISH w_finish, r_finish, 1, 0, 0, 1, MD(5, "finish", "mode", "---", md_finish)
 #define COLUMN_SCAN_MODE CONFIG(w_mode, r_mode, 0)

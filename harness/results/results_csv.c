@@ -108,7 +108,7 @@ static int parse_row(char **f, metric_columns mc, int schema, int any_variant, s
 {
     sweep_row cfg;
     memset(&cfg, 0, sizeof cfg);
-    for (size_t k = 0; k < VARIANT_AXES_MAX; k++) cfg.cfg.a.axis[k] = 1; /* the file has axis 0 only */
+    for (size_t k = 0; k < VARIANT_AXES_MAX; k++) cfg.cfg.axis[k] = 1; /* the file has axis 0 only */
     char msg[256] = "";
     char *fields[256]; /* by column: the file's field, or NULL where the schema has none */
     size_t k = 0;

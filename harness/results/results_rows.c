@@ -39,7 +39,7 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
     r->validated = -1;
     for (size_t i = 0; i < RC_COUNT; i++) r->plain.values[i] = NAN;
     /* A skipped configuration is outside what the variant accepts: no model for it. */
-    r->plain.values[RC_BYTES_MOVED] = c->v && c->v->bytes_moved && !c->skip_reason ? c->v->bytes_moved(&c->a) : NAN;
+    r->plain.values[RC_BYTES_MOVED] = c->v && c->v->bytes_moved && !c->skip_reason ? config_bytes_moved(c) : NAN;
     stats_unset(&r->cold);
     stats_unset(&r->hot);
     if (metric_count) {
@@ -54,7 +54,7 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
 void row_plain_config(const sweep_config *c, results_row_config *out)
 {
     const variant *v = c->v;
-    const kernel_args *a = &c->a;
+    const sweep_config *a = c;
     if (!v) {
         memset(out, 0, sizeof *out);
         return;
@@ -128,7 +128,7 @@ typedef struct best_key {
 
 static int same_key(const best_key *k, const sweep_row *r)
 {
-    const kernel_args *a = &r->cfg.a;
+    const sweep_config *a = &r->cfg;
     return k->kind == r->cfg.v->kind && k->dtype == a->dtype && k->op == a->op && k->n == a->n &&
            (k->kind == KIND_REDUCE || k->mode == a->scan_mode);
 }
@@ -163,7 +163,7 @@ void rows_derive_speedups(sweep_row *rows, size_t n)
                 cap = ncap;
             }
             k = &keys[nk++];
-            *k = (best_key){r->cfg.v->kind, r->cfg.a.dtype, r->cfg.a.op, r->cfg.a.scan_mode, r->cfg.a.n, NAN, NAN};
+            *k = (best_key){r->cfg.v->kind, r->cfg.dtype, r->cfg.op, r->cfg.scan_mode, r->cfg.n, NAN, NAN};
         }
         double t = r->cold.median;
         if (is_base && !(k->base <= t)) k->base = t;

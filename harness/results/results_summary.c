@@ -24,8 +24,8 @@ static void md_text(FILE *f, const char *s)
 static int same_group(const sweep_row *a, const sweep_row *b)
 {
     const variant *va = a->cfg.v, *vb = b->cfg.v;
-    if (va->kind != vb->kind || a->cfg.a.dtype != b->cfg.a.dtype || a->cfg.a.op != b->cfg.a.op) return 0;
-    return va->kind == KIND_REDUCE || a->cfg.a.scan_mode == b->cfg.a.scan_mode;
+    if (va->kind != vb->kind || a->cfg.dtype != b->cfg.dtype || a->cfg.op != b->cfg.op) return 0;
+    return va->kind == KIND_REDUCE || a->cfg.scan_mode == b->cfg.scan_mode;
 }
 
 /* The columns table's entry shown at position pos of the summary table; NULL past the last. */
@@ -66,19 +66,19 @@ static void group_table(FILE *f, const sweep_row *rows, size_t n, size_t g, unsi
     const sweep_row *lead = &rows[g];
     const variant *lv = lead->cfg.v;
     int scan = lv->kind == KIND_SCAN;
-    fprintf(f, "\n### %s %s %s%s%s\n\n", kind_name(lv->kind), dtype_name(lead->cfg.a.dtype), op_name(lead->cfg.a.op),
-            scan ? " " : "", scan ? scan_mode_name(lead->cfg.a.scan_mode) : "");
+    fprintf(f, "\n### %s %s %s%s%s\n\n", kind_name(lv->kind), dtype_name(lead->cfg.dtype), op_name(lead->cfg.op),
+            scan ? " " : "", scan ? scan_mode_name(lead->cfg.scan_mode) : "");
     table_head(f, scan);
     for (;;) {
         /* The smallest n not printed yet in this group. */
         size_t nmin = (size_t)-1;
         for (size_t i = g; i < n; i++)
-            if (!done[i] && row_timed_ok(&rows[i]) && same_group(&rows[i], lead) && rows[i].cfg.a.n < nmin)
-                nmin = rows[i].cfg.a.n;
+            if (!done[i] && row_timed_ok(&rows[i]) && same_group(&rows[i], lead) && rows[i].cfg.n < nmin)
+                nmin = rows[i].cfg.n;
         if (nmin == (size_t)-1) break;
         const sweep_row *best = NULL;
         for (size_t i = g; i < n; i++) {
-            if (done[i] || !row_timed_ok(&rows[i]) || !same_group(&rows[i], lead) || rows[i].cfg.a.n != nmin)
+            if (done[i] || !row_timed_ok(&rows[i]) || !same_group(&rows[i], lead) || rows[i].cfg.n != nmin)
                 continue;
             done[i] = 1;
             if (!best || rows[i].cold.median < best->cold.median) best = &rows[i];

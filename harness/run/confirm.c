@@ -30,7 +30,7 @@ int confirm_has_library(const sweep_row *rows, size_t n)
 
 static int same_group(const sweep_row *a, const sweep_row *b)
 {
-    const kernel_args *x = &a->cfg.a, *y = &b->cfg.a;
+    const sweep_config *x = &a->cfg, *y = &b->cfg;
     if (a->cfg.v->kind != b->cfg.v->kind || x->dtype != y->dtype || x->op != y->op || x->n != y->n) return 0;
     return a->cfg.v->kind != KIND_SCAN || x->scan_mode == y->scan_mode;
 }
@@ -103,10 +103,10 @@ static void line_for(const entrant *en, const entrant *lib, unsigned rounds, int
     const sweep_row *r = en->row;
     memset(l, 0, sizeof *l);
     snprintf(l->kind, sizeof l->kind, "%s", kind_name(r->cfg.v->kind));
-    snprintf(l->dtype, sizeof l->dtype, "%s", dtype_name(r->cfg.a.dtype));
-    snprintf(l->op, sizeof l->op, "%s", op_name(r->cfg.a.op));
-    if (r->cfg.v->kind == KIND_SCAN) snprintf(l->scan_mode, sizeof l->scan_mode, "%s", scan_mode_name(r->cfg.a.scan_mode));
-    l->n = r->cfg.a.n;
+    snprintf(l->dtype, sizeof l->dtype, "%s", dtype_name(r->cfg.dtype));
+    snprintf(l->op, sizeof l->op, "%s", op_name(r->cfg.op));
+    if (r->cfg.v->kind == KIND_SCAN) snprintf(l->scan_mode, sizeof l->scan_mode, "%s", scan_mode_name(r->cfg.scan_mode));
+    l->n = r->cfg.n;
     snprintf(l->phase, sizeof l->phase, "%s", hot ? "hot" : "cold");
     snprintf(l->variant, sizeof l->variant, "%s", r->cfg.v->name);
     config_label(&r->cfg, l->config, sizeof l->config);
@@ -198,7 +198,7 @@ int confirm_run(sweep_device *dev, const confirm_params *p, const timing_params 
         for (int hot = 0; hot < 2 && !rc; hot++)
             for (size_t i = 0; i < m && !rc; i++) {
                 confirm_line l;
-                line_for(&e[i], &e[0], rounds, hot, copy_GBps, p->margin, 0x5eedull ^ (e[0].row->cfg.a.n * 31 + i), &l);
+                line_for(&e[i], &e[0], rounds, hot, copy_GBps, p->margin, 0x5eedull ^ (e[0].row->cfg.n * 31 + i), &l);
                 rc = append(lines, count, &cap, &l);
             }
         if (log && !rc) log_group(log, *lines + first, *count - first);

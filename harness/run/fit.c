@@ -9,10 +9,10 @@
 
 size_t config_device_bytes(const sweep_config *c)
 {
-    const kernel_args *a = &c->a;
+    const sweep_config *a = c;
     size_t elem = dtype_size(a->dtype);
     size_t out = c->v->kind == KIND_SCAN ? a->n : 1;
-    size_t ws = c->v->workspace_size ? c->v->workspace_size(a) : 0;
+    size_t ws = config_workspace_size(c);
     return a->n * elem + out * elem + ws;
 }
 
@@ -86,10 +86,10 @@ static void plan_needs_of(const sweep_plan *p, const fit_budget *b, size_t usabl
             pn->min_index = i;
         }
         size_t k = 0;
-        while (k < pn->n_sizes && pn->sizes[k].n != c->a.n) k++;
+        while (k < pn->n_sizes && pn->sizes[k].n != c->n) k++;
         if (k == pn->n_sizes) {
             if (pn->n_sizes == AXES_MAX_VALUES) continue;
-            pn->sizes[k] = (size_need){c->a.n, need, i, 0};
+            pn->sizes[k] = (size_need){c->n, need, i, 0};
             pn->n_sizes++;
         }
         if (need < pn->sizes[k].min_need) {

@@ -10,7 +10,8 @@ dev_status remeasure_config(sweep_device *dev, const sweep_config *cfg, const ti
                             timing_stats *cold, timing_stats *hot, char *msg, size_t len)
 {
     const variant *v = cfg->v;
-    kernel_args a = cfg->a;
+    kernel_args a;
+    config_kernel_args(cfg, &a);
     dev_status st;
     double launch_ms = NAN, half = t->timeout_s / 2;
     nvtx_push(range, nvtx_family_color(v->family));

@@ -20,9 +20,9 @@ static uint64_t mix64(uint64_t x)
 }
 
 /* Every variant sees the same input for a given dtype and n. */
-uint64_t config_seed(uint64_t base, const kernel_args *a)
+uint64_t config_seed(uint64_t base, const sweep_config *c)
 {
-    return mix64(base ^ mix64(((uint64_t)a->dtype << 56) ^ (uint64_t)a->n));
+    return mix64(base ^ mix64(((uint64_t)c->dtype << 56) ^ (uint64_t)c->n));
 }
 
 /* ---- resumed rows: a hash of the configurations already there ----------------------------------- */
@@ -31,7 +31,7 @@ uint64_t config_seed(uint64_t base, const kernel_args *a)
 
 static uint64_t axes_hash(const sweep_config *c)
 {
-    const kernel_args *a = &c->a;
+    const sweep_config *a = c;
     uint64_t h = mix64((uint64_t)(uintptr_t)c->v);
     h = mix64(h ^ ((uint64_t)a->dtype | (uint64_t)a->op << 8 | (uint64_t)a->block_dim << 16));
     h = mix64(h ^ ((uint64_t)a->n));
@@ -84,7 +84,7 @@ static void write_samples(void *p, const double *ms, size_t n)
     char label[256];
     config_label(s->cfg, label, sizeof label);
     for (size_t i = 0; i < n; i++)
-        fprintf(s->f, "%s,%zu,\"%s\",%s,%u,%zu,%.9g\n", s->cfg->v->name, s->cfg->a.n, label, s->phase, *s->batch, i,
+        fprintf(s->f, "%s,%zu,\"%s\",%s,%u,%zu,%.9g\n", s->cfg->v->name, s->cfg->n, label, s->phase, *s->batch, i,
                 ms[i]);
     fflush(s->f);
 }
@@ -109,11 +109,11 @@ static cfg_outcome no_memory(sweep_row *r, const char *msg, run_ctx *ctx, const 
     row_set_error(r, NULL);
     r->cold.samples = r->hot.samples = 0;
     for (size_t i = 0; i < ctx->n_oom; i++)
-        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->a.dtype) {
-            if (cfg->a.n < ctx->oom[i].n) ctx->oom[i].n = cfg->a.n;
+        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->dtype) {
+            if (cfg->n < ctx->oom[i].n) ctx->oom[i].n = cfg->n;
             return CFG_NO_MEMORY;
         }
-    if (ctx->n_oom < ctx->cap_oom) ctx->oom[ctx->n_oom++] = (oom_mark){cfg->v, cfg->a.dtype, cfg->a.n};
+    if (ctx->n_oom < ctx->cap_oom) ctx->oom[ctx->n_oom++] = (oom_mark){cfg->v, cfg->dtype, cfg->n};
     return CFG_NO_MEMORY;
 }
 
@@ -121,14 +121,14 @@ static cfg_outcome no_memory(sweep_row *r, const char *msg, run_ctx *ctx, const 
 size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg)
 {
     for (size_t i = 0; i < ctx->n_oom; i++)
-        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->a.dtype && cfg->a.n >= ctx->oom[i].n)
+        if (ctx->oom[i].v == cfg->v && ctx->oom[i].dtype == cfg->dtype && cfg->n >= ctx->oom[i].n)
             return ctx->oom[i].n;
     return 0;
 }
 
 static int same_group(const sweep_config *x, const sweep_config *y)
 {
-    const kernel_args *a = &x->a, *b = &y->a;
+    const sweep_config *a = x, *b = y;
     if (x->v != y->v || a->dtype != b->dtype || a->op != b->op || a->n != b->n) return 0;
     return x->v->kind == KIND_SCAN ? a->scan_mode == b->scan_mode : a->finish == b->finish;
 }
@@ -152,7 +152,9 @@ static cfg_outcome run_cpu_config(run_ctx *ctx, const sweep_config *cfg, sweep_r
 {
     sweep_validation val;
     phase_push("cold", cfg->v);
-    int rc = cpu_serial_run(&cfg->a, config_seed(ctx->e->seed, &cfg->a), &ctx->e->timing, ctx->e->timing.timeout_s,
+    kernel_args a;
+    config_kernel_args(cfg, &a);
+    int rc = cpu_serial_run(&a, config_seed(ctx->e->seed, cfg), &ctx->e->timing, ctx->e->timing.timeout_s,
                             &stop_signal, &val, &row->cold);
     nvtx_pop();
     row->validated = 1;
@@ -265,7 +267,8 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     const experiment *e = ctx->e;
     sweep_device *dev = ctx->dev;
     char msg[768];
-    kernel_args a = cfg->a;
+    kernel_args a;
+    config_kernel_args(cfg, &a);
 
     dev_status st = DEV_OK;
     sweep_validation val = {.ok = 1, .error_abs = NAN, .tolerance_abs = NAN};
@@ -274,7 +277,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     int vouched = !cfg->validate && ctx->group_ok && same_group(&ctx->group, cfg);
     if (!vouched) {
         phase_push("validate", v);
-        st = dev->ops->validate(dev, v, &a, config_seed(e->seed, &a), &val);
+        st = dev->ops->validate(dev, v, &a, config_seed(e->seed, cfg), &val);
         nvtx_pop();
         if (st == DEV_NO_MEMORY) return no_memory(row, val.message, ctx, cfg);
         ctx->group = *cfg;

@@ -126,7 +126,9 @@ static void run_process_warmup(sweep_run *r)
         char msg[512];
         sweep_validation val;
         nvtx_push("process warm-up", NVTX_COLOR_RUN);
-        if (r->dev->ops->validate(r->dev, cfg->v, &cfg->a, config_seed(r->e.seed, &cfg->a), &val) == DEV_OK && val.ok)
+        kernel_args a;
+        config_kernel_args(cfg, &a);
+        if (r->dev->ops->validate(r->dev, cfg->v, &a, config_seed(r->e.seed, cfg), &val) == DEV_OK && val.ok)
             remeasure_config(r->dev, cfg, &r->e.timing, "measure", &cb, &hb, &stop_signal, &c, &h, msg, sizeof msg);
         nvtx_pop();
         r->dev->ops->recover(r->dev, msg, sizeof msg); /* a failure is the real run's to report */

@@ -146,7 +146,7 @@ void run_close(sweep_run *r);
 
 /* ---- sweep_config.c ---- */
 
-uint64_t config_seed(uint64_t base, const kernel_args *a);
+uint64_t config_seed(uint64_t base, const sweep_config *c);
 int index_build(row_index *ix, const sweep_row *rows, size_t n);
 int index_has(const row_index *ix, const sweep_config *c);
 size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg);

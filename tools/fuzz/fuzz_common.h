@@ -57,7 +57,9 @@ static void fuzz_plan(const experiment *e)
     for (size_t i = 0; i < p.count; i++) {
         const sweep_config *c = &p.configs[i];
         const char *why = NULL;
-        if ((variant_accepts(c->v, &c->a, &why) == 0) != (c->skip_reason == NULL)) abort();
+        kernel_args a;
+        config_kernel_args(c, &a);
+        if ((variant_accepts(c->v, &a, &why) == 0) != (c->skip_reason == NULL)) abort();
         skipped += c->skip_reason != NULL;
         char label[256];
         config_label(c, label, sizeof label);
