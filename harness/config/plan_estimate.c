@@ -17,8 +17,7 @@ estimate_model estimate_model_default(void)
 /* One launch: the variant's bytes at a third of peak (on average over the ladders), 5 us at least. */
 static double kernel_s(const sweep_config *c, const estimate_model *m)
 {
-    const sweep_config *a = c;
-    double n = (double)a->n, elem = (double)dtype_size(a->dtype);
+    double n = (double)c->n, elem = (double)dtype_size(c->dtype);
     double bytes = c->v->bytes_moved ? config_bytes_moved(c) : 2 * n * elem;
     if (!(bytes > 0)) bytes = n * elem;
     double kernel = bytes / (m->peak_GBps * 1e9 / 3.0);
@@ -28,8 +27,7 @@ static double kernel_s(const sweep_config *c, const estimate_model *m)
 void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
                            double *measure_s)
 {
-    const sweep_config *a = c;
-    double n = (double)a->n, elem = (double)dtype_size(a->dtype);
+    double n = (double)c->n, elem = (double)dtype_size(c->dtype);
     double kernel = kernel_s(c, m);
     double threads = m->host_threads > 0 ? m->host_threads : 1;
     /* Validation: fill + reference (+ compare for scans) over the host's cores,

@@ -54,7 +54,6 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
 void row_plain_config(const sweep_config *c, results_row_config *out)
 {
     const variant *v = c->v;
-    const sweep_config *a = c;
     if (!v) {
         memset(out, 0, sizeof *out);
         return;
@@ -62,14 +61,14 @@ void row_plain_config(const sweep_config *c, results_row_config *out)
     int scan = v->kind == KIND_SCAN;
     *out = (results_row_config){.variant = v->name, .alias = v->alias ? v->alias : "",
                                 .family = v->family ? v->family : "",
-                                .kind = kind_name(v->kind), .dtype = dtype_name(a->dtype), .op = op_name(a->op),
-                                .finish = scan ? "" : finish_name(a->finish),
-                                .scan_mode = scan ? scan_mode_name(a->scan_mode) : "", .n = a->n,
-                                .block_dim = (long)a->block_dim};
+                                .kind = kind_name(v->kind), .dtype = dtype_name(c->dtype), .op = op_name(c->op),
+                                .finish = scan ? "" : finish_name(c->finish),
+                                .scan_mode = scan ? scan_mode_name(c->scan_mode) : "", .n = c->n,
+                                .block_dim = (long)c->block_dim};
     for (size_t k = 0; k < RESULTS_ROW_AXES; k++) {
         const char *name = k < VARIANT_AXES_MAX ? v->axes[k].name : NULL;
         snprintf(out->axis_name[k], RESULTS_AXIS_NAME_LEN, "%s", name ? name : "");
-        out->axis[k] = k < VARIANT_AXES_MAX ? (long)a->axis[k] : 1;
+        out->axis[k] = k < VARIANT_AXES_MAX ? (long)c->axis[k] : 1;
     }
 }
 

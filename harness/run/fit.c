@@ -9,11 +9,10 @@
 
 size_t config_device_bytes(const sweep_config *c)
 {
-    const sweep_config *a = c;
-    size_t elem = dtype_size(a->dtype);
-    size_t out = c->v->kind == KIND_SCAN ? a->n : 1;
+    size_t elem = dtype_size(c->dtype);
+    size_t out = c->v->kind == KIND_SCAN ? c->n : 1;
     size_t ws = config_workspace_size(c);
-    return a->n * elem + out * elem + ws;
+    return c->n * elem + out * elem + ws;
 }
 
 void format_bytes(double bytes, char *buf, size_t len)

@@ -31,12 +31,11 @@ uint64_t config_seed(uint64_t base, const sweep_config *c)
 
 static uint64_t axes_hash(const sweep_config *c)
 {
-    const sweep_config *a = c;
     uint64_t h = mix64((uint64_t)(uintptr_t)c->v);
-    h = mix64(h ^ ((uint64_t)a->dtype | (uint64_t)a->op << 8 | (uint64_t)a->block_dim << 16));
-    h = mix64(h ^ ((uint64_t)a->n));
-    h = mix64(h ^ ((uint64_t)a->axis[0] | (uint64_t)(c->v->kind == KIND_SCAN ? a->scan_mode : a->finish) << 32));
-    h = mix64(h ^ (uint64_t)a->axis[1]);
+    h = mix64(h ^ ((uint64_t)c->dtype | (uint64_t)c->op << 8 | (uint64_t)c->block_dim << 16));
+    h = mix64(h ^ ((uint64_t)c->n));
+    h = mix64(h ^ ((uint64_t)c->axis[0] | (uint64_t)(c->v->kind == KIND_SCAN ? c->scan_mode : c->finish) << 32));
+    h = mix64(h ^ (uint64_t)c->axis[1]);
     return h;
 }
 
@@ -128,9 +127,8 @@ size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg)
 
 static int same_group(const sweep_config *x, const sweep_config *y)
 {
-    const sweep_config *a = x, *b = y;
-    if (x->v != y->v || a->dtype != b->dtype || a->op != b->op || a->n != b->n) return 0;
-    return x->v->kind == KIND_SCAN ? a->scan_mode == b->scan_mode : a->finish == b->finish;
+    if (x->v != y->v || x->dtype != y->dtype || x->op != y->op || x->n != y->n) return 0;
+    return x->v->kind == KIND_SCAN ? x->scan_mode == y->scan_mode : x->finish == y->finish;
 }
 
 static void phase_push(const char *name, const variant *v) { nvtx_push(name, nvtx_family_color(v->family)); }
