@@ -94,6 +94,38 @@ static void test_default_plan_labels(void **state)
     plan_free(&p);
 }
 
+/* The launch boundary: every configuration of the full plan becomes a
+ * kernel_args holding each of its named values and no buffers, which the
+ * variant accepts exactly when the plan did not skip it. */
+static void test_kernel_args_of_full_plan(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    if (experiment_load("experiments/full.ini", &e, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    assert_true(p.count > 0);
+    for (size_t i = 0; i < p.count; i++) {
+        const sweep_config *c = &p.configs[i];
+        kernel_args a;
+        memset(&a, 0xa5, sizeof a);
+        config_kernel_args(c, &a);
+        assert_int_equal(a.dtype, c->dtype);
+        assert_int_equal(a.op, c->op);
+        assert_int_equal(a.n, c->n);
+        assert_int_equal(a.block_dim, c->block_dim);
+        assert_memory_equal(a.axis, c->axis, sizeof a.axis);
+        assert_int_equal(a.finish, c->finish);
+        assert_int_equal(a.scan_mode, c->scan_mode);
+        assert_null(a.in);
+        assert_null(a.out);
+        assert_null(a.workspace);
+        assert_int_equal(a.workspace_bytes, 0);
+        assert_int_equal(variant_accepts(c->v, &a, NULL) == 0, c->skip_reason == NULL);
+    }
+    plan_free(&p);
+}
+
 /* The label reader on both forms and on none. */
 static void test_label_shape(void **state)
 {
@@ -191,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_label_names_own_axes),
         cmocka_unit_test(test_default_plan_labels),
         cmocka_unit_test(test_label_shape),
+        cmocka_unit_test(test_kernel_args_of_full_plan),
         cmocka_unit_test(test_committed_confirm_labels),
         cmocka_unit_test(test_committed_samples_pair),
     };
