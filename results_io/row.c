@@ -3,6 +3,7 @@
 #include "results_io/row.h"
 
 #include "results_io/axis_names.h"
+#include "results_io/label.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -163,20 +164,16 @@ long results_row_axis(const results_row_config *c, const char *name)
 
 size_t results_row_axes_text(const results_row_config *c, const char *sep, char *buf, size_t len)
 {
-    size_t used = 0;
-    if (len) buf[0] = '\0';
-    for (size_t k = 0; k < RESULTS_ROW_AXES && c->axis_name[k][0]; k++) {
-        int w = snprintf(buf + used, used < len ? len - used : 0, "%s%s=%ld", k ? sep : "", c->axis_name[k],
-                         c->axis[k]);
-        used += w > 0 ? (size_t)w : 0;
-    }
-    return used;
+    const char *names[RESULTS_ROW_AXES];
+    size_t count = 0;
+    for (; count < RESULTS_ROW_AXES && c->axis_name[count][0]; count++) names[count] = c->axis_name[count];
+    return results_axes_format(names, c->axis, count, sep, buf, len);
 }
 
 void results_row_label(const results_row_config *c, char *buf, size_t len)
 {
     char axes[128];
     results_row_axes_text(c, " ", axes, sizeof axes);
-    snprintf(buf, len, "%s %s %s n=%llu block=%ld%s%s %s", c->variant, c->dtype, c->op, c->n, c->block_dim,
-             axes[0] ? " " : "", axes, *c->scan_mode ? c->scan_mode : c->finish);
+    results_label_format(buf, len, c->variant, c->dtype, c->op, c->n, c->block_dim, axes,
+                         *c->scan_mode ? c->scan_mode : c->finish);
 }

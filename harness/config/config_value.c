@@ -5,6 +5,7 @@
 
 #include "harness/config/plan.h"
 #include "kernels/registry.h"
+#include "results_io/label.h"
 
 void config_kernel_args(const sweep_config *c, kernel_args *a)
 {
@@ -38,23 +39,22 @@ size_t config_workspace_size(const sweep_config *c)
 
 size_t config_axes_text(const sweep_config *c, const char *sep, char *buf, size_t len)
 {
-    size_t used = 0;
-    if (len) buf[0] = '\0';
-    for (size_t k = 0; k < VARIANT_AXES_MAX && c->v->axes[k].name; k++) {
-        int w = snprintf(buf + used, used < len ? len - used : 0, "%s%s=%u", k ? sep : "", c->v->axes[k].name,
-                         c->axis[k]);
-        used += w > 0 ? (size_t)w : 0;
+    const char *names[VARIANT_AXES_MAX];
+    long values[VARIANT_AXES_MAX];
+    size_t count = 0;
+    for (; count < VARIANT_AXES_MAX && c->v->axes[count].name; count++) {
+        names[count] = c->v->axes[count].name;
+        values[count] = (long)c->axis[count];
     }
-    return used;
+    return results_axes_format(names, values, count, sep, buf, len);
 }
 
 void config_label(const sweep_config *c, char *buf, size_t len)
 {
     char axes[128];
     config_axes_text(c, " ", axes, sizeof axes);
-    snprintf(buf, len, "%s %s %s n=%zu block=%u%s%s %s", c->v->name, dtype_name(c->dtype), op_name(c->op), c->n,
-             c->block_dim, axes[0] ? " " : "", axes, c->v->kind == KIND_SCAN ? scan_mode_name(c->scan_mode)
-                                                                               : finish_name(c->finish));
+    results_label_format(buf, len, c->v->name, dtype_name(c->dtype), op_name(c->op), c->n, (long)c->block_dim, axes,
+                         c->v->kind == KIND_SCAN ? scan_mode_name(c->scan_mode) : finish_name(c->finish));
 }
 
 int config_same_axes(const sweep_config *x, const sweep_config *y)
