@@ -445,6 +445,7 @@ void answer_write(doc *d)
     else {
         answer_table(d, sets, ns, all_lib ? "library" : any_lib ? "library or baseline" : "baseline");
         answer_method(d, sets, ns, nl ? l[0].rounds : 0);
+        answer_counters(d);
     }
     for (size_t s = 0; s < ns; s++) free(sets[s].p);
     free(sets);

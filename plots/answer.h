@@ -22,6 +22,13 @@
  * the table. */
 void answer_write(doc *d);
 
+/* "At the memory's limit": for each group with a library series, at each n
+ * from 2^24 where both sides have DRAM counters (dram__bytes_read.sum,
+ * dram__throughput.avg.pct_of_peak_sustained_elapsed), the fastest of ours
+ * and the library's bytes read per element and share of peak side by side
+ * (plots/answer_counters.c). Nothing when the run has neither counter. */
+void answer_counters(doc *d);
+
 /* The chart family the run leads with, and where it came from: run.json
  * (*from_run 1), else the rule: "ladder" when every group is a reduction
  * with a ladder (group_has_ladder), else "speedup-vs-cub" when a group has a
