@@ -59,6 +59,15 @@ static const size_t ring_bytes = 96 * 1024;
  * types (the grid is 264 blocks at 256 x 32 f32, so one round trip covers a
  * round), half as many for 8-byte ones (two words each: the same registers). */
 #define LOOKAHEAD_WINDOW_K 16
+/* Aggregates each lane polls per round trip: LOOKAHEAD_WINDOW_K over the
+ * words per aggregate, and half that for 8-byte types at 16 items per thread
+ * or fewer. Those run two blocks of 256 + 32 threads per SM, which leaves 96
+ * registers a thread, and the full window made ptxas spill there (f64 x 16:
+ * 296 bytes; x 8: 64); the half window leaves f64 x 16 at 24 bytes, x 8 at
+ * none (nvcc -Xptxas -v, sm_90). */
+template <typename T, unsigned C> struct lookahead_lane_k {
+    static const unsigned K = LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS / (sizeof(T) == 8 && C <= 16 ? 2 : 1);
+};
 /* Rounds a block publishes ahead of the round it scans (at most stages - 1),
  * and the look-ahead's pause between two polls of a tile not yet published. */
 static const unsigned publish_ahead_rounds = 2;
@@ -212,7 +221,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
                 if (lane == 0) warp_totals[warp] = total;
             }
         } else if (i >= 0) {
-            fold = lookahead_fold<LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
+            fold = lookahead_fold<lookahead_lane_k<T, C>::K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
         }
         __syncthreads();
         if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
