@@ -71,7 +71,11 @@ __device__ inline void rows_store(T *seg, const T (&x)[R][VEC], size_t left, boo
 }
 
 /* The fold of the thread's items in a warp segment, without keeping them: G
- * rows in registers at a time, for a kernel that holds another tile meanwhile. */
+ * rows in registers at a time, for a kernel that holds another tile meanwhile.
+ * Each group is folded as a pairwise tree before it joins the running fold, so
+ * the dependent adds number R / G + log2(G * VEC) (7 at f32 x 32), not R * VEC
+ * (32): a compiler may not reorder float adds itself, and this chain stands on
+ * every round's path between the barriers. */
 template <typename T, typename Op, unsigned R, unsigned VEC, unsigned G = 2>
 __device__ inline T rows_fold(const T *seg, size_t left, bool full)
 {
@@ -82,10 +86,12 @@ __device__ inline T rows_fold(const T *seg, size_t left, bool full)
         const size_t skip = (size_t)j * 32 * VEC;
         T x[G][VEC];
         rows_load<T, Op, G, VEC>(x, seg + skip, left > skip ? left - skip : 0, full);
+        T *v = &x[0][0];
 #pragma unroll
-        for (unsigned g = 0; g < G; g++)
+        for (unsigned w = 1; w < G * VEC; w *= 2)
 #pragma unroll
-            for (unsigned k = 0; k < VEC; k++) a = Op::apply(a, x[g][k]);
+            for (unsigned i = 0; i + w < G * VEC; i += 2 * w) v[i] = Op::apply(v[i], v[i + w]);
+        a = Op::apply(a, v[0]);
     }
     return a;
 }
