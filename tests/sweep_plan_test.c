@@ -757,7 +757,7 @@ static void test_vs_cub_overrides(void **state)
     assert_int_equal(cf, 0xfu);
     axes_of(&p, "reduce_bulk_ring", &bd, &cf);
     assert_int_equal(bd, 1u << 8);
-    assert_int_equal(cf, (1u << 1) | (1u << 2));
+    assert_int_equal(cf, (1u << 2) | (1u << 3));
     axes_of(&p, "scan_lookback_vectorized", &bd, &cf);
     assert_int_equal(bd, (1u << 7) | (1u << 8) | (1u << 9));
     assert_int_equal(cf, (1u << 4) | (1u << 5));
