@@ -232,14 +232,17 @@ static void corrupt(void *out, size_t i, dtype_t d, ref_value ref, double tol, i
         else ((double *)out)[i] = NAN;
         return;
     }
-    double target = how ? ref.d + 2 * tol : ref.d + tol / 2;
+    /* Past: twice the tolerance (1 where it is 0: an empty prefix's sum);
+     * within: half of it. Rounding to the dtype must not undo either. */
+    double target = how ? ref.d + (tol > 0 ? 2 * tol : 1.0) : ref.d + tol / 2;
     if (d == DTYPE_F32) {
         float f = (float)target;
-        /* Rounding to f32 must not bring it back within (or push it past) the tolerance. */
         while (how && !(fabs((double)f - ref.d) > tol)) f = nextafterf(f, INFINITY);
         while (!how && fabs((double)f - ref.d) > tol) f = nextafterf(f, (float)ref.d);
         ((float *)out)[i] = f;
     } else {
+        while (how && !(fabs(target - ref.d) > tol)) target = nextafter(target, INFINITY);
+        while (!how && fabs(target - ref.d) > tol) target = nextafter(target, ref.d);
         ((double *)out)[i] = target;
     }
 }

@@ -8,7 +8,6 @@
 
 #include "harness/run/check_device.h"
 #include "harness/run/check_reference.h"
-#include "harness/run/device.h"
 #include "kernels/registry.h"
 
 /* Margin left free beside a resident reference: the streamed path's scratch,
