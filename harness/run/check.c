@@ -215,16 +215,20 @@ static cudaError_t compare_scan(check_ctx *c, const kernel_args *a, check_result
 {
     cudaError_t err = stream_ready(c);
     int host_failed = 0, resident = resident_fits(c, a->n);
-    r->streamed = !resident;
-    if (err == cudaSuccess) err = staging_ready(c, a->n, !resident);
     if (err == cudaSuccess && resident && !(c->resident_valid && c->resident_mode == a->scan_mode)) {
         c->resident_valid = 0;
-        if ((err = dbuf_reserve(&c->resident, 2 * a->n * sizeof(double))) == cudaSuccess &&
-            (err = reference_pipeline(c, a, 1, &host_failed)) == cudaSuccess && !host_failed) {
+        if ((err = dbuf_reserve(&c->resident, 2 * a->n * sizeof(double))) == cudaErrorMemoryAllocation) {
+            cudaGetLastError(); /* not sticky: stream instead */
+            err = cudaSuccess;
+            resident = 0;
+        } else if (err == cudaSuccess && (err = staging_ready(c, a->n, 0)) == cudaSuccess &&
+                   (err = reference_pipeline(c, a, 1, &host_failed)) == cudaSuccess && !host_failed) {
             c->resident_valid = 1;
             c->resident_mode = a->scan_mode;
         }
     }
+    r->streamed = !resident;
+    if (err == cudaSuccess && !host_failed) err = staging_ready(c, a->n, !resident);
     if (err == cudaSuccess && !host_failed) err = check_device_tally_reset(c->tally, c->stream);
     if (err == cudaSuccess && !host_failed) {
         if (resident) {

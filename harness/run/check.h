@@ -61,8 +61,9 @@ cudaError_t check_prepare(check_ctx *c, const variant *v, kernel_args *a);
 check_result check_compare_output(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed);
 
 /* For tests: the device scratch of a streamed comparison (0: the default,
- * CHECK_DEVICE_SCRATCH_BYTES) and whether to stream even where the whole
- * reference would fit. */
+ * CHECK_DEVICE_SCRATCH_BYTES; at least 2 MiB, two segments of one reference
+ * chunk, are used whatever is asked) and whether to stream even where the
+ * whole reference would fit. */
 void check_set_scratch(check_ctx *c, size_t scratch_bytes, int force_streamed);
 
 #endif
