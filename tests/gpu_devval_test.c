@@ -39,6 +39,18 @@
 
 static int have_device;
 static uint64_t seed_base;
+static size_t cases_ok; /* summary lines printed */
+
+/* One case's summary line: `devval ...: ok`. */
+static void case_ok(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    cases_ok++;
+}
 
 static uint64_t fresh_seed(void) { return seed_base++ * 0x9e3779b97f4a7c15ull + 1; }
 
@@ -98,7 +110,7 @@ static void test_fill_bit_identical(void **state)
         if (first_diff != ODD_N)
             fail_msg("devval fill %s n=%zu: element %zu differs from random_fill", dtype_name((dtype_t)d), ODD_N,
                      first_diff);
-        printf("devval fill %s n=%zu: bit-identical to random_fill: ok\n", dtype_name((dtype_t)d), ODD_N);
+        case_ok("devval fill %s n=%zu: bit-identical to random_fill: ok\n", dtype_name((dtype_t)d), ODD_N);
         cudaFree(dev);
         free(got);
         free(want);
@@ -181,7 +193,7 @@ static void test_scan_agrees(void **state)
         snprintf(what, sizeof what, "devval agree scan %s sum n=%zu", dtype_name(a.dtype), a.n);
         assert_agree(what, &r, &hv);
         if (!r.ok) fail_msg("%s: both say invalid: %s", what, r.message);
-        printf("%s: device and host both ok (%.3f s): ok\n", what, r.seconds);
+        case_ok("%s: device and host both ok (%.3f s): ok\n", what, r.seconds);
         host_ref_free(&h);
         free(got);
     }
@@ -210,7 +222,7 @@ static void test_reduce_agrees(void **state)
         snprintf(what, sizeof what, "devval agree reduce %s sum n=%zu", dtype_name(a.dtype), a.n);
         assert_agree(what, &r, &hv);
         if (!r.ok) fail_msg("%s: both say invalid: %s", what, r.message);
-        printf("%s: device and host both ok, error %.3g within %.3g: ok\n", what, r.v.error, r.v.tolerance);
+        case_ok("%s: device and host both ok, error %.3g within %.3g: ok\n", what, r.v.error, r.v.tolerance);
         free(in);
         free(got);
     }
@@ -289,7 +301,7 @@ static void corrupt_and_compare(check_ctx *c, const variant *v, kernel_args *a, 
         if (dev.v.bad_count != want || (want && dev.v.bad_index != want_first))
             fail_msg("%s at [%zu]: device found %zu bad, first [%zu]; expected %zu, first [%zu]", what,
                      k < 5 ? idx[k] : 0, dev.v.bad_count, dev.v.bad_index, want, want_first);
-        printf("%s at [%zu]: %zu bad found, first [%zu], as the host: ok\n", what, k < 5 ? idx[k] : 0,
+        case_ok("%s at [%zu]: %zu bad found, first [%zu], as the host: ok\n", what, k < 5 ? idx[k] : 0,
                dev.v.bad_count, want ? dev.v.bad_index : 0);
     }
     host_ref_free(&h);
@@ -335,7 +347,7 @@ static void test_streamed_agrees(void **state)
                 fail_msg("devval streamed %s %s: resident ok=%d streamed=%d (%s), streamed ok=%d streamed=%d (%s)",
                          dtype_name(a.dtype), op_name(a.op), rr.ok, rr.streamed, rr.message, rs.ok, rs.streamed,
                          rs.message);
-            printf("devval streamed %s %s %s n=%zu: resident and streamed (%zu segments) both ok: ok\n",
+            case_ok("devval streamed %s %s %s n=%zu: resident and streamed (%zu segments) both ok: ok\n",
                    dtype_name(a.dtype), op_name(a.op), scan_mode_name(a.scan_mode), a.n,
                    (a.n + SEGMENT - 1) / SEGMENT);
             if (op == OP_SUM) corrupt_and_compare(streamed, v, &a, seed, "corrupt streamed");
@@ -355,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_streamed_agrees),
     };
     int failed = cmocka_run_group_tests_name("gpu_devval", tests, NULL, NULL);
-    if (have_device) printf("devval: %s\n", failed ? "FAILED" : "all cases ok");
+    if (have_device)
+        printf("GPU devval checks: %zu cases ok, %d test(s) failed\n", cases_ok, failed);
     return failed;
 }
