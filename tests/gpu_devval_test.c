@@ -137,7 +137,8 @@ typedef struct {
 
 static host_ref host_reference(const kernel_args *a, uint64_t seed)
 {
-    host_ref h = {malloc(a->n * dtype_size(a->dtype)), malloc(a->n * sizeof(ref_value)), malloc(a->n * sizeof(double))};
+    host_ref h = {malloc(a->n * dtype_size(a->dtype)), malloc(a->n * sizeof(ref_value)),
+                  malloc(a->n * sizeof(double))};
     assert_true(h.in && h.ref && h.abs);
     random_fill(h.in, a->n, a->dtype, seed);
     reference_scan(h.in, a->n, a->dtype, a->op, a->scan_mode, h.ref, h.abs);
@@ -164,7 +165,8 @@ static int close_to(double x, double y, double rel)
 static void assert_agree(const char *what, const check_result *dev, const validate_result *host)
 {
     if (dev->cuda_error != cudaSuccess) fail_msg("%s: CUDA error: %s", what, dev->message);
-    if (dev->ok != host->ok || dev->v.bad_count != host->bad_count || (!host->ok && dev->v.bad_index != host->bad_index))
+    if (dev->ok != host->ok || dev->v.bad_count != host->bad_count ||
+        (!host->ok && dev->v.bad_index != host->bad_index))
         fail_msg("%s: device ok=%d bad=%zu first=%zu, host ok=%d bad=%zu first=%zu (%s | %s)", what, dev->ok,
                  dev->v.bad_count, dev->v.bad_index, host->ok, host->bad_count, host->bad_index, dev->message,
                  host->message);
@@ -183,7 +185,8 @@ static void test_scan_agrees(void **state)
     check_ctx *c = check_create();
     for (int d = 0; d < DTYPE_COUNT; d++) {
         kernel_args a;
-        if (!first_config(v, (dtype_t)d, OP_SUM, ODD_N, SCAN_INCLUSIVE, &a)) fail_msg("scan_cub takes no %s sum", dtype_name((dtype_t)d));
+        if (!first_config(v, (dtype_t)d, OP_SUM, ODD_N, SCAN_INCLUSIVE, &a))
+            fail_msg("scan_cub takes no %s sum", dtype_name((dtype_t)d));
         uint64_t seed = fresh_seed();
         check_result r = check_run(c, v, &a, seed);
         void *got = copy_output(c, v, &a, a.n);
@@ -208,7 +211,8 @@ static void test_reduce_agrees(void **state)
     check_ctx *c = check_create();
     for (int d = 0; d < DTYPE_COUNT; d++) {
         kernel_args a;
-        if (!first_config(v, (dtype_t)d, OP_SUM, ODD_N, SCAN_INCLUSIVE, &a)) fail_msg("reduce_cub takes no %s sum", dtype_name((dtype_t)d));
+        if (!first_config(v, (dtype_t)d, OP_SUM, ODD_N, SCAN_INCLUSIVE, &a))
+            fail_msg("reduce_cub takes no %s sum", dtype_name((dtype_t)d));
         uint64_t seed = fresh_seed();
         check_result r = check_run(c, v, &a, seed);
         void *got = copy_output(c, v, &a, 1);
@@ -295,8 +299,9 @@ static void corrupt_and_compare(check_ctx *c, const variant *v, kernel_args *a, 
         compare_both(c, v, a, seed, out, &h, &dev, &host);
         size_t want = k < 5 ? (how[k] != 0) : expect_bad;
         size_t want_first = k < 5 ? idx[k] : 0;
-        snprintf(what, sizeof what, "devval %s %s %s n=%zu %s", tag, dtype_name(a->dtype), scan_mode_name(a->scan_mode),
-                 n, k < 5 ? (how[k] == 2 ? "NaN" : how[k] ? "past tolerance" : "within tolerance") : "all at once");
+        const char *change = k == 5 ? "all at once" : how[k] == 2 ? "NaN" : how[k] ? "past tolerance" : "within tolerance";
+        snprintf(what, sizeof what, "devval %s %s %s n=%zu %s", tag, dtype_name(a->dtype),
+                 scan_mode_name(a->scan_mode), n, change);
         assert_agree(what, &dev, &host);
         if (dev.v.bad_count != want || (want && dev.v.bad_index != want_first))
             fail_msg("%s at [%zu]: device found %zu bad, first [%zu]; expected %zu, first [%zu]", what,
@@ -318,7 +323,8 @@ static void test_corruptions_found(void **state)
     for (int d = 0; d < DTYPE_COUNT; d++) {
         kernel_args a;
         scan_mode_t mode = d == DTYPE_F64 ? SCAN_EXCLUSIVE : SCAN_INCLUSIVE;
-        if (!first_config(v, (dtype_t)d, OP_SUM, ODD_N, mode, &a)) fail_msg("scan_cub takes no %s sum", dtype_name((dtype_t)d));
+        if (!first_config(v, (dtype_t)d, OP_SUM, ODD_N, mode, &a))
+            fail_msg("scan_cub takes no %s sum", dtype_name((dtype_t)d));
         uint64_t seed = fresh_seed();
         check_result r = check_run(c, v, &a, seed);
         if (!r.ok) fail_msg("devval corrupt: the uncorrupted output fails: %s", r.message);

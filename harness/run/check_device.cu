@@ -82,9 +82,15 @@ extern "C" cudaError_t check_device_compare(const void *got, const double *val, 
     double u = op != OP_SUM ? 0.0 : d == DTYPE_F32 ? UNIT_ROUNDOFF_F32 : d == DTYPE_F64 ? UNIT_ROUNDOFF_F64 : 0.0;
     unsigned b = blocks_for(count);
     switch (d) {
-    case DTYPE_F32: compare_kernel<float><<<b, THREADS, 0, stream>>>((const float *)got, val, abs, count, first, ex, u, t); break;
-    case DTYPE_F64: compare_kernel<double><<<b, THREADS, 0, stream>>>((const double *)got, val, abs, count, first, ex, u, t); break;
-    default: compare_kernel<int32_t><<<b, THREADS, 0, stream>>>((const int32_t *)got, val, abs, count, first, ex, u, t); break;
+    case DTYPE_F32:
+        compare_kernel<float><<<b, THREADS, 0, stream>>>((const float *)got, val, abs, count, first, ex, u, t);
+        break;
+    case DTYPE_F64:
+        compare_kernel<double><<<b, THREADS, 0, stream>>>((const double *)got, val, abs, count, first, ex, u, t);
+        break;
+    default:
+        compare_kernel<int32_t><<<b, THREADS, 0, stream>>>((const int32_t *)got, val, abs, count, first, ex, u, t);
+        break;
     }
     return cudaGetLastError();
 }
