@@ -280,6 +280,10 @@ double estimate_config_s(const sweep_config *c, const timing_params *t, const es
 /* The same in its two parts: validation's host and device work, and timing. */
 void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
                            double *measure_s);
+/* Validation's CPU references: one per input the plan's checks share
+ * (harness/run/check.c keeps the last), in plan order; estimate_plan_s
+ * includes it, estimate_config_s does not. */
+double estimate_references_s(const sweep_plan *p, const estimate_model *m);
 /* The run's fixed start-up: context, copy bandwidth, buffers. */
 #define RUN_STARTUP_S 3.0
 /* Whole plan, skipped configurations cost nothing; plus the run's fixed start-up. */

@@ -24,17 +24,83 @@ static double kernel_s(const sweep_config *c, const estimate_model *m)
     return kernel < 5e-6 ? 5e-6 : kernel;
 }
 
+/* ---- validation (harness/run/check.c) ----------------------------------------------------------
+ * Per input (seed, dtype, n, op, scan mode; the checker keeps the last one):
+ * the CPU reference, every chunk folded on the host's cores (and for a scan
+ * computed again chunk by chunk and uploaded once, 16 bytes an element).
+ * Per configuration: the input drawn on the device, the output poisoned,
+ * the launch, and for a scan one compare pass reading the output and the
+ * reference; where the reference does not fit on the device the scan's
+ * reference is computed and uploaded again for each configuration
+ * (streamed). The constants are assumptions, to be fitted on an H200 from
+ * run.json's validate_s. */
+#define CHECK_FIXED_S 0.3e-3          /* per check: synchronisations, the tally, the first copy back */
+#define REF_FOLD_S_PER_ELEM 5e-9      /* one core: draw an element, compensated add */
+#define REF_SCAN_S_PER_ELEM 10e-9     /* one core: draw, scan, write 16 bytes */
+#define CHECK_BW_FRACTION 0.7         /* fill, poison and compare passes: this share of the peak */
+#define REF_BYTES_PER_ELEM 16.0       /* a scan's reference on the device: value and magnitude sum */
+#define RESIDENT_DEVICE_BYTES 60e9    /* about half an H200 beside the buffers: above, streamed */
+
+static int ref_streamed(const sweep_config *c)
+{
+    return c->v->kind == KIND_SCAN && (double)c->n * REF_BYTES_PER_ELEM > RESIDENT_DEVICE_BYTES;
+}
+
+/* The scan's reference computed on the host and uploaded: the two overlap. */
+static double scan_reference_s(const sweep_config *c, const estimate_model *m, double threads)
+{
+    double host = (double)c->n * REF_SCAN_S_PER_ELEM / threads;
+    double upload = (double)c->n * REF_BYTES_PER_ELEM / (m->pcie_GBps * 1e9);
+    return host > upload ? host : upload;
+}
+
+/* What one input's reference costs, once for the configurations that share it. */
+static double input_reference_s(const sweep_config *c, const estimate_model *m)
+{
+    double threads = m->host_threads > 0 ? m->host_threads : 1;
+    double fold = (double)c->n * REF_FOLD_S_PER_ELEM / threads;
+    if (c->v->kind != KIND_SCAN || ref_streamed(c)) return fold;
+    return fold + scan_reference_s(c, m, threads);
+}
+
+static int same_input(const sweep_config *a, const sweep_config *b)
+{
+    return a->dtype == b->dtype && a->n == b->n && a->op == b->op && a->v->kind == b->v->kind &&
+           (a->v->kind == KIND_REDUCE || a->scan_mode == b->scan_mode);
+}
+
+double estimate_references_s(const sweep_plan *p, const estimate_model *m)
+{
+    double total = 0;
+    const sweep_config *last = NULL;
+    for (size_t i = 0; i < p->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason || !c->validate || c->v->runner == RUNNER_HOST) continue;
+        if (!last || !same_input(last, c)) total += input_reference_s(c, m);
+        last = c;
+    }
+    return total;
+}
+
+/* One configuration's check, its input's reference aside (estimate_references_s). */
+static double check_config_s(const sweep_config *c, const estimate_model *m, double kernel)
+{
+    double n = (double)c->n, elem = (double)dtype_size(c->dtype);
+    double bw = m->peak_GBps * 1e9 * CHECK_BW_FRACTION;
+    double out = c->v->kind == KIND_SCAN ? n : 1;
+    double passes = n * elem + out * elem; /* the input drawn, the output poisoned */
+    if (c->v->kind == KIND_SCAN) passes += n * elem + n * REF_BYTES_PER_ELEM; /* the compare */
+    double s = CHECK_FIXED_S + passes / bw + kernel;
+    if (ref_streamed(c)) s += scan_reference_s(c, m, m->host_threads > 0 ? m->host_threads : 1);
+    return s;
+}
+
 void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
                            double *measure_s)
 {
-    double n = (double)c->n, elem = (double)dtype_size(c->dtype);
     double kernel = kernel_s(c, m);
-    double threads = m->host_threads > 0 ? m->host_threads : 1;
-    /* Validation: fill + reference (+ compare for scans) over the host's cores,
-     * copies at PCIe speed, the kernel once, and a fixed cost per check. */
-    double host_per_elem = c->v->kind == KIND_SCAN ? 40e-9 : 8e-9;
-    double copies = n * elem / (m->pcie_GBps * 1e9) * (c->v->kind == KIND_SCAN ? 2 : 1);
-    *validate_s = c->validate ? 1e-3 + n * host_per_elem / threads + copies + kernel : 0.0;
+    /* Validation: the check on the device; the reference is the plan's (estimate_references_s). */
+    *validate_s = c->validate ? check_config_s(c, m, kernel) : 0.0;
     /* Timing: warm-up, then cold and hot samples, min_samples x 1.5 each, of
      * a batch lasting SAMPLE_TARGET_MS (timing.h); a cold sample also
      * flushes (2x L2 read), hot ones follow a warm batch. */
@@ -68,7 +134,7 @@ double estimate_config_s(const sweep_config *c, const timing_params *t, const es
 
 double estimate_plan_s(const sweep_plan *p, const timing_params *t, const estimate_model *m)
 {
-    double total = RUN_STARTUP_S;
+    double total = RUN_STARTUP_S + estimate_references_s(p, m);
     for (size_t i = 0; i < p->count; i++) total += estimate_config_s(&p->configs[i], t, m);
     return total;
 }

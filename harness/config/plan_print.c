@@ -106,6 +106,7 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     double total_v = 0, total_m = 0;
     print_experiment(f, e);
     print_variants(f, e, p, m, &total_v, &total_m);
+    total_v += estimate_references_s(p, m);
     print_skips(f, p);
     plan_unheeded_notes(e, notes, sizeof notes);
     if (notes[0]) fprintf(f, "\nasked values some variants do not have (they run their own): %s\n", notes);

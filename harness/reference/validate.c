@@ -8,8 +8,8 @@
 double unit_roundoff(dtype_t d)
 {
     switch (d) {
-    case DTYPE_F32: return ldexp(1.0, -24);
-    case DTYPE_F64: return ldexp(1.0, -53);
+    case DTYPE_F32: return UNIT_ROUNDOFF_F32;
+    case DTYPE_F64: return UNIT_ROUNDOFF_F64;
     default: return 0.0; /* integers: exact */
     }
 }
@@ -17,9 +17,7 @@ double unit_roundoff(dtype_t d)
 double tolerance_for(dtype_t d, op_t op, size_t terms, double abs_sum, double ref)
 {
     if (d == DTYPE_I32 || op != OP_SUM) return 0.0; /* exact */
-    double u = unit_roundoff(d);
-    double adds = terms > 1 ? (double)(terms - 1) : 0.0;
-    return VALIDATE_LAMBDA * sqrt(adds) * u * abs_sum + u * fabs(ref);
+    return tolerance_formula(unit_roundoff(d), terms, abs_sum, ref);
 }
 
 static double load_got(const void *got, size_t i, dtype_t d)
@@ -52,6 +50,13 @@ static int compare_one(const void *got, size_t i, dtype_t d, op_t op, size_t ter
     }
     *err = fabs(*g - ref.d);
     return *err <= *tol;
+}
+
+int validate_element(const void *got, dtype_t d, op_t op, size_t terms, ref_value ref, double abs_sum, double *g,
+                     double *err, double *tol, double *expected)
+{
+    *expected = d == DTYPE_I32 ? (double)(int32_t)(uint32_t)(uint64_t)ref.i : ref.d;
+    return compare_one(got, 0, d, op, terms, ref, abs_sum, g, err, tol);
 }
 
 validate_result validate_reduce(const void *got, dtype_t d, op_t op, size_t n, ref_value ref, double abs_sum)

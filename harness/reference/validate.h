@@ -15,9 +15,8 @@
 #include <stddef.h>
 
 #include "harness/reference/reference.h"
+#include "harness/reference/tolerance.h"
 #include "kernels/variant.h"
-
-#define VALIDATE_LAMBDA 7.0
 
 double unit_roundoff(dtype_t d);
 
@@ -44,6 +43,12 @@ validate_result validate_scan(const void *got, dtype_t d, op_t op, scan_mode_t m
  * compare a large scan on several threads and merge. */
 validate_result validate_scan_range(const void *got, dtype_t d, op_t op, scan_mode_t mode, size_t begin, size_t end,
                                     const ref_value *ref, const double *abs_prefix);
+/* One element: the value at `got` (dtype d) against ref and abs_sum, a
+ * result of `terms` terms. Returns 1 when it passes; *g, *err, *tol and
+ * *expected as validate_result reports them. The device comparison's
+ * report of its first bad element comes from here. */
+int validate_element(const void *got, dtype_t d, op_t op, size_t terms, ref_value ref, double abs_sum, double *g,
+                     double *err, double *tol, double *expected);
 /* Fill r->message for a failed scan of n elements. */
 void validate_scan_message(validate_result *r, dtype_t d, op_t op, scan_mode_t mode, size_t n);
 

@@ -297,7 +297,8 @@ static json_t *merged_run_json(const merge_job *j)
 {
     json_t *o = json_deep_copy(j->shards[0].run), *argv = json_array(), *shards = json_array(), *devices = json_array();
     size_t failures = 0, skipped = 0, plan_skipped = 0;
-    double wall = 0;
+    double wall = 0, validate = 0;
+    int validate_known = 1; /* every shard said its validation seconds */
     for (int i = 0; i < j->argc; i++) json_array_append_new(argv, json_string(j->argv[i]));
     for (size_t p = 0; p < j->total; p++) {
         failures += j->rows[p].status == ROW_INVALID || j->rows[p].status == ROW_ERROR;
@@ -307,6 +308,9 @@ static json_t *merged_run_json(const merge_job *j)
         const merge_shard *s = &j->shards[i];
         double w = json_number_value(json_object_get(s->run, RK(WALL_TIME_S)));
         wall = w > wall ? w : wall; /* the shards ran side by side */
+        json_t *vs = json_object_get(s->run, RK(VALIDATE_S));
+        if (json_is_number(vs)) validate += json_number_value(vs); /* total over the shards */
+        else validate_known = 0;
         plan_skipped += (size_t)json_integer_value(json_object_get(json_object_get(s->run, RK(PLAN)), "skipped"));
         json_array_append_new(shards, shard_entry(s));
         append_devices(devices, s);
@@ -322,6 +326,7 @@ static json_t *merged_run_json(const merge_job *j)
     json_object_set_new(o, RK(FAILURES), json_integer((json_int_t)failures));
     json_object_set_new(o, RK(SKIPPED), json_integer((json_int_t)skipped));
     json_object_set_new(o, RK(WALL_TIME_S), json_real(wall));
+    json_object_set_new(o, RK(VALIDATE_S), validate_known ? json_real(validate) : json_null());
     return o;
 }
 

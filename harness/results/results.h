@@ -231,6 +231,9 @@ typedef struct run_info {
     char stop_reason[600]; /* why the run stopped early ("" when it did not) */
     size_t rows, failures, skipped;
     double wall_time_s;
+    /* Seconds the validate phase took over the run's configurations (this
+     * process's; NaN where worker processes measured them: --devices). */
+    double validate_s;
     /* --shard (harness/config/shard.h): shard_count 0 = the whole plan ("shard": null) */
     unsigned shard_index, shard_count;
     char shard_source[16];

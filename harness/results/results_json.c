@@ -218,6 +218,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(FAILURES), json_integer((json_int_t)ri->failures));
     json_object_set_new(o, RK(SKIPPED), json_integer((json_int_t)ri->skipped));
     json_object_set_new(o, RK(WALL_TIME_S), json_real(ri->wall_time_s));
+    json_object_set_new(o, RK(VALIDATE_S), isfinite(ri->validate_s) ? json_real(ri->validate_s) : json_null());
     run_json_conditions(o, ri);
     return o;
 }

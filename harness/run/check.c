@@ -1,13 +1,18 @@
+#define _POSIX_C_SOURCE 200809L
 #include "harness/run/check.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <time.h>
 
-#include "harness/run/device.h"
+#include "harness/run/check_device.h"
+#include "harness/run/check_reference.h"
 #include "kernels/registry.h"
+
+/* Margin left free beside a resident reference: the streamed path's scratch,
+ * and at least as much again for the timing phase's input copies (below). */
+#define RESIDENT_MARGIN CHECK_DEVICE_SCRATCH_BYTES
 
 typedef struct {
     void *ptr;
@@ -16,23 +21,24 @@ typedef struct {
 
 struct check_ctx {
     dbuf in, out, ws;
-    void *h_in, *h_out, *h_poison;
-    size_t h_in_cap, h_out_cap, h_poison_cap;
-    ref_value *ref;
-    double *abs;
-    size_t ref_cap;
-    /* What the host buffers hold now, so consecutive checks of one input (the
-     * sweep validates every variant and axis value on the same seeded input)
-     * draw it and fold its reference once. */
-    int input_valid;
-    uint64_t input_seed;
-    dtype_t input_dtype;
-    size_t input_n;
-    int ref_valid; /* c->ref/c->abs (scans) or ref_total (reductions) match the input */
-    kind_t ref_kind;
-    op_t ref_op;
-    scan_mode_t ref_mode;
-    ref_carry ref_total;
+    cudaStream_t stream; /* the reference's copies and the comparison */
+    cudaEvent_t slot_done[2];
+    int stream_ready;
+    check_tally *tally; /* device */
+    /* The input's chunk carries (seed, dtype, n, op): what every reference needs. */
+    ref_chunks chunks;
+    int chunks_valid;
+    /* A scan's whole reference on the device (val[cap], then abs[cap]), for
+     * the chunks above and resident_mode. */
+    dbuf resident;
+    int resident_valid;
+    scan_mode_t resident_mode;
+    /* Streamed: two segments of val + abs on the device and pinned on the host. */
+    dbuf scratch;
+    double *stage;
+    size_t stage_bytes;
+    size_t scratch_limit; /* bytes; 0: CHECK_DEVICE_SCRATCH_BYTES */
+    int force_streamed;
 };
 
 check_ctx *check_create(void) { return calloc(1, sizeof(check_ctx)); }
@@ -43,12 +49,23 @@ void check_destroy(check_ctx *c)
     cudaFree(c->in.ptr);
     cudaFree(c->out.ptr);
     cudaFree(c->ws.ptr);
-    cudaFreeHost(c->h_in);
-    cudaFreeHost(c->h_out);
-    cudaFreeHost(c->h_poison);
-    free(c->ref);
-    free(c->abs);
+    cudaFree(c->resident.ptr);
+    cudaFree(c->scratch.ptr);
+    cudaFree(c->tally);
+    cudaFreeHost(c->stage);
+    if (c->stream_ready) {
+        cudaEventDestroy(c->slot_done[0]);
+        cudaEventDestroy(c->slot_done[1]);
+        cudaStreamDestroy(c->stream);
+    }
+    ref_chunks_free(&c->chunks);
     free(c);
+}
+
+void check_set_scratch(check_ctx *c, size_t scratch_bytes, int force_streamed)
+{
+    c->scratch_limit = scratch_bytes;
+    c->force_streamed = force_streamed;
 }
 
 /* Grow a device buffer; contents are not kept. */
@@ -63,228 +80,188 @@ static cudaError_t dbuf_reserve(dbuf *b, size_t bytes)
     return err;
 }
 
-/* Pinned host memory: copies of a few hundred MB run at full PCIe speed. */
-static int host_reserve(void **p, size_t *cap, size_t bytes)
+static void dbuf_release(dbuf *b)
 {
-    if (bytes <= *cap) return 0;
-    cudaFreeHost(*p);
-    *p = NULL;
-    *cap = 0;
-    if (cudaMallocHost(p, bytes) != cudaSuccess) {
-        *p = NULL;
-        return -1;
-    }
-    *cap = bytes;
+    cudaFree(b->ptr);
+    b->ptr = NULL;
+    b->cap = 0;
+}
+
+static cudaError_t stream_ready(check_ctx *c)
+{
+    if (c->stream_ready) return cudaSuccess;
+    cudaError_t err = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
+    if (err == cudaSuccess) err = cudaEventCreateWithFlags(&c->slot_done[0], cudaEventDisableTiming);
+    if (err == cudaSuccess) err = cudaEventCreateWithFlags(&c->slot_done[1], cudaEventDisableTiming);
+    if (err == cudaSuccess) err = cudaMalloc((void **)&c->tally, sizeof *c->tally);
+    c->stream_ready = err == cudaSuccess;
+    return err;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The chunk carries of the input (seed, a's dtype, n, op), folded once per input. */
+static int chunks_ready(check_ctx *c, const kernel_args *a, uint64_t seed)
+{
+    ref_chunks *rc = &c->chunks;
+    if (c->chunks_valid && rc->seed == seed && rc->d == a->dtype && rc->op == a->op && rc->n == a->n) return 0;
+    c->chunks_valid = 0;
+    c->resident_valid = 0;
+    ref_chunks_free(rc);
+    if (ref_chunks_build(rc, seed, a->dtype, a->op, a->n)) return -1;
+    c->chunks_valid = 1;
     return 0;
 }
 
-/* ---- host work split over the CPU's cores ----------------------------------
- * A 2^27-element check spends most of its time on the host (filling, the
- * reference, comparing every element); chunks of it run on all cores. Chunk
- * boundaries do not change any result: the reference folds chunks in order. */
-
-#define MAX_THREADS 32
-#define MIN_CHUNK ((size_t)1 << 16)
-
-typedef struct {
-    void (*fn)(void *ctx, size_t chunk, size_t begin, size_t end);
-    void *ctx;
-    size_t chunk, begin, end;
-} task;
-
-static void *task_main(void *p)
+/* Elements of one streamed segment: half the scratch holds a segment's val
+ * and abs (16 bytes an element); a power of two, whole chunks. */
+static size_t segment_elems(const check_ctx *c, size_t n)
 {
-    task *t = p;
-    t->fn(t->ctx, t->chunk, t->begin, t->end);
-    return NULL;
+    size_t limit = c->scratch_limit ? c->scratch_limit : CHECK_DEVICE_SCRATCH_BYTES;
+    size_t seg = REF_CHUNK;
+    while (seg * 2 * 2 * 2 * sizeof(double) <= limit) seg *= 2;
+    size_t whole = (n + REF_CHUNK - 1) / REF_CHUNK * REF_CHUNK;
+    return seg < whole ? seg : whole;
 }
 
-static size_t chunk_count(size_t n)
+/* Whether a scan's whole reference stays on the device: it does when it
+ * fits in half of what is free beside the configuration's buffers after
+ * RESIDENT_MARGIN, so the timing phase's input copies still find room. */
+static int resident_fits(check_ctx *c, size_t n)
 {
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t k = cpus > 0 ? (size_t)cpus : 1;
-    if (k > MAX_THREADS) k = MAX_THREADS;
-    size_t by_size = n / MIN_CHUNK ? n / MIN_CHUNK : 1;
-    return k < by_size ? k : by_size;
-}
-
-/* Run fn over `chunks` equal ranges of [0, n), one thread each. */
-static void parallel_chunks(size_t n, size_t chunks, void (*fn)(void *, size_t, size_t, size_t), void *ctx)
-{
-    task tasks[MAX_THREADS];
-    pthread_t threads[MAX_THREADS];
-    int started[MAX_THREADS] = {0};
-    if (chunks < 1 || chunks > MAX_THREADS) chunks = 1;
-    for (size_t c = 0; c < chunks; c++) {
-        tasks[c] = (task){fn, ctx, c, n * c / chunks, n * (c + 1) / chunks};
-        started[c] = c > 0 && pthread_create(&threads[c], NULL, task_main, &tasks[c]) == 0;
+    if (c->force_streamed) return 0;
+    if (c->resident.cap >= 2 * n * sizeof(double)) return 1;
+    dbuf_release(&c->resident);
+    c->resident_valid = 0;
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
     }
-    task_main(&tasks[0]);
-    for (size_t c = 1; c < chunks; c++) {
-        if (started[c]) pthread_join(threads[c], NULL);
-        else task_main(&tasks[c]); /* no thread to be had: do it here */
+    return free_b > RESIDENT_MARGIN && 2 * n * sizeof(double) <= (free_b - RESIDENT_MARGIN) / 2;
+}
+
+/* The reference segment by segment: computed on the host into one of two
+ * pinned staging slots (while the device copies and compares the other),
+ * copied into the resident reference (`resident`) or into a scratch slot
+ * and compared at once. *host_failed: out of host memory. */
+static cudaError_t reference_pipeline(check_ctx *c, const kernel_args *a, int resident, int *host_failed)
+{
+    size_t n = a->n, seg = segment_elems(c, n), elem = dtype_size(a->dtype);
+    size_t cap = c->resident.cap / (2 * sizeof(double));
+    cudaError_t err = cudaSuccess;
+    *host_failed = 0;
+    for (size_t k = 0, b = 0; b < n && err == cudaSuccess; k++, b += seg) {
+        size_t e = b + seg < n ? b + seg : n, len = e - b;
+        int s = (int)(k & 1);
+        if (k >= 2 && (err = cudaEventSynchronize(c->slot_done[s])) != cudaSuccess) break;
+        double *hv = c->stage + (size_t)s * 2 * seg, *ha = hv + seg;
+        if (ref_chunks_scan(&c->chunks, a->scan_mode, b, e, hv, ha)) {
+            *host_failed = 1;
+            break;
+        }
+        double *dv = resident ? (double *)c->resident.ptr + b : (double *)c->scratch.ptr + (size_t)s * 2 * seg;
+        double *da = resident ? (double *)c->resident.ptr + cap + b : dv + seg;
+        err = cudaMemcpyAsync(dv, hv, len * sizeof(double), cudaMemcpyHostToDevice, c->stream);
+        if (err == cudaSuccess) err = cudaMemcpyAsync(da, ha, len * sizeof(double), cudaMemcpyHostToDevice, c->stream);
+        if (err == cudaSuccess && !resident)
+            err = check_device_compare((const char *)a->out + b * elem, dv, da, len, b, a->dtype, a->op,
+                                       a->scan_mode, c->tally, c->stream);
+        if (err == cudaSuccess) err = cudaEventRecord(c->slot_done[s], c->stream);
     }
+    cudaError_t sync = cudaStreamSynchronize(c->stream); /* the staging slots are free again */
+    return err != cudaSuccess ? err : sync;
 }
 
-/* splitmix64 of (seed, index): a counter-based generator, so any element can be
- * drawn independently and a seed reproduces its input exactly. */
-static uint64_t mix(uint64_t x)
+static cudaError_t staging_ready(check_ctx *c, size_t n, int streamed)
 {
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+    size_t seg = segment_elems(c, n), bytes = 2 * 2 * seg * sizeof(double);
+    if (bytes > c->stage_bytes) {
+        cudaFreeHost(c->stage);
+        c->stage = NULL;
+        c->stage_bytes = 0;
+        cudaError_t err = cudaMallocHost((void **)&c->stage, bytes);
+        if (err != cudaSuccess) return err;
+        c->stage_bytes = bytes;
+    }
+    return streamed ? dbuf_reserve(&c->scratch, bytes) : cudaSuccess;
 }
 
-typedef struct {
-    void *dst;
-    dtype_t d;
-    uint64_t base;
-} fill_job;
-
-static void fill_range(void *p, size_t chunk, size_t begin, size_t end)
+/* The first bad element's report, as the host comparison writes it: its
+ * reference regenerated on the host (one chunk), its value copied back. */
+static void report_first_bad(check_ctx *c, const kernel_args *a, const check_tally *t, validate_result *r)
 {
-    fill_job *j = p;
-    void *dst = j->dst;
-    dtype_t d = j->d;
-    uint64_t base = j->base;
-    (void)chunk;
-    for (size_t i = begin; i < end; i++) {
-        uint64_t x = mix(base + i);
-        switch (d) {
-        case DTYPE_F32: ((float *)dst)[i] = (float)((double)(x >> 40) * 0x1p-24 * 2.0 - 0.5); break;
-        case DTYPE_F64: ((double *)dst)[i] = (double)(x >> 11) * 0x1p-53 * 2.0 - 0.5; break;
-        default: ((int32_t *)dst)[i] = (int32_t)(x % 401) - 100; break;
+    size_t i = (size_t)t->first_bad, elem = dtype_size(a->dtype);
+    double got[1]; /* room and alignment for any dtype */
+    ref_value ref;
+    double abs = 0;
+    r->ok = 0;
+    r->bad_index = i;
+    r->bad_count = (size_t)t->bad_count;
+    size_t terms = a->scan_mode == SCAN_EXCLUSIVE ? i : i + 1;
+    if (cudaMemcpy(got, (const char *)a->out + i * elem, elem, cudaMemcpyDeviceToHost) == cudaSuccess &&
+        ref_chunks_element(&c->chunks, a->scan_mode, i, &ref, &abs) == 0)
+        validate_element(got, a->dtype, a->op, terms, ref, abs, &r->got, &r->error, &r->tolerance, &r->expected);
+    validate_scan_message(r, a->dtype, a->op, a->scan_mode, a->n);
+}
+
+/* Every element of a's scan output against the reference, on the device. */
+static cudaError_t compare_scan(check_ctx *c, const kernel_args *a, check_result *r)
+{
+    cudaError_t err = stream_ready(c);
+    int host_failed = 0, resident = resident_fits(c, a->n);
+    if (err == cudaSuccess && resident && !(c->resident_valid && c->resident_mode == a->scan_mode)) {
+        c->resident_valid = 0;
+        if ((err = dbuf_reserve(&c->resident, 2 * a->n * sizeof(double))) == cudaErrorMemoryAllocation) {
+            cudaGetLastError(); /* not sticky: stream instead */
+            err = cudaSuccess;
+            resident = 0;
+        } else if (err == cudaSuccess && (err = staging_ready(c, a->n, 0)) == cudaSuccess &&
+                   (err = reference_pipeline(c, a, 1, &host_failed)) == cudaSuccess && !host_failed) {
+            c->resident_valid = 1;
+            c->resident_mode = a->scan_mode;
         }
     }
-}
-
-void random_fill(void *dst, size_t n, dtype_t d, uint64_t seed)
-{
-    fill_job j = {dst, d, mix(seed)};
-    parallel_chunks(n, chunk_count(n), fill_range, &j);
-}
-
-/* ---- the reference and the comparison, chunked ----------------------------- */
-
-typedef struct {
-    const void *in;
-    const void *got;
-    dtype_t d;
-    op_t op;
-    scan_mode_t mode;
-    size_t elem;
-    ref_carry part[MAX_THREADS];  /* each chunk folded from the identity */
-    ref_carry carry[MAX_THREADS]; /* the state before each chunk */
-    ref_value *ref;
-    double *abs;
-    validate_result res[MAX_THREADS];
-} ref_job;
-
-static void fold_range(void *p, size_t c, size_t begin, size_t end)
-{
-    ref_job *j = p;
-    j->part[c] = reference_fold((const char *)j->in + begin * j->elem, end - begin, j->d, j->op);
-}
-
-static void scan_range(void *p, size_t c, size_t begin, size_t end)
-{
-    ref_job *j = p;
-    reference_scan_from((const char *)j->in + begin * j->elem, end - begin, j->d, j->op, j->mode, &j->carry[c],
-                        j->ref + begin, j->abs + begin);
-}
-
-static void compare_range(void *p, size_t c, size_t begin, size_t end)
-{
-    ref_job *j = p;
-    j->res[c] = validate_scan_range(j->got, j->d, j->op, j->mode, begin, end, j->ref, j->abs);
-}
-
-/* Fold all chunks, then carry[c] = state before chunk c; returns the total. */
-static ref_carry fold_chunks(ref_job *j, size_t n, size_t chunks)
-{
-    parallel_chunks(n, chunks, fold_range, j);
-    ref_carry acc = reference_fold(j->in, 0, j->d, j->op);
-    for (size_t c = 0; c < chunks; c++) {
-        j->carry[c] = acc;
-        acc = reference_combine(acc, j->part[c], j->d, j->op);
-    }
-    return acc;
-}
-
-static int ref_cached(const check_ctx *c, kind_t kind, const kernel_args *a)
-{
-    return c->ref_valid && c->ref_kind == kind && c->ref_op == a->op &&
-           (kind == KIND_REDUCE || c->ref_mode == a->scan_mode);
-}
-
-static void ref_remember(check_ctx *c, kind_t kind, const kernel_args *a)
-{
-    c->ref_valid = 1;
-    c->ref_kind = kind;
-    c->ref_op = a->op;
-    c->ref_mode = a->scan_mode;
-}
-
-static validate_result check_scan_result(check_ctx *cx, const kernel_args *a, const void *in, const void *got)
-{
-    ref_job *j = calloc(1, sizeof *j);
-    validate_result r;
-    memset(&r, 0, sizeof r);
-    if (!j) {
-        snprintf(r.message, sizeof r.message, "out of host memory");
-        return r;
-    }
-    size_t chunks = chunk_count(a->n);
-    *j = (ref_job){.in = in, .got = got, .d = a->dtype, .op = a->op, .mode = a->scan_mode,
-                   .elem = dtype_size(a->dtype), .ref = cx->ref, .abs = cx->abs};
-    if (!ref_cached(cx, KIND_SCAN, a)) {
-        fold_chunks(j, a->n, chunks);
-        parallel_chunks(a->n, chunks, scan_range, j);
-        ref_remember(cx, KIND_SCAN, a);
-    }
-    parallel_chunks(a->n, chunks, compare_range, j);
-    r = j->res[0];
-    r.ok = 1;
-    r.bad_count = 0;
-    for (size_t c = 0; c < chunks; c++) {
-        if (j->res[c].ok) continue;
-        if (r.ok) r = j->res[c]; /* chunks are in order: the first failing one has the first bad index */
-        else r.bad_count += j->res[c].bad_count;
-        r.ok = 0;
-    }
-    validate_scan_message(&r, a->dtype, a->op, a->scan_mode, a->n);
-    free(j);
-    return r;
-}
-
-static validate_result check_reduce_result(check_ctx *c, const kernel_args *a, const void *in, const void *got)
-{
-    validate_result r;
-    memset(&r, 0, sizeof r);
-    if (!ref_cached(c, KIND_REDUCE, a)) {
-        ref_job *j = calloc(1, sizeof *j);
-        if (!j) {
-            snprintf(r.message, sizeof r.message, "out of host memory");
-            return r;
+    r->streamed = !resident;
+    if (err == cudaSuccess && !host_failed) err = staging_ready(c, a->n, !resident);
+    if (err == cudaSuccess && !host_failed) err = check_device_tally_reset(c->tally, c->stream);
+    if (err == cudaSuccess && !host_failed) {
+        if (resident) {
+            size_t cap = c->resident.cap / (2 * sizeof(double));
+            const double *val = c->resident.ptr;
+            err = check_device_compare(a->out, val, val + cap, a->n, 0, a->dtype, a->op, a->scan_mode, c->tally,
+                                       c->stream);
+        } else {
+            err = reference_pipeline(c, a, 0, &host_failed);
         }
-        *j = (ref_job){.in = in, .d = a->dtype, .op = a->op, .elem = dtype_size(a->dtype)};
-        c->ref_total = fold_chunks(j, a->n, chunk_count(a->n));
-        free(j);
-        ref_remember(c, KIND_REDUCE, a);
     }
-    return validate_reduce(got, a->dtype, a->op, a->n, c->ref_total.value, c->ref_total.abs);
+    check_tally t = {0, 0};
+    if (err == cudaSuccess && !host_failed)
+        err = cudaMemcpyAsync(&t, c->tally, sizeof t, cudaMemcpyDeviceToHost, c->stream);
+    if (err == cudaSuccess && !host_failed) err = cudaStreamSynchronize(c->stream);
+    if (err != cudaSuccess) return err;
+    if (host_failed) {
+        snprintf(r->v.message, sizeof r->v.message, "out of host memory for the scan reference, n=%zu", a->n);
+        return cudaSuccess;
+    }
+    r->v.ok = t.bad_count == 0;
+    if (!r->v.ok) report_first_bad(c, a, &t, &r->v);
+    return cudaSuccess;
 }
 
-/* Poison: NaN for floats (never passes validation), an implausible constant
- * for i32, so an element the kernel never wrote cannot match its reference. */
-static void fill_poison(void *dst, size_t n, dtype_t d)
+/* A reduction's one value against the reference total, on the host. */
+static cudaError_t compare_reduce(check_ctx *c, const kernel_args *a, check_result *r)
 {
-    if (d == DTYPE_I32) {
-        for (size_t i = 0; i < n; i++) ((int32_t *)dst)[i] = (int32_t)0x80003039;
-    } else {
-        memset(dst, 0xff, n * dtype_size(d));
-    }
+    double got[1]; /* room and alignment for any dtype */
+    cudaError_t err = cudaMemcpy(got, a->out, dtype_size(a->dtype), cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) return err;
+    r->v = validate_reduce(got, a->dtype, a->op, a->n, c->chunks.total.value, c->chunks.total.abs);
+    return cudaSuccess;
 }
 
 static size_t out_count(const variant *v, const kernel_args *a) { return v->kind == KIND_SCAN ? a->n : 1; }
@@ -322,75 +299,86 @@ static check_result fail_cuda(check_result r, cudaError_t err, const char *what)
     return r;
 }
 
+/* Poison: NaN for floats (never passes validation), an implausible constant
+ * for i32, so an element the kernel never wrote cannot match its reference. */
+static cudaError_t poison_output(const kernel_args *a, size_t nout)
+{
+    if (a->dtype == DTYPE_I32) return check_device_poison_i32(a->out, nout, (int32_t)0x80003039, 0);
+    return cudaMemset(a->out, 0xff, nout * dtype_size(a->dtype));
+}
+
+/* Draw the input on the device, poison, launch (twice for a variant that
+ * keeps its workspace ready: its second call starts from the state its first
+ * left, as every timed launch does), and wait. */
+static check_result run_variant(const variant *v, const kernel_args *a, uint64_t seed, check_result r)
+{
+    cudaError_t err;
+    if ((err = check_device_fill((void *)a->in, a->n, a->dtype, seed, 0)) != cudaSuccess)
+        return fail_cuda(r, err, "drawing the input on the device");
+    /* Workspace poisoned too: a launcher must not rely on zeroed scratch. */
+    if (a->workspace_bytes && (err = cudaMemset(a->workspace, 0xa5, a->workspace_bytes)) != cudaSuccess)
+        return fail_cuda(r, err, "poisoning the workspace");
+    if ((err = workspace_ready(v, a)) != cudaSuccess) return fail_cuda(r, err, "setting up the workspace");
+    for (int call = 0; call < (v->workspace_init ? 2 : 1); call++) {
+        if ((err = poison_output(a, out_count(v, a))) != cudaSuccess) return fail_cuda(r, err, "poisoning the output");
+        if ((err = v->launch(a, 0)) != cudaSuccess) return fail_cuda(r, err, "launch");
+        if ((err = cudaDeviceSynchronize()) != cudaSuccess) return fail_cuda(r, err, "kernel execution");
+    }
+    return r;
+}
+
+/* The output in c's buffers against the reference of the input from seed. */
+static check_result compare_output(check_ctx *c, const variant *v, const kernel_args *a, uint64_t seed,
+                                   check_result r)
+{
+    if (chunks_ready(c, a, seed)) {
+        snprintf(r.message, sizeof r.message, "out of host memory for the reference, n=%zu", a->n);
+        return r;
+    }
+    cudaError_t err = v->kind == KIND_REDUCE ? compare_reduce(c, a, &r) : compare_scan(c, a, &r);
+    if (err != cudaSuccess) return fail_cuda(r, err, "comparing on the device");
+    r.ok = r.v.ok;
+    if (!r.ok && r.v.message[0] && !strncmp(r.v.message, "out of host memory", 18))
+        snprintf(r.message, sizeof r.message, "%s", r.v.message);
+    else if (!r.ok)
+        snprintf(r.message, sizeof r.message, "%s: %s", v->name, r.v.message);
+    return r;
+}
+
+static int accepted(const variant *v, const kernel_args *cfg, check_result *r)
+{
+    const char *why = NULL;
+    if (variant_accepts(v, cfg, &why) == 0) return 1;
+    snprintf(r->message, sizeof r->message, "configuration not accepted by %s: %s", v->name, why);
+    r->cuda_error = cudaErrorInvalidValue;
+    return 0;
+}
+
 check_result check_run(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed)
 {
     check_result r;
     memset(&r, 0, sizeof r);
-    const char *why = NULL;
-    if (variant_accepts(v, cfg, &why) != 0) {
-        snprintf(r.message, sizeof r.message, "configuration not accepted by %s: %s", v->name, why);
-        r.cuda_error = cudaErrorInvalidValue;
-        return r;
-    }
+    double t0 = now_s();
+    if (!accepted(v, cfg, &r)) return r;
     kernel_args a = *cfg;
     cudaError_t err = check_prepare(c, v, &a);
     if (err != cudaSuccess) return fail_cuda(r, err, "allocating device buffers");
+    r = run_variant(v, &a, seed, r);
+    if (r.cuda_error == cudaSuccess) r = compare_output(c, v, &a, seed, r);
+    r.seconds = now_s() - t0;
+    return r;
+}
 
-    size_t elem = dtype_size(a.dtype), nout = out_count(v, &a);
-    if (host_reserve(&c->h_in, &c->h_in_cap, a.n * elem) || host_reserve(&c->h_out, &c->h_out_cap, nout * elem) ||
-        host_reserve(&c->h_poison, &c->h_poison_cap, nout * elem)) {
-        snprintf(r.message, sizeof r.message, "out of host memory for n=%zu", a.n);
-        return r;
-    }
-    if (!(c->input_valid && c->input_seed == seed && c->input_dtype == a.dtype && c->input_n == a.n)) {
-        c->input_valid = 0;
-        c->ref_valid = 0;
-        random_fill(c->h_in, a.n, a.dtype, seed);
-        c->input_valid = 1;
-        c->input_seed = seed;
-        c->input_dtype = a.dtype;
-        c->input_n = a.n;
-    }
-    if (a.dtype == DTYPE_I32) fill_poison(c->h_poison, nout, a.dtype);
-    if ((err = cudaMemcpy(c->in.ptr, c->h_in, a.n * elem, cudaMemcpyHostToDevice)) != cudaSuccess)
-        return fail_cuda(r, err, "copying input to the device");
-    /* Workspace poisoned too: a launcher must not rely on zeroed scratch. */
-    if (a.workspace_bytes && (err = cudaMemset(a.workspace, 0xa5, a.workspace_bytes)) != cudaSuccess)
-        return fail_cuda(r, err, "poisoning the workspace");
-    if ((err = workspace_ready(v, &a)) != cudaSuccess) return fail_cuda(r, err, "setting up the workspace");
-
-    /* A launcher that leaves its workspace ready for the next call is checked
-     * on its second call: the state its first call left is what every timed
-     * launch starts from. */
-    for (int call = 0; call < (v->workspace_init ? 2 : 1); call++) {
-        /* Float poison (all bits set: NaN) is a device memset; the i32 pattern is copied. */
-        err = a.dtype == DTYPE_I32 ? cudaMemcpy(c->out.ptr, c->h_poison, nout * elem, cudaMemcpyHostToDevice)
-                                   : cudaMemset(c->out.ptr, 0xff, nout * elem);
-        if (err != cudaSuccess) return fail_cuda(r, err, "poisoning the output");
-        if ((err = v->launch(&a, 0)) != cudaSuccess) return fail_cuda(r, err, "launch");
-        if ((err = cudaDeviceSynchronize()) != cudaSuccess) return fail_cuda(r, err, "kernel execution");
-    }
-    if ((err = cudaMemcpy(c->h_out, c->out.ptr, nout * elem, cudaMemcpyDeviceToHost)) != cudaSuccess)
-        return fail_cuda(r, err, "copying the result back");
-
-    if (v->kind == KIND_REDUCE) {
-        r.v = check_reduce_result(c, &a, c->h_in, c->h_out);
-    } else {
-        if (a.n > c->ref_cap) {
-            ref_value *rv = realloc(c->ref, a.n * sizeof *rv);
-            double *ab = rv ? realloc(c->abs, a.n * sizeof *ab) : NULL;
-            if (rv) c->ref = rv;
-            if (ab) c->abs = ab;
-            if (!rv || !ab) {
-                snprintf(r.message, sizeof r.message, "out of host memory for the scan reference, n=%zu", a.n);
-                return r;
-            }
-            c->ref_cap = a.n;
-            c->ref_valid = 0;
-        }
-        r.v = check_scan_result(c, &a, c->h_in, c->h_out);
-    }
-    r.ok = r.v.ok;
-    if (!r.ok) snprintf(r.message, sizeof r.message, "%s: %s", v->name, r.v.message);
+check_result check_compare_output(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed)
+{
+    check_result r;
+    memset(&r, 0, sizeof r);
+    double t0 = now_s();
+    if (!accepted(v, cfg, &r)) return r;
+    kernel_args a = *cfg;
+    cudaError_t err = check_prepare(c, v, &a);
+    if (err != cudaSuccess) return fail_cuda(r, err, "allocating device buffers");
+    r = compare_output(c, v, &a, seed, r);
+    r.seconds = now_s() - t0;
     return r;
 }

@@ -114,6 +114,7 @@ static int run_write_outputs(sweep_run *r)
     for (size_t i = 0; i < r->n_rows; i++)
         if (r->rows[i].status == ROW_SKIPPED) ri->skipped++;
     ri->wall_time_s = timing_now() - r->t0;
+    ri->validate_s = ri->devices ? NAN : r->ctx.validate_s; /* --devices: the workers validated */
     if (r->shard.active) ri->row_positions = r->row_positions = run_row_positions(r);
     run_device one = {ri->device, ri->run.copy_GBps, r->done, ""};
     if (!ri->devices && ri->run.have_device) { /* one device, this process: "devices" says the same as --devices */

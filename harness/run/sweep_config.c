@@ -275,7 +275,9 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     int vouched = !cfg->validate && ctx->group_ok && same_group(&ctx->group, cfg);
     if (!vouched) {
         phase_push("validate", v);
+        double t0 = timing_now();
         st = dev->ops->validate(dev, v, &a, config_seed(e->seed, cfg), &val);
+        ctx->validate_s += timing_now() - t0;
         nvtx_pop();
         if (st == DEV_NO_MEMORY) return no_memory(row, val.message, ctx, cfg);
         ctx->group = *cfg;

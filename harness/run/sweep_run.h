@@ -71,6 +71,7 @@ typedef struct run_ctx {
     FILE *samples; /* --samples: samples.csv, else NULL */
     int signals_noted; /* the profiler's replacing of our handlers was reported */
     nvml_reader *nvml; /* NULL: no NVML on this host (run.json says why) */
+    double validate_s; /* the validate phase's seconds so far (run.json validate_s) */
 } run_ctx;
 
 /* One run of the sweep, from the command line to the last file. sweep_main
