@@ -492,15 +492,21 @@ static int check_axis_names(const experiment *e, char *err, size_t errlen)
         return -1;
     }
     if (!e->coarse_origin[0]) return 0;
-    for (size_t r = 0; r < registry_count(); r++) {
+    experiment *scratch = malloc(sizeof *scratch);
+    if (!scratch) return 0;
+    int rc = 0;
+    for (size_t r = 0; r < registry_count() && !rc; r++) {
         const variant *v = registry_get(r);
         if (!experiment_selects(e, v) || !v->axes[1].name) continue;
-        if (axis_values_of(e, v->axes[0].name) && axis_values_of(e, v->axes[1].name)) continue;
+        /* both named, in [axes], an [axes:GLOB] section of its own or --axis: coarse is not its */
+        const experiment *ev = experiment_for_variant(e, v, scratch);
+        if (axis_values_of(ev, v->axes[0].name) && axis_values_of(ev, v->axes[1].name)) continue;
         snprintf(err, errlen, "%s: coarse is ambiguous for %s, which has two axes (%s, %s): set each by name "
                  "(--axis %s=LIST)", e->coarse_origin, v->name, v->axes[0].name, v->axes[1].name, v->axes[0].name);
-        return -1;
+        rc = -1;
     }
-    return 0;
+    free(scratch);
+    return rc;
 }
 
 /* A plan that runs nothing is bad usage: say why (the skip reasons, at most two). */
