@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(1024)
     const size_t seg = (size_t)blockIdx.x * blockDim.x * I;
     const size_t left = seg < count ? count - seg : 0;
     const bool full = aligned && left >= (size_t)blockDim.x * I;
-    T v = block_reduce<T, Op>(segment_fold<T, Op, I>(src + seg, left, full), warp_totals);
+    T v = block_reduce<T, Op>(segment_fold<T, Op, I>(src + (left ? seg : 0), left, full), warp_totals);
     cluster_wait(); /* every block of the cluster has started */
     if (threadIdx.x == 0) *cluster_peer(&block_partials[rank], 0) = v;
     cluster_sync(); /* the partials are in rank 0; nobody touches another block's memory after this */
