@@ -18,7 +18,7 @@
  * scalar loads in the same layout, so any n >= 1 and any element pointer work.
  * Indices are 64-bit (size_t) throughout.
  *
- * Run: bazel run //harness:sweep -- --variants reduce_cluster --axis cluster_size=1,2,4,8 --axis items_per_thread=8,16
+ * Run: bazel run //harness:sweep -- --variants reduce_cluster --axis items_per_thread=8,16 --axis cluster_size=1,2,4,8
  */
 #include <stdint.h>
 #include <string.h>
@@ -95,9 +95,9 @@ __global__ void __launch_bounds__(1024)
 
 /* ---- launcher ------------------------------------------------------------ */
 
-/* Own axes: cluster_size (axis 0), items_per_thread (axis 1). */
-static unsigned cluster_of(const kernel_args *a) { return a->axis[0]; }
-static size_t items_of(const kernel_args *a) { return a->axis[1]; }
+/* Own axes: items_per_thread (axis 0, what `coarse` names), cluster_size (axis 1). */
+static size_t items_of(const kernel_args *a) { return a->axis[0]; }
+static unsigned cluster_of(const kernel_args *a) { return a->axis[1]; }
 
 /* Partials (one per cluster) for `count` inputs: what the finish sizes its
  * buffers and counts its bytes by; the stage launches this many clusters. */
@@ -122,7 +122,7 @@ template <typename T, typename Op>
 static cudaError_t stage(const kernel_args *a, const T *src, T *dst, size_t count, unsigned grid, int atomic,
                          cudaStream_t s)
 {
-    DISPATCH_AXIS(CLUSTER_ITEMS_LIST, a->axis[1], stage_items, T, Op, a, src, dst, count, grid, atomic, s);
+    DISPATCH_AXIS(CLUSTER_ITEMS_LIST, a->axis[0], stage_items, T, Op, a, src, dst, count, grid, atomic, s);
 }
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
@@ -143,10 +143,10 @@ extern "C" const variant reduce_cluster_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
     .limits = "cluster_size 1, 2, 4, 8 (16 is non-portable: not swept); items_per_thread 4-32 (whole 16-byte "
               "vectors); block dims 64-1024; clusters need sm_90",
     .block_dims = BLOCKS_64_TO_1024,
-    .axes = {{"cluster_size", "blocks per cluster",
+    .axes = {{"items_per_thread", "elements per thread",
+              "input elements each thread folds in registers (16-byte loads) before the block's shuffle fold",
+              AXIS_SET(CLUSTER_ITEMS_LIST)},
+             {"cluster_size", "blocks per cluster",
               "thread blocks that share their partials through distributed shared memory before one goes to "
               "global memory",
-              AXIS_SET(CLUSTER_SIZE_LIST)},
-             {"items_per_thread", "elements per thread",
-              "input elements each thread folds in registers (16-byte loads) before the block's shuffle fold",
-              AXIS_SET(CLUSTER_ITEMS_LIST)}});
+              AXIS_SET(CLUSTER_SIZE_LIST)}});

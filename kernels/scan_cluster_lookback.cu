@@ -25,7 +25,7 @@
  * workspace_init zeroes counter, epoch and words once. Indices are 64-bit
  * (size_t); tile numbers are 32-bit (the launcher refuses more tiles).
  *
- * Run: bazel run //harness:sweep -- --variants scan_cluster_lookback --sizes 268435456 --axis cluster_size=1,2,4,8 --axis items_per_thread=16,32
+ * Run: bazel run //harness:sweep -- --variants scan_cluster_lookback --sizes 268435456 --axis items_per_thread=16,32 --axis cluster_size=1,2,4,8
  */
 #include <stdint.h>
 #include <string.h>
@@ -108,9 +108,9 @@ __global__ void __launch_bounds__(512)
 
 /* ---- launcher ------------------------------------------------------------ */
 
-/* Own axes: cluster_size (axis 0), items_per_thread (axis 1). */
-static unsigned cluster_of(const kernel_args *a) { return a->axis[0]; }
-static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[1]; }
+/* Own axes: items_per_thread (axis 0, what `coarse` names), cluster_size (axis 1). */
+static unsigned cluster_of(const kernel_args *a) { return a->axis[1]; }
+static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 static size_t clusters_of(const kernel_args *a) { return ceil_div(ceil_div(a->n, tile_of(a)), cluster_of(a)); }
 
 /* The header word (cluster counter and epoch), then one status per cluster. */
@@ -143,7 +143,7 @@ template <typename T, typename Op, unsigned ITEMS> static cudaError_t launch_ite
 
 template <typename T, typename Op> static cudaError_t launch_typed(const kernel_args *a, cudaStream_t s)
 {
-    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->axis[1], launch_items, T, Op, a, s);
+    DISPATCH_AXIS(ROWS_ITEMS_LIST, a->axis[0], launch_items, T, Op, a, s);
 }
 
 static cudaError_t launch(const kernel_args *a, cudaStream_t s) { DISPATCH_DTYPE_OP(a, launch_typed, a, s); }
@@ -158,10 +158,10 @@ extern "C" const variant scan_cluster_lookback_variant = SCAN_VARIANT(
     .limits = "cluster_size 1, 2, 4, 8 (16 is non-portable: not swept); items_per_thread 8, 16, 32; block dims "
               "128-512 (registers: 32 items x 512 threads); clusters need sm_90",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256) | AXIS_BIT(512),
-    .axes = {{"cluster_size", "blocks per cluster",
-              "thread blocks that draw one tile index, publish one status word and look back once, together",
-              AXIS_SET(CLUSTER_SIZE_LIST)},
-             {"items_per_thread", "elements per thread",
+    .axes = {{"items_per_thread", "elements per thread",
               "input elements each thread scans in registers (whole 16-byte rows) before the tile scan",
-              AXIS_SET(ROWS_ITEMS_LIST)}},
+              AXIS_SET(ROWS_ITEMS_LIST)},
+             {"cluster_size", "blocks per cluster",
+              "thread blocks that draw one tile index, publish one status word and look back once, together",
+              AXIS_SET(CLUSTER_SIZE_LIST)}},
     .workspace_init = workspace_init);

@@ -476,8 +476,8 @@ void plan_unheeded_notes(const experiment *e, char *buf, size_t len)
 
 static int selects(const void *e, const variant *v) { return experiment_selects((const experiment *)e, v); }
 
-/* Every axis asked by name belongs to a selected variant; and `coarse`, set
- * by hand, names one axis for each selected variant (none has two). */
+/* Every axis asked by name belongs to a selected variant. (`coarse` is each
+ * variant's first own axis; a second one takes its names only.) */
 static int check_axis_names(const experiment *e, char *err, size_t errlen)
 {
     for (size_t i = 0; i < e->n_axis_values; i++) {
@@ -491,22 +491,7 @@ static int check_axis_names(const experiment *e, char *err, size_t errlen)
         axis_name_closest(err, errlen, a->name, selects, e);
         return -1;
     }
-    if (!e->coarse_origin[0]) return 0;
-    experiment *scratch = malloc(sizeof *scratch);
-    if (!scratch) return 0;
-    int rc = 0;
-    for (size_t r = 0; r < registry_count() && !rc; r++) {
-        const variant *v = registry_get(r);
-        if (!experiment_selects(e, v) || !v->axes[1].name) continue;
-        /* both named, in [axes], an [axes:GLOB] section of its own or --axis: coarse is not its */
-        const experiment *ev = experiment_for_variant(e, v, scratch);
-        if (axis_values_of(ev, v->axes[0].name) && axis_values_of(ev, v->axes[1].name)) continue;
-        snprintf(err, errlen, "%s: coarse is ambiguous for %s, which has two axes (%s, %s): set each by name "
-                 "(--axis %s=LIST)", e->coarse_origin, v->name, v->axes[0].name, v->axes[1].name, v->axes[0].name);
-        rc = -1;
-    }
-    free(scratch);
-    return rc;
+    return 0;
 }
 
 /* A plan that runs nothing is bad usage: say why (the skip reasons, at most two). */
