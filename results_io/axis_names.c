@@ -9,11 +9,13 @@ static const results_axis_name table[] = {
     {"reduce_coarsened", ITEMS},
     {"reduce_one_launch", "vectors_in_flight", "16-byte vectors per thread"},
     {"reduce_bulk_ring", "ring_stage_vectors", "16-byte vectors per thread per stage"},
+    {"reduce_cluster", ITEMS},
     {"scan_coarsened", ITEMS},
     {"scan_hierarchical", ITEMS},
     {"scan_decoupled_lookback", ITEMS},
     {"scan_reduce_then_scan", ITEMS},
     {"scan_lookback_vectorized", ITEMS},
+    {"scan_cluster_lookback", ITEMS},
     {"scan_lookahead_bulk", ITEMS},
 };
 #undef ITEMS

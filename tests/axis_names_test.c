@@ -149,7 +149,7 @@ static void test_axis_errors(void **state)
                       "--axis: 'items_per_threads': no variant has an axis of that name; closest: items_per_thread");
     expect_axis_error("reduce_*", "vector_in_flight=4", "closest: vectors_in_flight");
     expect_axis_error("reduce_*", "bogus=4", "'bogus': no variant has an axis of that name (axes: items_per_thread, "
-                                             "vectors_in_flight, ring_stage_vectors)");
+                                             "vectors_in_flight, ring_stage_vectors, cluster_size)");
     expect_axis_error("reduce_*", "items_per_thread", "--axis: 'items_per_thread': expected NAME=LIST");
     expect_axis_error("reduce_*", "=4", "expected NAME=LIST");
     expect_axis_error("reduce_*", "items_per_thread=3", "--axis: items_per_thread: '3': not a power of two");

@@ -82,17 +82,28 @@ static size_t sizes_for(const variant *v, unsigned block, size_t *out)
  * blocks) included, and the host-side reference and transfers at 2^27 cost
  * a quarter second per check. The extra size takes one coarse factor (the
  * largest accepted). GPU_TEST_LARGE_ALL=1 crosses everything. */
-static int skip_large(const variant *v, size_t n, op_t op, unsigned coarse)
+static unsigned axis_top(const variant *v, size_t k)
+{
+    return 1u << (31 - __builtin_clz(variant_axis_set(v, k)));
+}
+
+static int skip_large(const variant *v, size_t n, op_t op, const unsigned *axis)
 {
     if (getenv("GPU_TEST_LARGE_ALL") && atoi(getenv("GPU_TEST_LARGE_ALL"))) return 0;
     if (getenv("GPU_TEST_SIZES") && *getenv("GPU_TEST_SIZES")) return 0;
     if (n < ((size_t)1 << 24)) return 0;
     if (op != OP_SUM) return 1;
-    if (n > ((size_t)1 << 24)) {
-        unsigned top = 1u << (31 - __builtin_clz(variant_axis_set(v, 0)));
-        return coarse != top;
-    }
+    if (n > ((size_t)1 << 24)) return axis[0] != axis_top(v, 0) || axis[1] != axis_top(v, 1);
     return 0;
+}
+
+/* The values of a variant's own axes, as config_label names them: " a=2 b=16"
+ * ("" for a variant without own axes). */
+static void own_axes_text(const variant *v, const unsigned *axis, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (size_t k = 0, used = 0; k < VARIANT_AXES_MAX && v->axes[k].name && used < size; k++)
+        used += (size_t)snprintf(buf + used, size - used, " %s=%u", v->axes[k].name, axis[k]);
 }
 
 static const char *axis_name(const variant *v, const kernel_args *a)
@@ -114,9 +125,13 @@ static void test_variant(void **state)
         if (!(v->block_dims & block) || !number_in_list("GPU_TEST_BLOCK_DIMS", block)) continue;
         size_t sizes[MAX_SIZES];
         size_t nsizes = sizes_for(v, block, sizes);
-        int coarse_done = 0;
-        for (unsigned coarse = 1; coarse <= (1u << 30) && coarse; coarse *= 2) {
-            if (!(variant_axis_set(v, 0) & coarse) || (first_only && coarse_done++)) continue;
+        /* Every pair of own-axis values (axis 1 is 1 only for a variant with one or none). */
+        int axes_done = 0;
+        for (unsigned long long pair = 0; pair < 31ull * 31ull; pair++) {
+            const unsigned axis[VARIANT_AXES_MAX] = {1u << (pair / 31), 1u << (pair % 31)};
+            if (!(variant_axis_set(v, 0) & axis[0]) || !(variant_axis_set(v, 1) & axis[1]) ||
+                (first_only && axes_done++))
+                continue;
             int mode_done = 0;
             for (int m = 0; m < modes_count; m++) {
                 if (!(modes & (1u << m)) || (first_only && mode_done++)) continue;
@@ -125,23 +140,23 @@ static void test_variant(void **state)
                     for (int o = 0; o < OP_COUNT; o++) {
                         if (!in_list("GPU_TEST_OPS", op_name((op_t)o))) continue;
                         for (size_t s = 0; s < nsizes; s++) {
-                            if (skip_large(v, sizes[s], (op_t)o, coarse)) continue;
+                            if (skip_large(v, sizes[s], (op_t)o, axis)) continue;
                             kernel_args a;
                             memset(&a, 0, sizeof a);
-                            a.axis[1] = 1;
                             a.dtype = (dtype_t)d;
                             a.op = (op_t)o;
                             a.n = sizes[s];
                             a.block_dim = block;
-                            a.axis[0] = coarse;
+                            a.axis[0] = axis[0];
+                            a.axis[1] = axis[1];
                             if (v->kind == KIND_REDUCE) a.finish = (finish_t)m;
                             else a.scan_mode = (scan_mode_t)m;
                             if (variant_accepts(v, &a, NULL) != 0) continue;
                             check_result r = check_run(ctx, v, &a, seed_base + seed_counter++);
                             configs++;
                             if (r.ok) continue;
-                            char own[64] = ""; /* as config_label: the own axis by name, none without */
-                            if (v->axes[0].name) snprintf(own, sizeof own, " %s=%u", v->axes[0].name, coarse);
+                            char own[128]; /* as config_label: the own axes by name, none without */
+                            own_axes_text(v, axis, own, sizeof own);
                             if (failed++ < MAX_PRINTED_FAILURES)
                                 print_error("FAIL %s block=%u%s %s %s %s n=%zu: %s\n", v->name, block, own,
                                             axis_name(v, &a), dtype_name(a.dtype), op_name(a.op), a.n, r.message);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # compute-sanitizer over every registered variant: memcheck, racecheck,
 # synccheck and initcheck, at a small power-of-two and a non-power-of-two size
-# (f32 sum/max, block 256, first accepted coarse/finish/mode), then a table of
+# (f32 sum/max, block 256, first accepted coarse/finish/mode; GPU_TEST_FIRST_AXES=0: all), then a table of
 # reported errors per variant and tool. Run on a GPU host, from the bundle:
 #   tools/sanitize.sh [TESTS_DIR] [SIZES]     (default: tests, 2048,100003)
 set -uo pipefail
@@ -13,7 +13,8 @@ export LD_LIBRARY_PATH="$tests_lib:${CUDA_PATH:+$CUDA_PATH/lib64:}/usr/local/cud
 out=${SANITIZE_LOG_DIR:-sanitize-logs}
 mkdir -p "$out"
 export GPU_TEST_SIZES=$sizes GPU_TEST_BLOCK_DIMS=${GPU_TEST_BLOCK_DIMS:-256} GPU_TEST_DTYPES=${GPU_TEST_DTYPES:-f32}
-export GPU_TEST_OPS=${GPU_TEST_OPS:-sum,max} GPU_TEST_FIRST_AXES=1
+# GPU_TEST_FIRST_AXES=0: every own-axis value (the cluster sizes of the cluster rungs), not the first
+export GPU_TEST_OPS=${GPU_TEST_OPS:-sum,max} GPU_TEST_FIRST_AXES=${GPU_TEST_FIRST_AXES:-1}
 tools_list=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 sanitizer=$(command -v compute-sanitizer || true)
 for d in "${CUDA_PATH:-}/bin" /usr/local/cuda/bin /usr/local/cuda/compute-sanitizer; do

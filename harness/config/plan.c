@@ -476,8 +476,8 @@ void plan_unheeded_notes(const experiment *e, char *buf, size_t len)
 
 static int selects(const void *e, const variant *v) { return experiment_selects((const experiment *)e, v); }
 
-/* Every axis asked by name belongs to a selected variant; and `coarse`, set
- * by hand, names one axis for each selected variant (none has two). */
+/* Every axis asked by name belongs to a selected variant. (`coarse` is each
+ * variant's first own axis; a second one takes its names only.) */
 static int check_axis_names(const experiment *e, char *err, size_t errlen)
 {
     for (size_t i = 0; i < e->n_axis_values; i++) {
@@ -489,15 +489,6 @@ static int check_axis_names(const experiment *e, char *err, size_t errlen)
         snprintf(err, errlen, "%s: '%s': no selected variant has this axis", a->origin[0] ? a->origin : "axes",
                  a->name);
         axis_name_closest(err, errlen, a->name, selects, e);
-        return -1;
-    }
-    if (!e->coarse_origin[0]) return 0;
-    for (size_t r = 0; r < registry_count(); r++) {
-        const variant *v = registry_get(r);
-        if (!experiment_selects(e, v) || !v->axes[1].name) continue;
-        if (axis_values_of(e, v->axes[0].name) && axis_values_of(e, v->axes[1].name)) continue;
-        snprintf(err, errlen, "%s: coarse is ambiguous for %s, which has two axes (%s, %s): set each by name "
-                 "(--axis %s=LIST)", e->coarse_origin, v->name, v->axes[0].name, v->axes[1].name, v->axes[0].name);
         return -1;
     }
     return 0;

@@ -53,15 +53,23 @@ const size_list *plan_own_axis_asked(const experiment *e, const variant *v, size
     return named ? &named->values : &e->coarse;
 }
 
-/* A variant's own axis k: its one value, or the values asked of it by name. */
+/* A variant's own axis k: its one value, or the values asked of it by name;
+ * else the first takes `coarse` and the second every value it accepts. */
 static size_t own_axis_values(const plan_axis *x, const experiment *e, const variant *v, size_t *out)
 {
-    unsigned accepted = variant_axis_set(v, (size_t)x->own - 1);
+    const size_t k = (size_t)x->own - 1;
+    unsigned accepted = variant_axis_set(v, k);
     if (single_bit(accepted)) {
         out[0] = accepted;
         return 1;
     }
-    const size_list *l = plan_own_axis_asked(e, v, (size_t)x->own - 1);
+    if (k > 0 && !axis_values_of(e, v->axes[k].name)) {
+        size_t count = 0;
+        for (unsigned bit = 1; bit; bit <<= 1)
+            if (accepted & bit) out[count++] = bit;
+        return count;
+    }
+    const size_list *l = plan_own_axis_asked(e, v, k);
     memcpy(out, l->v, l->count * sizeof *out);
     return l->count;
 }
@@ -158,7 +166,8 @@ const plan_axis plan_axis_sizes = {AT(sizes), 1, 0, NULL, NULL, 0, NO_ABSENT,
 /* Block dims and the variants' own axes: a variant with one value takes it;
  * the configurations of a group differ in these and share its validation.
  * `coarse` stands for each variant's first own axis (its values by name win,
- * plan_own_axis_asked); the second has no setting of its own, only names. */
+ * plan_own_axis_asked); the second has no setting of its own, only names, and
+ * unnamed runs every value it accepts (own_axis_values). */
 const plan_axis plan_axis_block_dims = {AT(block_dims), 1, 0, NULL, acc_block_dims, 1, NO_ABSENT,
                                        wanted_list, land_block_dim, 5, 0, "block dims: ", "", print_plain, 1};
 const plan_axis plan_axis_coarse = {AT(coarse), 1, 0, NULL, NULL, 1, NO_ABSENT, wanted_list, land_own1, 6, 0,
