@@ -596,7 +596,8 @@ profiler_status run_pass(CUpti_RangeProfiler_Object *rp, size_t first, size_t co
 }
 
 // Which of the chunk's ranges counter-data range `index` is: the k of its
-// name "r<k>" (after the last delimiter); push order where the name has none.
+// name "r<k>" (after the last delimiter); push order where CUPTI gives no
+// such name.
 profiler_status range_slot(const profiler *p, size_t index, size_t count, size_t *k, char *msg, size_t msglen)
 {
     PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params, ri);
@@ -604,16 +605,16 @@ profiler_status range_slot(const profiler *p, size_t index, size_t count, size_t
     ri.counterDataImageSize = p->counter_data.size();
     ri.rangeIndex = index;
     ri.rangeDelimiter = "/";
-    CUPTI_TRY(cuptiRangeProfilerCounterDataGetRangeInfo(&ri));
-    const char *name = ri.rangeName ? ri.rangeName : "";
+    *k = index; // push order, where CUPTI names no range
+    if (cuptiRangeProfilerCounterDataGetRangeInfo(&ri) != CUPTI_SUCCESS || !ri.rangeName)
+        return PROFILER_OK;
+    const char *name = ri.rangeName;
     const char *last = strrchr(name, '/');
     last = last ? last + 1 : name;
     char *end = nullptr;
     unsigned long long got = last[0] == 'r' && isdigit((unsigned char)last[1]) ? strtoull(last + 1, &end, 10) : 0;
-    if (!end || *end) {
-        *k = index;
+    if (!end || *end)
         return PROFILER_OK;
-    }
     if (got >= count) {
         cupti_msg_set(msg, msglen, "%s:%d: counter-data range %zu is named '%s', not one of r0..r%zu", __FILE__,
                       __LINE__, index, name, count - 1);
