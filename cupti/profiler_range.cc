@@ -1,6 +1,7 @@
 // The profiler of profiler.h on the CUDA 13 Range Profiler (cupti_range_profiler.h)
 // and the Profiler Host API (cupti_profiler_host.h). C++ only because
-// cupti_profiler_host.h includes <string>; the interface is C.
+// cupti_profiler_host.h includes <string>; the interface is C. Open, close and
+// the metric checks here; the measurements in profiler_measure.cc.
 //
 // Call order (per the CUPTI documentation):
 //   open:    cuptiProfilerInitialize -> cuptiDeviceGetChipName ->
@@ -28,46 +29,16 @@
 // another, and the range profiler is never enabled outside a measurement
 // (the sweep's timings run with it disabled).
 
-#include "cupti/profiler.h"
-#include "cupti/msg.h"
-
-#include <cuda.h>
-#include <cuda_runtime_api.h>
-#include <cupti_profiler_host.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-#include <cupti_result.h>
-#include <cupti_target.h>
+#include "cupti/profiler_impl.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <new>
-#include <string>
-#include <vector>
-
-struct profiler {
-    int device = -1;
-    CUcontext ctx = nullptr;
-    bool cupti_initialized = false;
-    std::string chip;
-    std::vector<uint8_t> availability;
-    CUpti_Profiler_Host_Object *host = nullptr;
-    std::vector<std::string> names;      // distinct CUPTI names, in first-seen order
-    std::vector<const char *> name_ptrs; // into names
-    std::vector<size_t> slot;            // caller's index -> index into names
-    std::vector<uint8_t> config;
-    size_t passes = 0;
-    std::vector<uint8_t> counter_data;
-    std::vector<double> distinct_values;
-};
 
 namespace {
 
-// One line on what to do, for the results that have an answer.
 const char *explain(CUptiResult r)
 {
     switch (r) {
@@ -115,6 +86,11 @@ profiler_status status_of(CUptiResult r)
 
 // "<explanation> (file:line: call: CUPTI_ERROR_X)" where there is an explanation,
 // else "file:line: call: CUPTI_ERROR_X: <CUPTI's message>".
+
+} // namespace
+
+namespace cupti_impl {
+
 profiler_status cupti_fail(CUptiResult r, const char *call, const char *file, int line, char *msg,
                            size_t msglen)
 {
@@ -144,33 +120,29 @@ profiler_status cuda_fail(cudaError_t e, const char *call, const char *file, int
 
 // Every CUPTI and CUDA call goes through one of these: on failure, the
 // enclosing function returns the mapped status with file/line in msg.
-#define CUPTI_TRY(call)                                                                   \
-    do {                                                                                  \
-        CUptiResult cupti_r_ = (call);                                                    \
-        if (cupti_r_ != CUPTI_SUCCESS)                                                    \
-            return cupti_fail(cupti_r_, #call, __FILE__, __LINE__, msg, msglen);          \
-    } while (0)
+profiler_status enable(profiler *p, CUpti_RangeProfiler_Object **rp, char *msg, size_t msglen)
+{
+    PARAMS(CUpti_RangeProfiler_Enable_Params, ep);
+    ep.ctx = p->ctx;
+    CUPTI_TRY(cuptiRangeProfilerEnable(&ep));
+    *rp = ep.pRangeProfilerObject;
+    return PROFILER_OK;
+}
 
-#define CUPTI_CHECK(result, what)                                                         \
-    do {                                                                                  \
-        CUptiResult cupti_r_ = (result);                                                  \
-        if (cupti_r_ != CUPTI_SUCCESS)                                                    \
-            return cupti_fail(cupti_r_, what, __FILE__, __LINE__, msg, msglen);           \
-    } while (0)
+CUptiResult disable(CUpti_RangeProfiler_Object *rp)
+{
+    PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
+    dp.pRangeProfilerObject = rp;
+    return cuptiRangeProfilerDisable(&dp);
+}
 
-#define CUDA_TRY(call)                                                                    \
-    do {                                                                                  \
-        cudaError_t cuda_e_ = (call);                                                     \
-        if (cuda_e_ != cudaSuccess)                                                       \
-            return cuda_fail(cuda_e_, #call, __FILE__, __LINE__, msg, msglen);            \
-    } while (0)
+} // namespace cupti_impl
 
-// A CUPTI parameter struct: zeroed, with its structSize set.
-#define PARAMS(type, var) \
-    type var{};           \
-    var.structSize = type##_STRUCT_SIZE
+using cupti_impl::enable;
+using cupti_impl::disable;
 
-// ---- host object (no GPU needed) ---------------------------------------------
+namespace {
+
 
 CUptiResult host_init(const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **out)
 {
@@ -425,22 +397,6 @@ profiler_status current_context(CUcontext *ctx, char *msg, size_t msglen)
     return PROFILER_OK;
 }
 
-profiler_status enable(profiler *p, CUpti_RangeProfiler_Object **rp, char *msg, size_t msglen)
-{
-    PARAMS(CUpti_RangeProfiler_Enable_Params, ep);
-    ep.ctx = p->ctx;
-    CUPTI_TRY(cuptiRangeProfilerEnable(&ep));
-    *rp = ep.pRangeProfilerObject;
-    return PROFILER_OK;
-}
-
-CUptiResult disable(CUpti_RangeProfiler_Object *rp)
-{
-    PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
-    dp.pRangeProfilerObject = rp;
-    return cuptiRangeProfilerDisable(&dp);
-}
-
 profiler_status open_steps(profiler *p, int device, const char *const *names, size_t count,
                            char *msg, size_t msglen)
 {
@@ -512,229 +468,6 @@ profiler_status open_steps(profiler *p, int device, const char *const *names, si
 }
 
 // What a batch measures: fn(user, k) is range k, restore(user, k) runs before it.
-struct batch_call {
-    int (*fn)(void *, size_t);
-    int (*restore)(void *, size_t);
-    void *user;
-};
-
-// The counter data image for `count` ranges and the session's configuration:
-// user ranges, user replay, up to `count` ranges in each pass, one level.
-profiler_status set_config(profiler *p, CUpti_RangeProfiler_Object *rp, size_t count, char *msg, size_t msglen)
-{
-    PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, sp);
-    sp.pRangeProfilerObject = rp;
-    sp.pMetricNames = const_cast<const char **>(p->name_ptrs.data());
-    sp.numMetrics = p->name_ptrs.size();
-    sp.maxNumOfRanges = count;
-    sp.maxNumRangeTreeNodes = (uint32_t)count;
-    CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize(&sp));
-    p->counter_data.assign(sp.counterDataSize, 0); // keeps its capacity across batches
-
-    PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, cp);
-    cp.pRangeProfilerObject = rp;
-    cp.counterDataSize = p->counter_data.size();
-    cp.pCounterData = p->counter_data.data();
-    CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize(&cp));
-
-    PARAMS(CUpti_RangeProfiler_SetConfig_Params, cfg);
-    cfg.pRangeProfilerObject = rp;
-    cfg.configSize = p->config.size();
-    cfg.pConfig = p->config.data();
-    cfg.counterDataImageSize = p->counter_data.size();
-    cfg.pCounterDataImage = p->counter_data.data();
-    cfg.range = CUPTI_UserRange;
-    cfg.replayMode = CUPTI_UserReplay;
-    cfg.maxRangesPerPass = count;
-    cfg.numNestingLevels = 1;
-    cfg.minNestingLevel = 1;
-    cfg.passIndex = 0;
-    cfg.targetNestingLevel = 1;
-    CUPTI_TRY(cuptiRangeProfilerSetConfig(&cfg));
-    return PROFILER_OK;
-}
-
-// One pass: restore(k) outside any range, then range "r<k>" around fn(k),
-// for every k of the chunk, in order (every pass pushes the same ranges).
-// restore runs after Start: starting a pass leaves about 3 MB of dirty L2
-// lines on the H200, and popping a range may write the profiler's own data;
-// a restore that flushes the L2 writes them back here instead of inside the
-// next range. Measured on a reduction at 2^26 that stores 1 MiB: 3.9-4.4 MB of
-// DRAM writes with the flush before Start, 0.93 MB after.
-profiler_status run_pass(CUpti_RangeProfiler_Object *rp, size_t first, size_t count, const batch_call &b,
-                         size_t pass, char *msg, size_t msglen)
-{
-    for (size_t k = 0; k < count; k++) {
-        int rc = b.restore ? b.restore(b.user, first + k) : 0;
-        if (rc != 0) {
-            cupti_msg_set(msg, msglen, "restore returned %d before range %zu of pass %zu", rc, first + k, pass + 1);
-            return PROFILER_ERROR;
-        }
-        CUDA_TRY(cudaDeviceSynchronize()); // restore's work stays out of the range
-        char name[24];
-        snprintf(name, sizeof name, "r%zu", k);
-        PARAMS(CUpti_RangeProfiler_PushRange_Params, push);
-        push.pRangeProfilerObject = rp;
-        push.pRangeName = name;
-        CUPTI_TRY(cuptiRangeProfilerPushRange(&push));
-        rc = b.fn(b.user, first + k);
-        cudaError_t sync_e = cudaDeviceSynchronize();
-        PARAMS(CUpti_RangeProfiler_PopRange_Params, pop);
-        pop.pRangeProfilerObject = rp;
-        CUptiResult pop_r = cuptiRangeProfilerPopRange(&pop);
-        if (rc != 0) {
-            cupti_msg_set(msg, msglen, "the measured function returned %d for range %zu in pass %zu", rc, first + k,
-                          pass + 1);
-            return PROFILER_ERROR;
-        }
-        if (sync_e != cudaSuccess)
-            return cuda_fail(sync_e, "cudaDeviceSynchronize() after the measured function", __FILE__, __LINE__, msg,
-                             msglen);
-        CUPTI_CHECK(pop_r, "cuptiRangeProfilerPopRange");
-    }
-    return PROFILER_OK;
-}
-
-// Which of the chunk's ranges counter-data range `index` is: the k of its
-// name "r<k>" (after the last delimiter); push order where CUPTI gives no
-// such name.
-profiler_status range_slot(const profiler *p, size_t index, size_t count, size_t *k, char *msg, size_t msglen)
-{
-    PARAMS(CUpti_RangeProfiler_CounterData_GetRangeInfo_Params, ri);
-    ri.pCounterDataImage = p->counter_data.data();
-    ri.counterDataImageSize = p->counter_data.size();
-    ri.rangeIndex = index;
-    ri.rangeDelimiter = "/";
-    *k = index; // push order, where CUPTI names no range
-    if (cuptiRangeProfilerCounterDataGetRangeInfo(&ri) != CUPTI_SUCCESS || !ri.rangeName)
-        return PROFILER_OK;
-    const char *name = ri.rangeName;
-    const char *last = strrchr(name, '/');
-    last = last ? last + 1 : name;
-    char *end = nullptr;
-    unsigned long long got = last[0] == 'r' && isdigit((unsigned char)last[1]) ? strtoull(last + 1, &end, 10) : 0;
-    if (!end || *end)
-        return PROFILER_OK;
-    if (got >= count) {
-        cupti_msg_set(msg, msglen, "%s:%d: counter-data range %zu is named '%s', not one of r0..r%zu", __FILE__,
-                      __LINE__, index, name, count - 1);
-        return PROFILER_ERROR;
-    }
-    *k = (size_t)got;
-    return PROFILER_OK;
-}
-
-// Up to p->max_ranges ranges in one session (enable .. disable of the caller):
-// the passes, then each range's values into values[(first + k) * slots + i].
-profiler_status measure_chunk(profiler *p, CUpti_RangeProfiler_Object *rp, size_t first, size_t count,
-                              const batch_call &b, double *values, char *msg, size_t msglen)
-{
-    profiler_status s = set_config(p, rp, count, msg, msglen);
-    if (s != PROFILER_OK)
-        return s;
-    const size_t max_passes = p->passes + 8; // CUPTI decides; this only stops a runaway loop
-    bool all_submitted = false;
-    for (size_t pass = 0; !all_submitted; pass++) {
-        if (pass == max_passes) {
-            cupti_msg_set(msg, msglen, "%s:%d: CUPTI still wants passes after %zu (config said %zu)", __FILE__,
-                          __LINE__, pass, p->passes);
-            return PROFILER_ERROR;
-        }
-        PARAMS(CUpti_RangeProfiler_Start_Params, start);
-        start.pRangeProfilerObject = rp;
-        CUPTI_TRY(cuptiRangeProfilerStart(&start));
-        s = run_pass(rp, first, count, b, pass, msg, msglen);
-        // Stop whatever happened, so the session can be disabled cleanly.
-        PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
-        stop.pRangeProfilerObject = rp;
-        CUptiResult stop_r = cuptiRangeProfilerStop(&stop);
-        if (s != PROFILER_OK)
-            return s;
-        CUPTI_CHECK(stop_r, "cuptiRangeProfilerStop");
-        all_submitted = stop.isAllPassSubmitted != 0;
-    }
-
-    PARAMS(CUpti_RangeProfiler_DecodeData_Params, dp);
-    dp.pRangeProfilerObject = rp;
-    CUPTI_TRY(cuptiRangeProfilerDecodeData(&dp));
-    if (dp.numOfRangeDropped != 0) {
-        cupti_msg_set(msg, msglen, "%s:%d: cuptiRangeProfilerDecodeData: %zu of %zu range(s) dropped", __FILE__,
-                      __LINE__, dp.numOfRangeDropped, count);
-        return PROFILER_ERROR;
-    }
-    PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params, ip);
-    ip.pCounterDataImage = p->counter_data.data();
-    ip.counterDataImageSize = p->counter_data.size();
-    CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo(&ip));
-    if (ip.numTotalRanges != count) {
-        cupti_msg_set(msg, msglen, "%s:%d: expected %zu range(s) in the counter data, found %zu", __FILE__, __LINE__,
-                      count, ip.numTotalRanges);
-        return PROFILER_ERROR;
-    }
-    std::vector<bool> seen(count, false);
-    for (size_t i = 0; i < count; i++) {
-        size_t k = 0;
-        if ((s = range_slot(p, i, count, &k, msg, msglen)) != PROFILER_OK)
-            return s;
-        if (seen[k]) {
-            cupti_msg_set(msg, msglen, "%s:%d: range r%zu appears twice in the counter data", __FILE__, __LINE__, k);
-            return PROFILER_ERROR;
-        }
-        seen[k] = true;
-        PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params, ev);
-        ev.pHostObject = p->host;
-        ev.pCounterDataImage = p->counter_data.data();
-        ev.counterDataImageSize = p->counter_data.size();
-        ev.rangeIndex = i;
-        ev.ppMetricNames = const_cast<const char **>(p->name_ptrs.data());
-        ev.numMetrics = p->name_ptrs.size();
-        ev.pMetricValues = p->distinct_values.data();
-        CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues(&ev));
-        double *out = values + (first + k) * p->slot.size();
-        for (size_t j = 0; j < p->slot.size(); j++)
-            out[j] = p->distinct_values[p->slot[j]];
-    }
-    return PROFILER_OK;
-}
-
-// Every chunk of a batch, each in its own enable .. disable session.
-profiler_status measure_batch(profiler *p, size_t count, const batch_call &b, double *values, char *msg,
-                              size_t msglen)
-{
-    CUDA_TRY(cudaSetDevice(p->device));
-    for (size_t first = 0; first < count; first += PROFILER_BATCH_MAX) {
-        size_t chunk = std::min<size_t>(PROFILER_BATCH_MAX, count - first);
-        CUpti_RangeProfiler_Object *rp = nullptr;
-        profiler_status s = enable(p, &rp, msg, msglen);
-        if (s != PROFILER_OK)
-            return s;
-        try {
-            s = measure_chunk(p, rp, first, chunk, b, values, msg, msglen);
-        } catch (const std::bad_alloc &) {
-            cupti_msg_set(msg, msglen, "out of memory");
-            s = PROFILER_ERROR;
-        }
-        CUptiResult r = disable(rp);
-        if (s != PROFILER_OK)
-            return s;
-        CUPTI_CHECK(r, "cuptiRangeProfilerDisable");
-    }
-    return PROFILER_OK;
-}
-
-// profiler_measure's one region as a batch of one.
-struct single_call {
-    int (*fn)(void *);
-    int (*restore)(void *);
-    void *user;
-};
-int single_fn(void *u, size_t) { return static_cast<single_call *>(u)->fn(static_cast<single_call *>(u)->user); }
-int single_restore(void *u, size_t)
-{
-    single_call *c = static_cast<single_call *>(u);
-    return c->restore ? c->restore(c->user) : 0;
-}
-
 } // namespace
 
 extern "C" {
@@ -776,39 +509,6 @@ profiler_status profiler_open(int device, const char *const *metric_names, size_
     return PROFILER_OK;
 }
 
-profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(void *user),
-                                 int (*restore)(void *user), void *user, double *values, char *msg,
-                                 size_t msglen)
-{
-    if (msg && msglen)
-        msg[0] = '\0';
-    if (!p || !fn || !values) {
-        cupti_msg_set(msg, msglen, "profiler_measure: %s is NULL", !p ? "the profiler" : !fn ? "fn" : "values");
-        return PROFILER_ERROR;
-    }
-    (void)range_name; // CUPTI's range is "r0": see profiler.h
-    single_call one = {fn, restore, user};
-    return measure_batch(p, 1, batch_call{single_fn, single_restore, &one}, values, msg, msglen);
-}
-
-profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void *user, size_t k),
-                                       int (*restore)(void *user, size_t k), void *user, double *values,
-                                       char *msg, size_t msglen)
-{
-    if (msg && msglen)
-        msg[0] = '\0';
-    if (!p || !fn || !values || count == 0) {
-        cupti_msg_set(msg, msglen, "profiler_measure_batch: %s",
-                      !p ? "the profiler is NULL" : !fn ? "fn is NULL" : !values ? "values is NULL" : "count is 0");
-        return PROFILER_ERROR;
-    }
-    return measure_batch(p, count, batch_call{fn, restore, user}, values, msg, msglen);
-}
-
-size_t profiler_num_values(const profiler *p)
-{
-    return p ? p->slot.size() : 0;
-}
 
 int profiler_num_passes(const profiler *p)
 {
@@ -897,3 +597,4 @@ const char *profiler_status_text(profiler_status s)
 }
 
 } // extern "C"
+
