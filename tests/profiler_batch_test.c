@@ -186,6 +186,9 @@ static void test_gpu_batch_equals_single(void **state)
     char err[1024] = "";
     if (p->run_queue(p->state, count, &hooks, stream, batch, mc, err, sizeof err)) fail_msg("run_queue: %s", err);
     double t_batch = now_s() - t0;
+    if (profiler_cupti_batches_failed()[0])
+        fail_msg("CUPTI refused the batch (the plug fell back to one configuration a session): %s",
+                 profiler_cupti_batches_failed());
 
     if (h.out_of_order) fail_msg("ranges entered out of order or nested");
     if (h.entered != count * (size_t)s.passes || h.left != h.entered)

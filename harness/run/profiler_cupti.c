@@ -38,6 +38,8 @@ typedef struct cupti_plug {
     queued q[SWEEP_PROFILE_QUEUE_MAX];
     size_t n_queued, ws_held;
     const sweep_profile_hooks *hooks;
+    size_t cur;         /* the slot being measured one at a time */
+    char no_batches[512]; /* why batches failed once: one configuration a session from then on */
     double batch_raw[SWEEP_PROFILE_QUEUE_MAX * 2 * METRIC_PLAN_MAX];
 } cupti_plug;
 
@@ -334,6 +336,21 @@ static int run_queue_unavailable(cupti_plug *c, size_t count, char *err, size_t 
     return 0;
 }
 
+static int slot_launch(void *user) { return batch_launch(user, ((cupti_plug *)user)->cur); }
+
+/* The fallback: each queued configuration in its own session (profiler_measure). */
+static profiler_status measure_one_by_one(cupti_plug *c, size_t count, char *msg, size_t len)
+{
+    size_t nraw = profiler_num_values(c->prof);
+    for (size_t k = 0; k < count; k++) {
+        c->cur = k;
+        profiler_status ps = profiler_measure(c->prof, "config", slot_launch, restore_cb, c, c->batch_raw + k * nraw,
+                                              msg, len);
+        if (ps != PROFILER_OK) return ps;
+    }
+    return PROFILER_OK;
+}
+
 static int plug_run_queue(void *state, size_t count, const sweep_profile_hooks *hooks, cudaStream_t stream,
                           double *values, size_t stride, char *err, size_t errlen)
 {
@@ -354,8 +371,18 @@ static int plug_run_queue(void *state, size_t count, const sweep_profile_hooks *
     } else {
         char msg[1024] = "";
         size_t nraw = profiler_num_values(c->prof);
-        profiler_status ps = profiler_measure_batch(c->prof, count, batch_launch, batch_restore, c, c->batch_raw,
-                                                    msg, sizeof msg);
+        profiler_status ps = c->no_batches[0] ? measure_one_by_one(c, count, msg, sizeof msg)
+                                              : profiler_measure_batch(c->prof, count, batch_launch, batch_restore, c,
+                                                                       c->batch_raw, msg, sizeof msg);
+        if (ps != PROFILER_OK && c->err == cudaSuccess && count > 1 && !c->no_batches[0]) {
+            /* CUPTI refused the batch itself (not the launcher): one session a configuration from here on,
+             * as before batches, said once */
+            snprintf(c->no_batches, sizeof c->no_batches, "%.500s", msg[0] ? msg : profiler_status_text(ps));
+            fprintf(stderr, "sweep: profiling in batches failed (%s); one configuration a session from here on\n",
+                    c->no_batches);
+            msg[0] = '\0';
+            ps = measure_one_by_one(c, count, msg, sizeof msg);
+        }
         if (ps != PROFILER_OK) {
             if (c->err != cudaSuccess) set_cuda_err(err, errlen, c->err_what, c->err);
             else snprintf(err, errlen, "%s", msg[0] ? msg : profiler_status_text(ps));
@@ -370,12 +397,15 @@ static int plug_run_queue(void *state, size_t count, const sweep_profile_hooks *
 
 static void plug_end(void *state) { release(state); }
 
+static cupti_plug plug_state;
+
+const char *profiler_cupti_batches_failed(void) { return plug_state.no_batches; }
+
 const sweep_profiler *sweep_profiler_cupti(void)
 {
-    static cupti_plug state;
     static const sweep_profiler prof = {
         .name = "cupti",
-        .state = &state,
+        .state = &plug_state,
         .begin = plug_begin,
         .profile = plug_profile,
         .end = plug_end,

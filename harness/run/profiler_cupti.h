@@ -54,6 +54,11 @@
 /* The CUPTI profile phase, for sweep_main(). One per process. */
 const sweep_profiler *sweep_profiler_cupti(void);
 
+/* "" while batches work; else why CUPTI refused one (its batches were then
+ * measured, and later ones are, one configuration a session; the sweep says
+ * so once on stderr). */
+const char *profiler_cupti_batches_failed(void);
+
 /* What begin() answers for a profiler_open() status (SWEEP_PROFILER_*), with
  * the one-line status text in `status`; `msg` is profiler_open()'s message. */
 int profiler_cupti_answer(profiler_status s, const char *msg, char *status, size_t len);
