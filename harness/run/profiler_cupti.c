@@ -146,9 +146,9 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
         s->passes = passes;
         snprintf(s->status, sizeof s->status,
                  "ok: CUPTI range profiler on %s, %d pass%s per configuration, one range over the whole "
-                 "launcher, L2 flushed and emptied (%zu MiB of clean scratch read, then discarded) in each "
-                 "pass before the range opens",
-                 profiler_chip(c->prof), passes, passes == 1 ? "" : "es", c->flush_bytes >> 20);
+                 "launcher, a group's configurations in one session (up to %d; one with --devices), L2 flushed and emptied (%zu MiB "
+                 "of clean scratch read, then discarded) in each pass before each range opens",
+                 profiler_chip(c->prof), passes, passes == 1 ? "" : "es", PROFILER_BATCH_MAX, c->flush_bytes >> 20);
     } else {
         c->unavailable = 1;
         profiler_close(c->prof);
