@@ -1,7 +1,8 @@
 /* Hardware metrics for one region of host code, through the CUPTI Range
  * Profiler (CUDA 13) with user ranges and user replay: the region is run once
- * per pass the metric set needs, inside one named range, and the values are
- * read back for the whole range (every kernel launched in it).
+ * per pass the metric set needs, inside one range, and the values are read
+ * back for the whole range (every kernel launched in it); a batch measures
+ * many regions, one range each, in the same passes.
  *
  * Knows nothing of what is measured. One profiler per process at a time, used
  * from the thread that opened it. Not usable while another profiler (Nsight
@@ -39,20 +40,44 @@ profiler_status profiler_open(int device, const char *const *metric_names, size_
                               profiler **out, int *num_passes, char *msg, size_t msglen);
 
 /* Measure: for each pass, start the pass, call restore(user) (when not NULL;
- * outside the range, so its work is not counted), then fn(user) inside the
- * range named `range_name` (NULL: "range"), until every pass is done. The
- * device is synchronised after restore and after fn. restore runs after the
- * pass has started because starting one dirties lines in the L2 (about 3 MB
- * on an H200): a restore that flushes the L2 writes them back before the
- * range, where they would otherwise count as the range's DRAM writes. Every
- * pass must do the same work from the same state: restore must put back
- * whatever fn changes (outputs, in-place inputs, caches that matter). fn and
- * restore return 0 on success; anything else stops the measurement
- * (PROFILER_ERROR). values[i] receives the value of metric_names[i] of
- * profiler_open. May be called many times. */
+ * outside the range, so its work is not counted), then fn(user) inside one
+ * range, until every pass is done: profiler_measure_batch with count 1.
+ * range_name is not used (CUPTI's ranges get short fixed names: a long one
+ * with spaces crashed the counter decoder in libnvperf_host on CUDA 13.0 /
+ * driver 580). The device is synchronised after restore and after fn.
+ * restore runs after the pass has started because starting one dirties lines
+ * in the L2 (about 3 MB on an H200): a restore that flushes the L2 writes
+ * them back before the range, where they would otherwise count as the
+ * range's DRAM writes. Every pass must do the same work from the same state:
+ * restore must put back whatever fn changes (outputs, in-place inputs, caches
+ * that matter). fn and restore return 0 on success; anything else stops the
+ * measurement (PROFILER_ERROR). values[i] receives the value of
+ * metric_names[i] of profiler_open. May be called many times. */
 profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(void *user),
                                  int (*restore)(void *user), void *user, double *values,
                                  char *msg, size_t msglen);
+
+/* The most ranges one session measures; a larger batch is measured in
+ * sessions of this many (each costs what one profiler_measure costs). */
+#define PROFILER_BATCH_MAX 64
+
+/* Measure `count` regions, range k being fn(user, k): for each pass, start
+ * it, then for k = 0 .. count-1 in order: restore(user, k) (when not NULL,
+ * outside any range; the device synchronised after it), fn(user, k) inside
+ * range k (the device synchronised after it); stop the pass; once every pass
+ * is done, evaluate every range. Same rules as profiler_measure for each k:
+ * restore(user, k) must put back the state fn(user, k) starts from (an L2
+ * flush per range keeps each range's DRAM counts its own: the previous
+ * range's write-backs and the profiler's own land in the flush). The session
+ * set-up (enable, counter data image, configuration, decode) is shared by up to
+ * PROFILER_BATCH_MAX ranges. values[k * profiler_num_values(p) + i] receives
+ * range k's value of metric_names[i]. On failure no value is to be trusted. */
+profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void *user, size_t k),
+                                       int (*restore)(void *user, size_t k), void *user, double *values,
+                                       char *msg, size_t msglen);
+
+/* How many values one measurement writes: profiler_open's count; 0 for NULL. */
+size_t profiler_num_values(const profiler *p);
 
 /* Number of passes per measurement; 0 for NULL. */
 int profiler_num_passes(const profiler *p);

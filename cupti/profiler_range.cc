@@ -1,6 +1,7 @@
 // The profiler of profiler.h on the CUDA 13 Range Profiler (cupti_range_profiler.h)
 // and the Profiler Host API (cupti_profiler_host.h). C++ only because
-// cupti_profiler_host.h includes <string>; the interface is C.
+// cupti_profiler_host.h includes <string>; the interface is C. Open, close and
+// the metric checks here; the measurements in profiler_measure.cc.
 //
 // Call order (per the CUPTI documentation):
 //   open:    cuptiProfilerInitialize -> cuptiDeviceGetChipName ->
@@ -8,53 +9,36 @@
 //            cuptiProfilerHostConfigAddMetrics -> cuptiProfilerHostGetConfigImageSize /
 //            GetConfigImage / GetNumOfPasses -> cuptiRangeProfilerEnable + Disable (a probe,
 //            so missing privileges or another profiler show up at open)
-//   measure: cuptiRangeProfilerEnable -> GetCounterDataSize -> CounterDataImageInitialize ->
-//            SetConfig -> per pass {Start, restore, PushRange, fn, PopRange, Stop} until
-//            isAllPassSubmitted -> DecodeData -> GetCounterDataInfo ->
-//            cuptiProfilerHostEvaluateToGpuValues -> cuptiRangeProfilerDisable
+//   measure: per chunk of at most PROFILER_BATCH_MAX ranges: cuptiRangeProfilerEnable ->
+//            GetCounterDataSize -> CounterDataImageInitialize -> SetConfig -> per pass
+//            {Start, per range {restore, PushRange, fn, PopRange}, Stop} until
+//            isAllPassSubmitted -> DecodeData -> GetCounterDataInfo -> per range
+//            {CounterDataGetRangeInfo, cuptiProfilerHostEvaluateToGpuValues} ->
+//            cuptiRangeProfilerDisable
 //   close:   cuptiProfilerHostDeinitialize -> cuptiProfilerDeInitialize
-// Each measurement is a whole enable/disable session with a fresh counter-data
-// image, so measurements are independent of one another.
+// What a measurement costs besides the measured work, and where it goes: the
+// host object and config image are built once, at open (ConfigAddMetrics and
+// GetConfigImage: the slow host-side scheduling); per session: Enable/Disable
+// (the counters reserved and released), the counter data image's
+// initialisation, SetConfig, and per pass Start/Stop, each a device
+// synchronisation, then DecodeData; per range: the restore with its
+// synchronisations, Push/Pop and the host-side evaluation. A session measures a
+// whole chunk of ranges, so what it costs is shared by up to
+// PROFILER_BATCH_MAX configurations. Each chunk is its own enable/disable
+// session with a fresh counter-data image, so chunks are independent of one
+// another, and the range profiler is never enabled outside a measurement
+// (the sweep's timings run with it disabled).
 
-#include "cupti/profiler.h"
-#include "cupti/msg.h"
-
-#include <cuda.h>
-#include <cuda_runtime_api.h>
-#include <cupti_profiler_host.h>
-#include <cupti_profiler_target.h>
-#include <cupti_range_profiler.h>
-#include <cupti_result.h>
-#include <cupti_target.h>
+#include "cupti/profiler_impl.h"
 
 #include <algorithm>
 #include <cctype>
-#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
-#include <string>
-#include <vector>
-
-struct profiler {
-    int device = -1;
-    CUcontext ctx = nullptr;
-    bool cupti_initialized = false;
-    std::string chip;
-    std::vector<uint8_t> availability;
-    CUpti_Profiler_Host_Object *host = nullptr;
-    std::vector<std::string> names;      // distinct CUPTI names, in first-seen order
-    std::vector<const char *> name_ptrs; // into names
-    std::vector<size_t> slot;            // caller's index -> index into names
-    std::vector<uint8_t> config;
-    size_t passes = 0;
-    std::vector<uint8_t> counter_data;
-    std::vector<double> distinct_values;
-};
 
 namespace {
 
-// One line on what to do, for the results that have an answer.
 const char *explain(CUptiResult r)
 {
     switch (r) {
@@ -102,6 +86,11 @@ profiler_status status_of(CUptiResult r)
 
 // "<explanation> (file:line: call: CUPTI_ERROR_X)" where there is an explanation,
 // else "file:line: call: CUPTI_ERROR_X: <CUPTI's message>".
+
+} // namespace
+
+namespace cupti_impl {
+
 profiler_status cupti_fail(CUptiResult r, const char *call, const char *file, int line, char *msg,
                            size_t msglen)
 {
@@ -131,33 +120,29 @@ profiler_status cuda_fail(cudaError_t e, const char *call, const char *file, int
 
 // Every CUPTI and CUDA call goes through one of these: on failure, the
 // enclosing function returns the mapped status with file/line in msg.
-#define CUPTI_TRY(call)                                                                   \
-    do {                                                                                  \
-        CUptiResult cupti_r_ = (call);                                                    \
-        if (cupti_r_ != CUPTI_SUCCESS)                                                    \
-            return cupti_fail(cupti_r_, #call, __FILE__, __LINE__, msg, msglen);          \
-    } while (0)
+profiler_status enable(profiler *p, CUpti_RangeProfiler_Object **rp, char *msg, size_t msglen)
+{
+    PARAMS(CUpti_RangeProfiler_Enable_Params, ep);
+    ep.ctx = p->ctx;
+    CUPTI_TRY(cuptiRangeProfilerEnable(&ep));
+    *rp = ep.pRangeProfilerObject;
+    return PROFILER_OK;
+}
 
-#define CUPTI_CHECK(result, what)                                                         \
-    do {                                                                                  \
-        CUptiResult cupti_r_ = (result);                                                  \
-        if (cupti_r_ != CUPTI_SUCCESS)                                                    \
-            return cupti_fail(cupti_r_, what, __FILE__, __LINE__, msg, msglen);           \
-    } while (0)
+CUptiResult disable(CUpti_RangeProfiler_Object *rp)
+{
+    PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
+    dp.pRangeProfilerObject = rp;
+    return cuptiRangeProfilerDisable(&dp);
+}
 
-#define CUDA_TRY(call)                                                                    \
-    do {                                                                                  \
-        cudaError_t cuda_e_ = (call);                                                     \
-        if (cuda_e_ != cudaSuccess)                                                       \
-            return cuda_fail(cuda_e_, #call, __FILE__, __LINE__, msg, msglen);            \
-    } while (0)
+} // namespace cupti_impl
 
-// A CUPTI parameter struct: zeroed, with its structSize set.
-#define PARAMS(type, var) \
-    type var{};           \
-    var.structSize = type##_STRUCT_SIZE
+using cupti_impl::enable;
+using cupti_impl::disable;
 
-// ---- host object (no GPU needed) ---------------------------------------------
+namespace {
+
 
 CUptiResult host_init(const char *chip, const uint8_t *availability, CUpti_Profiler_Host_Object **out)
 {
@@ -412,22 +397,6 @@ profiler_status current_context(CUcontext *ctx, char *msg, size_t msglen)
     return PROFILER_OK;
 }
 
-profiler_status enable(profiler *p, CUpti_RangeProfiler_Object **rp, char *msg, size_t msglen)
-{
-    PARAMS(CUpti_RangeProfiler_Enable_Params, ep);
-    ep.ctx = p->ctx;
-    CUPTI_TRY(cuptiRangeProfilerEnable(&ep));
-    *rp = ep.pRangeProfilerObject;
-    return PROFILER_OK;
-}
-
-CUptiResult disable(CUpti_RangeProfiler_Object *rp)
-{
-    PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
-    dp.pRangeProfilerObject = rp;
-    return cuptiRangeProfilerDisable(&dp);
-}
-
 profiler_status open_steps(profiler *p, int device, const char *const *names, size_t count,
                            char *msg, size_t msglen)
 {
@@ -498,133 +467,7 @@ profiler_status open_steps(profiler *p, int device, const char *const *names, si
     return PROFILER_OK;
 }
 
-// One measurement on an enabled range profiler.
-profiler_status measure_steps(profiler *p, CUpti_RangeProfiler_Object *rp, const char *range_name,
-                              int (*fn)(void *), int (*restore)(void *), void *user, char *msg,
-                              size_t msglen)
-{
-    PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, sp);
-    sp.pRangeProfilerObject = rp;
-    sp.pMetricNames = const_cast<const char **>(p->name_ptrs.data());
-    sp.numMetrics = p->name_ptrs.size();
-    sp.maxNumOfRanges = 1;
-    sp.maxNumRangeTreeNodes = 1;
-    CUPTI_TRY(cuptiRangeProfilerGetCounterDataSize(&sp));
-    p->counter_data.assign(sp.counterDataSize, 0);
-
-    PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params, cp);
-    cp.pRangeProfilerObject = rp;
-    cp.counterDataSize = p->counter_data.size();
-    cp.pCounterData = p->counter_data.data();
-    CUPTI_TRY(cuptiRangeProfilerCounterDataImageInitialize(&cp));
-
-    PARAMS(CUpti_RangeProfiler_SetConfig_Params, cfg);
-    cfg.pRangeProfilerObject = rp;
-    cfg.configSize = p->config.size();
-    cfg.pConfig = p->config.data();
-    cfg.counterDataImageSize = p->counter_data.size();
-    cfg.pCounterDataImage = p->counter_data.data();
-    cfg.range = CUPTI_UserRange;
-    cfg.replayMode = CUPTI_UserReplay;
-    cfg.maxRangesPerPass = 1;
-    cfg.numNestingLevels = 1;
-    cfg.minNestingLevel = 1;
-    cfg.passIndex = 0;
-    cfg.targetNestingLevel = 1;
-    CUPTI_TRY(cuptiRangeProfilerSetConfig(&cfg));
-
-    const size_t max_passes = p->passes + 8; // CUPTI decides; this only stops a runaway loop
-    bool all_submitted = false;
-    for (size_t pass = 0; !all_submitted; pass++) {
-        if (pass == max_passes) {
-            cupti_msg_set(msg, msglen, "%s:%d: CUPTI still wants passes after %zu (config said %zu)",
-                    __FILE__, __LINE__, pass, p->passes);
-            return PROFILER_ERROR;
-        }
-        PARAMS(CUpti_RangeProfiler_Start_Params, start);
-        start.pRangeProfilerObject = rp;
-        CUPTI_TRY(cuptiRangeProfilerStart(&start));
-
-        // restore runs after Start: starting a pass leaves about 3 MB of dirty
-        // L2 lines on the H200, which a restore that flushes the L2 writes
-        // back here instead of inside the range. Measured on a reduction at
-        // 2^26 that stores 1 MiB: 3.9-4.4 MB of DRAM writes with restore
-        // before Start, 0.93 MB after.
-        int restore_rc = restore ? restore(user) : 0;
-        cudaError_t restore_e = cudaDeviceSynchronize(); // restore's work stays out of the range
-
-        PARAMS(CUpti_RangeProfiler_PushRange_Params, push);
-        push.pRangeProfilerObject = rp;
-        push.pRangeName = range_name;
-        CUptiResult push_r = CUPTI_SUCCESS;
-        int rc = 0;
-        cudaError_t sync_e = cudaSuccess;
-        CUptiResult pop_r = CUPTI_SUCCESS;
-        if (restore_rc == 0 && restore_e == cudaSuccess)
-            push_r = cuptiRangeProfilerPushRange(&push);
-        if (restore_rc == 0 && restore_e == cudaSuccess && push_r == CUPTI_SUCCESS) {
-            rc = fn(user);
-            sync_e = cudaDeviceSynchronize();
-            PARAMS(CUpti_RangeProfiler_PopRange_Params, pop);
-            pop.pRangeProfilerObject = rp;
-            pop_r = cuptiRangeProfilerPopRange(&pop);
-        }
-        // Stop whatever happened, so the session can be disabled cleanly.
-        PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
-        stop.pRangeProfilerObject = rp;
-        CUptiResult stop_r = cuptiRangeProfilerStop(&stop);
-
-        if (restore_rc != 0) {
-            cupti_msg_set(msg, msglen, "restore returned %d before pass %zu", restore_rc, pass + 1);
-            return PROFILER_ERROR;
-        }
-        if (restore_e != cudaSuccess)
-            return cuda_fail(restore_e, "cudaDeviceSynchronize() after restore", __FILE__, __LINE__, msg,
-                             msglen);
-        CUPTI_CHECK(push_r, "cuptiRangeProfilerPushRange");
-        if (rc != 0) {
-            cupti_msg_set(msg, msglen, "the measured function returned %d in pass %zu", rc, pass + 1);
-            return PROFILER_ERROR;
-        }
-        if (sync_e != cudaSuccess)
-            return cuda_fail(sync_e, "cudaDeviceSynchronize() after the measured function", __FILE__,
-                             __LINE__, msg, msglen);
-        CUPTI_CHECK(pop_r, "cuptiRangeProfilerPopRange");
-        CUPTI_CHECK(stop_r, "cuptiRangeProfilerStop");
-        all_submitted = stop.isAllPassSubmitted != 0;
-    }
-
-    PARAMS(CUpti_RangeProfiler_DecodeData_Params, dp);
-    dp.pRangeProfilerObject = rp;
-    CUPTI_TRY(cuptiRangeProfilerDecodeData(&dp));
-    if (dp.numOfRangeDropped != 0) {
-        cupti_msg_set(msg, msglen, "%s:%d: cuptiRangeProfilerDecodeData: %zu range(s) dropped", __FILE__,
-                __LINE__, dp.numOfRangeDropped);
-        return PROFILER_ERROR;
-    }
-
-    PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params, ip);
-    ip.pCounterDataImage = p->counter_data.data();
-    ip.counterDataImageSize = p->counter_data.size();
-    CUPTI_TRY(cuptiRangeProfilerGetCounterDataInfo(&ip));
-    if (ip.numTotalRanges != 1) {
-        cupti_msg_set(msg, msglen, "%s:%d: expected 1 range in the counter data, found %zu", __FILE__,
-                __LINE__, ip.numTotalRanges);
-        return PROFILER_ERROR;
-    }
-
-    PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params, ev);
-    ev.pHostObject = p->host;
-    ev.pCounterDataImage = p->counter_data.data();
-    ev.counterDataImageSize = p->counter_data.size();
-    ev.rangeIndex = 0;
-    ev.ppMetricNames = const_cast<const char **>(p->name_ptrs.data());
-    ev.numMetrics = p->name_ptrs.size();
-    ev.pMetricValues = p->distinct_values.data();
-    CUPTI_TRY(cuptiProfilerHostEvaluateToGpuValues(&ev));
-    return PROFILER_OK;
-}
-
+// What a batch measures: fn(user, k) is range k, restore(user, k) runs before it.
 } // namespace
 
 extern "C" {
@@ -666,44 +509,6 @@ profiler_status profiler_open(int device, const char *const *metric_names, size_
     return PROFILER_OK;
 }
 
-profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(void *user),
-                                 int (*restore)(void *user), void *user, double *values, char *msg,
-                                 size_t msglen)
-{
-    if (msg && msglen)
-        msg[0] = '\0';
-    if (!p || !fn || !values) {
-        cupti_msg_set(msg, msglen, "profiler_measure: %s is NULL", !p ? "the profiler" : !fn ? "fn" : "values");
-        return PROFILER_ERROR;
-    }
-    // The counter decoder misbehaves on long range names with spaces: keep
-    // [A-Za-z0-9_] and at most 31 characters.
-    char safe_name[32];
-    size_t k = 0;
-    for (const char *q = range_name ? range_name : ""; *q && k < sizeof safe_name - 1; q++)
-        safe_name[k++] = isalnum((unsigned char)*q) ? *q : '_';
-    safe_name[k] = '\0';
-    range_name = k ? safe_name : "range";
-    CUDA_TRY(cudaSetDevice(p->device));
-
-    CUpti_RangeProfiler_Object *rp = nullptr;
-    profiler_status s = enable(p, &rp, msg, msglen);
-    if (s != PROFILER_OK)
-        return s;
-    try {
-        s = measure_steps(p, rp, range_name, fn, restore, user, msg, msglen);
-    } catch (const std::bad_alloc &) {
-        cupti_msg_set(msg, msglen, "out of memory");
-        s = PROFILER_ERROR;
-    }
-    CUptiResult r = disable(rp);
-    if (s != PROFILER_OK)
-        return s;
-    CUPTI_CHECK(r, "cuptiRangeProfilerDisable");
-    for (size_t i = 0; i < p->slot.size(); i++)
-        values[i] = p->distinct_values[p->slot[i]];
-    return PROFILER_OK;
-}
 
 int profiler_num_passes(const profiler *p)
 {
@@ -792,3 +597,4 @@ const char *profiler_status_text(profiler_status s)
 }
 
 } // extern "C"
+

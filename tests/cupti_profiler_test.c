@@ -93,6 +93,10 @@ static void test_null_profiler(void **state)
     assert_int_equal(profiler_measure(NULL, "r", NULL, NULL, NULL, &v, msg, sizeof msg),
                      PROFILER_ERROR);
     assert_true(strlen(msg) > 0);
+    msg[0] = '\0';
+    assert_int_equal(profiler_measure_batch(NULL, 4, NULL, NULL, NULL, &v, msg, sizeof msg), PROFILER_ERROR);
+    assert_string_equal(msg, "profiler_measure_batch: the profiler is NULL");
+    assert_int_equal(profiler_num_values(NULL), 0);
     assert_int_equal(profiler_num_passes(NULL), 0);
     assert_string_equal(profiler_chip(NULL), "");
     profiler_close(NULL);

@@ -369,8 +369,34 @@ static void test_no_device_messages(void **state)
     if (device_count(&count, msg, sizeof msg) != 0) assert_int_equal(strncmp(msg, "no CUDA device: ", 16), 0);
 }
 
-/* The dry run's profile phase: every configuration run on the device, once
- * per pass, at the model's cost; none with --no-cupti or no metrics. */
+/* Groups of device configurations in plan order (the sweep's batches): a new
+ * one where variant, dtype, op, finish or mode or n changes, or at 64. */
+static size_t count_groups(const sweep_plan *p)
+{
+    size_t groups = 0, in = 0;
+    const sweep_config *first = NULL;
+    for (size_t i = 0; i < p->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason) continue;
+        if (c->v->runner != RUNNER_DEVICE) {
+            first = NULL;
+            continue;
+        }
+        int same = first && in < 64 && first->v == c->v && first->dtype == c->dtype && first->op == c->op &&
+                   first->n == c->n &&
+                   (c->v->kind == KIND_SCAN ? first->scan_mode == c->scan_mode : first->finish == c->finish);
+        if (!same) {
+            groups++;
+            first = c;
+            in = 0;
+        }
+        in++;
+    }
+    return groups;
+}
+
+/* The dry run's profile phase: every configuration run on the device, in one
+ * batch per group, at the model's cost; none with --no-cupti or no metrics. */
 static void test_profile_estimate(void **state)
 {
     (void)state;
@@ -387,10 +413,15 @@ static void test_profile_estimate(void **state)
     double s = estimate_profile_s(&p, &e, &m, &configs, &passes, how, sizeof how);
     assert_int_equal(configs, device_rows);
     assert_int_equal(passes, 3); /* the default set: 3 passes (results/h200/default-metrics/run.json) */
-    /* default-metrics: (747 s - 214 s) / 2402 configurations = 0.222 s each */
-    double each = s / (double)configs;
-    if (each < 0.2 || each > 0.25) fail_msg("%.3f s per configuration", each);
-    assert_non_null(strstr(how, "default-metrics"));
+    size_t batches = 0;
+    assert_int_equal(sscanf(how, "%zu batches, one per group of configurations", &batches), 1);
+    assert_int_equal(batches, count_groups(&p));
+    assert_true(batches > 1 && batches < configs);
+    /* each batch at least its session (0.161 s + 0.02 s a pass), each configuration at least 1 ms + 0.3 ms a
+     * pass; and far below one session a configuration (0.222 s each, default-metrics) */
+    double floor = batches * (0.161 + 3 * 0.020) + configs * (0.001 + 3 * 0.0003);
+    if (s < floor || s > floor + configs * 0.01) fail_msg("%.1f s modelled, %.1f s from its constants", s, floor);
+    if (s / (double)configs > 0.222 / 4) fail_msg("%.3f s per configuration", s / (double)configs);
     /* two metrics: one pass (run44-vs-cub/run.json: profiler_passes 1) */
     char perr[256];
     assert_int_equal(parse_metrics("dram_read_bytes, dram_write_bytes", &e, perr, sizeof perr), 0);
@@ -405,10 +436,12 @@ static void test_profile_estimate(void **state)
     plan_free(&p);
 }
 
-/* The profile model against the committed runs it was fitted to: the pass
- * rule gives each run's profiler_passes, and the vs-cub plan with run 44's
- * metrics (its rows only: no checks after them then) is estimated within
- * 10 % of run 44's wall time on the H200. */
+/* The profile model against the committed runs its session constants were
+ * fitted to (one configuration a session then): the pass rule gives each
+ * run's profiler_passes, and the vs-cub plan with run 44's metrics (its rows
+ * only: no checks after them then), profiled in batches, is estimated below
+ * run 44's wall time on the H200 (the batched model is to be fitted again on
+ * an H200 run). */
 #define RUN44_HOST_VALIDATION_S 115.0
 
 static void test_profile_model_on_committed_runs(void **state)
@@ -449,7 +482,8 @@ static void test_profile_model_on_committed_runs(void **state)
     }
     double total = estimate_plan_s(&p, &e.timing, &m) + profile - validation_now + RUN44_HOST_VALIDATION_S;
     double wall = json_number_value(json_object_get(r44, "wall_time_s"));
-    if (fabs(total - wall) > 0.10 * wall) fail_msg("vs-cub with 2 metrics: modelled %.0f s, run 44 took %.0f s", total, wall);
+    if (!(total < wall)) fail_msg("vs-cub with 2 metrics in batches: modelled %.0f s, run 44 (one a session) took %.0f s",
+                                  total, wall);
     plan_free(&p);
     json_decref(dm);
     json_decref(r44);

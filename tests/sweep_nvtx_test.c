@@ -1,8 +1,12 @@
 /* The sweep's NVTX tree, recorded by tests/nvtx_injection.c loaded through
  * NVTX_INJECTION64_PATH into the sweep binary running on the fake device:
- *   run > <experiment> > <variant> > <configuration> > validate|warmup|cold|hot|profile
+ *   run > <experiment> > <variant> > <configuration> > validate|warmup|cold|hot
+ *                                     <configuration> > profile
  * with copy_bandwidth directly under run, every range popped, and one
- * configuration range per configuration the plan runs. */
+ * configuration range per configuration the plan runs; with the profile
+ * phase, each configuration's range opens once more, later, under the same
+ * variant range, for its profile phase alone (they run in batches, one per
+ * group of configurations, after the group's timings). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -99,8 +103,12 @@ static void check_tree(int with_profile)
     size_t variants;
     size_t want_configs = planned_configs(&variants);
 
-    static const char *const phases[] = {"validate", "warmup", "cold", "hot", "profile"};
-    const size_t n_phases = with_profile ? 5 : 4;
+    static const char *const measure_phases[] = {"validate", "warmup", "cold", "hot"};
+    static const char *const profile_phases[] = {"profile"};
+    const char *const *phases = measure_phases;
+    size_t n_phases = 4;
+    char (*waiting)[512] = calloc(want_configs + 1, sizeof *waiting); /* measured, not yet profiled */
+    size_t n_waiting = 0, profiled = 0;
     char stack[8][512];
     int depth = 0;
     size_t configs = 0, variant_ranges = 0, experiment_ranges = 0, run_ranges = 0, copy_ranges = 0;
@@ -173,8 +181,22 @@ static void check_tree(int with_profile)
             }
             if (strstr(e->name, "reduce_unroll_last_warp") && strstr(e->name, "block=32 "))
                 fail_msg("a skipped configuration got a range: %s", e->name);
-            configs++;
             next_phase = 0;
+            size_t w = 0;
+            while (w < n_waiting && strcmp(waiting[w], e->name)) w++;
+            if (w < n_waiting) { /* its profile phase: once, after its measurement */
+                assert_true(with_profile);
+                memmove(waiting[w], waiting[w + 1], (n_waiting - w - 1) * sizeof *waiting);
+                n_waiting--;
+                phases = profile_phases;
+                n_phases = 1;
+                profiled++;
+                break;
+            }
+            configs++;
+            phases = measure_phases;
+            n_phases = 4;
+            if (with_profile) snprintf(waiting[n_waiting++], sizeof *waiting, "%s", e->name);
             break;
         }
         case 4:
@@ -193,6 +215,9 @@ static void check_tree(int with_profile)
     assert_int_equal(experiment_ranges, 1);
     assert_int_equal(variant_ranges, variants);
     assert_int_equal(configs, want_configs);
+    assert_int_equal(profiled, with_profile ? want_configs : 0);
+    assert_int_equal(n_waiting, 0);
+    free(waiting);
     free(ev);
     free(text);
 }

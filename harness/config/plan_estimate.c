@@ -152,31 +152,61 @@ void format_duration(double s, char *buf, size_t len)
 }
 
 /* ---- the profile phase ------------------------------------------------------------------------
- * Each configuration the sweep runs on the device opens the CUPTI range
- * profiler, replays its launcher once per pass (each pass with its own L2
- * flush) and closes it again: a cost per configuration and one per pass,
- * whatever the kernel, plus the kernel once per pass. Fitted to two H200 runs:
- *   experiments/results/h200/default-metrics/run.json: the default experiment,
- *     its 19 default metrics in 3 passes, 2402 configurations run: 747 s (353 s
- *     interrupted + 394 s resumed, FINDINGS) against 214 s for the same plan
- *     without metrics (h200/default/run.json): 0.222 s per configuration;
- *   experiments/results/h200/beyond-cub/run44-vs-cub/run.json: vs-cub, 2
- *     metrics in 1 pass, 2079 configurations, no checks after the rows: 543 s
- *     against 166 s for its rows without metrics (h200/vs-cub/run.json: 295 s
- *     with --metrics none, less its confirmation, 129 s by this file's model
- *     scaled to that run): 0.181 s per configuration.
- * Two runs, two constants: 0.161 s + 0.020 s per pass. */
-#define PROFILE_CONFIG_S 0.161
-#define PROFILE_PASS_S 0.020
+ * The sweep profiles the configurations of one group (variant, dtype, op,
+ * finish or scan mode, n: one input) in one batch, after the group's
+ * timings: one CUPTI session per batch of at most PROFILE_BATCH_MAX
+ * (harness/run/profiler.h, cupti/profiler.h), each configuration one range
+ * of every pass, the L2 flushed before each range. Costs:
+ *   per batch: the session -- enabling the range profiler, initialising the
+ *     counter data image, SetConfig, decoding, disabling. When every
+ *     configuration was its own session this, with the per-pass cost, was
+ *     all of the 0.161 s + 0.020 s per pass fitted to two H200 runs
+ *     (results/h200/default-metrics: 2402 configurations, 3 passes, 747 s
+ *     against 214 s without metrics; beyond-cub/run44-vs-cub: 2079
+ *     configurations, 1 pass, 543 s against 166 s), so those two constants
+ *     stand for a batch now;
+ *   per configuration and pass: the L2 flush and empty (2 x L2 of scratch
+ *     read, ~30 us on an H200), two device synchronisations, the range push
+ *     and pop, the launcher's own launch overhead: 0.3 ms estimated from the
+ *     code, plus the kernel itself;
+ *   per configuration: its workspace allocated and made ready, and the
+ *     host-side evaluation of its metrics: 1 ms estimated from the code.
+ * The last two are estimates, to be fitted on an H200 against a run of the
+ * default experiment with and without metrics (run.json wall times). */
+#define PROFILE_BATCH_S 0.161
+#define PROFILE_BATCH_PASS_S 0.020
+#define PROFILE_RANGE_PASS_S 0.0003
+#define PROFILE_RANGE_S 0.001
+#define PROFILE_BATCH_MAX 64 /* SWEEP_PROFILE_QUEUE_MAX, PROFILER_BATCH_MAX */
+/* A configuration's share of its batch, where the plan is not at hand
+ * (estimate_config_s: the progress line's ETA, --shard's weights): the
+ * default experiment's groups hold about 8 configurations on average. */
+#define PROFILE_NOMINAL_BATCH 8.0
 /* Passes: the default set's 19 metrics take 3 on GH100 (default-metrics/run.json,
  * profiler_passes), the two DRAM counters 1 (run44): about one pass per 6 to
  * 7 metrics of a list, until the profiler counts them on the device. */
 #define PROFILE_DEFAULT_PASSES 3u
 #define PROFILE_METRICS_PER_PASS 6.5
 
+/* One configuration's own part of its batch. */
+static double profile_range_s(const sweep_config *c, const estimate_model *m, unsigned passes)
+{
+    return PROFILE_RANGE_S + passes * (PROFILE_RANGE_PASS_S + kernel_s(c, m));
+}
+
+static double profile_batch_s(unsigned passes) { return PROFILE_BATCH_S + passes * PROFILE_BATCH_PASS_S; }
+
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes)
 {
-    return PROFILE_CONFIG_S + passes * (PROFILE_PASS_S + kernel_s(c, m));
+    return profile_range_s(c, m, passes) + profile_batch_s(passes) / PROFILE_NOMINAL_BATCH;
+}
+
+/* Whether c joins the batch that `first` opened (the sweep's rule). */
+static int same_batch(const sweep_config *first, const sweep_config *c, size_t in_batch)
+{
+    if (!first || in_batch >= PROFILE_BATCH_MAX) return 0;
+    if (first->v != c->v || first->dtype != c->dtype || first->op != c->op || first->n != c->n) return 0;
+    return c->v->kind == KIND_SCAN ? first->scan_mode == c->scan_mode : first->finish == c->finish;
 }
 
 double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
@@ -190,17 +220,33 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
                                               : PROFILE_DEFAULT_PASSES;
     if (*passes < 1) *passes = 1;
     double total = 0;
+    size_t batches = 0, in_batch = 0;
+    const sweep_config *first = NULL;
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *c = &p->configs[i];
-        if (c->skip_reason || c->v->runner == RUNNER_HOST) continue;
+        if (c->skip_reason) continue; /* a skipped row does not end a batch */
+        if (c->v->runner == RUNNER_HOST) {
+            first = NULL;
+            continue;
+        }
+        if (!same_batch(first, c, in_batch)) {
+            batches++;
+            total += profile_batch_s(*passes);
+            first = c;
+            in_batch = 0;
+        }
+        in_batch++;
         (*configs)++;
-        total += profile_config_s(c, m, *passes);
+        total += profile_range_s(c, m, *passes);
     }
     if (how)
         snprintf(how, howlen,
-                 "%.3g s per configuration + %.3g s per pass, fitted to two H200 runs (results/h200/default-metrics "
-                 "and beyond-cub/run44-vs-cub against runs without metrics); passes: %s",
-                 PROFILE_CONFIG_S, PROFILE_PASS_S,
+                 "%zu batches, one per group of configurations (at most %d): %.3g s + %.3g s per pass a batch, "
+                 "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels; the batch "
+                 "constants fitted to two H200 runs of one configuration a batch, the others estimated, to be "
+                 "fitted on an H200; passes: %s",
+                 batches, PROFILE_BATCH_MAX, PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
+                 PROFILE_RANGE_PASS_S * 1e3,
                  e->metrics_mode == METRICS_LIST ? "about one per 6.5 metrics listed" : "3 for the default set");
     return total;
 }

@@ -1,6 +1,7 @@
 /* The profile phase's plug: a profiler (the CUPTI one lives in cupti/) that
- * the sweep calls once per valid configuration, after timing, inside the
- * configuration's "profile" NVTX range.
+ * the sweep calls for each valid configuration, after its timing, one at a
+ * time or in batches of one group's configurations, each configuration's
+ * launches inside its "profile" NVTX range.
  *
  * Plugging one in: define a `const sweep_profiler` and pass it to sweep_main()
  * (harness/run/sweep_main.c); the sweep then
@@ -28,6 +29,25 @@
  *      buffers (a->in/out/workspace); it launches v->launch(a, stream) as often
  *      as its passes need (synchronizing as it needs) and writes one value per
  *      column (left NaN where it has none);
+ *   2b. or, where the profiler batches (queue and run_queue set) and the run is
+ *      on one device (not --devices): per configuration whose validation
+ *      passed, after its timing, queue() with its slot k (0, 1, ...) and
+ *      buffers; the profiler keeps what it needs of them (a->in and a->out
+ *      are shared by the queued configurations: every one of a batch has the
+ *      same variant, dtype, op, finish or scan mode and n, so the same input;
+ *      the workspace is the profiler's own, one per slot, made ready with
+ *      v->workspace_init where the variant has one). The sweep calls
+ *      run_queue() for the slots queued so far before the next configuration
+ *      of another group, when SWEEP_PROFILE_QUEUE_MAX are queued or queue()
+ *      answered SWEEP_PROFILE_QUEUE_FULL, when a later configuration failed
+ *      (before the device is recovered) and when the run ends or is
+ *      interrupted; the rows wait for it, and are written in plan order.
+ *      run_queue() launches slot k inside hooks->enter(k) .. hooks->leave(k),
+ *      which open and close that configuration's "profile" NVTX range (under
+ *      its configuration range, opened again), with any L2 flush outside
+ *      them, and writes slot k's values at values[k * stride]. A failure of
+ *      run_queue() is every queued row's error, their metrics left empty;
+ *      one of queue() is that row's alone;
  *   3. calls end() once before the outputs are closed -- only after a begin()
  *      that answered READY or UNAVAILABLE; any other answer means begin()
  *      released what it had set up itself.
@@ -71,6 +91,19 @@ typedef struct sweep_profiler_setup {
 #define SWEEP_PROFILER_UNAVAILABLE 2
 #define SWEEP_PROFILER_BAD_METRIC 3
 
+/* Batches (2b above): at most this many configurations are queued; queue()
+ * answers SWEEP_PROFILE_QUEUE_FULL when it took the configuration and wants
+ * run_queue() before the next (its workspaces reached its memory cap). */
+#define SWEEP_PROFILE_QUEUE_MAX 64
+#define SWEEP_PROFILE_QUEUE_FULL 1
+
+/* Around each queued configuration's launch in run_queue(): its NVTX ranges. */
+typedef struct sweep_profile_hooks {
+    void *user;
+    void (*enter)(void *user, size_t k);
+    void (*leave)(void *user, size_t k);
+} sweep_profile_hooks;
+
 /* The status texts of the two expected UNAVAILABLE cases (one line each; the
  * sweep prints "sweep: profiler unavailable: " before them). */
 #define SWEEP_PROFILER_TEXT_OTHER_PROFILER \
@@ -99,6 +132,15 @@ typedef struct sweep_profiler {
                   size_t errlen);
     int (*after)(void *state, const variant *v, const kernel_args *a, cudaStream_t stream, char *err,
                  size_t errlen);
+    /* Optional, both or neither (2b above). queue(): 0 or SWEEP_PROFILE_QUEUE_FULL
+     * when slot k holds the configuration; -1 with err when it could not
+     * (that row's error; the slots before k stay queued). run_queue(): 0 with
+     * count * stride values written, or nonzero with err; either way the
+     * queue is empty afterwards. */
+    int (*queue)(void *state, size_t k, const variant *v, const kernel_args *a, cudaStream_t stream, char *err,
+                 size_t errlen);
+    int (*run_queue)(void *state, size_t count, const sweep_profile_hooks *hooks, cudaStream_t stream,
+                     double *values, size_t stride, char *err, size_t errlen);
 } sweep_profiler;
 
 #endif

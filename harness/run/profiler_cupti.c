@@ -10,6 +10,17 @@
 #include "cupti/metrics.h"
 #include "harness/run/l2_flush.h"
 
+/* The workspaces of queued configurations, together, before queue() asks for
+ * the batch to run: they are held while the next configurations are timed. */
+#define QUEUE_WORKSPACE_CAP ((size_t)256 << 20)
+
+/* One queued configuration: shared in/out, its own workspace. */
+typedef struct queued {
+    const variant *v;
+    kernel_args a;
+    void *ws;
+} queued;
+
 typedef struct cupti_plug {
     metric_plan *plan;
     profiler *prof;  /* NULL while unavailable */
@@ -23,6 +34,13 @@ typedef struct cupti_plug {
     cudaError_t err;
     const char *err_what;
     double raw[2 * METRIC_PLAN_MAX];
+    /* the batch */
+    queued q[SWEEP_PROFILE_QUEUE_MAX];
+    size_t n_queued, ws_held;
+    const sweep_profile_hooks *hooks;
+    size_t cur;         /* the slot being measured one at a time */
+    char no_batches[512]; /* why batches failed once: one configuration a session from then on */
+    double batch_raw[SWEEP_PROFILE_QUEUE_MAX * 2 * METRIC_PLAN_MAX];
 } cupti_plug;
 
 int profiler_cupti_answer(profiler_status s, const char *msg, char *status, size_t len)
@@ -48,8 +66,18 @@ int profiler_cupti_answer(profiler_status s, const char *msg, char *status, size
     }
 }
 
+/* The queued configurations' workspaces, freed; the queue empty. */
+static void queue_clear(cupti_plug *c)
+{
+    for (size_t k = 0; k < c->n_queued; k++)
+        if (c->q[k].ws) cudaFree(c->q[k].ws);
+    c->n_queued = 0;
+    c->ws_held = 0;
+}
+
 static void release(cupti_plug *c)
 {
+    queue_clear(c);
     profiler_close(c->prof);
     if (c->flush) cudaFree(c->flush);
     metric_plan_free(c->plan);
@@ -117,10 +145,10 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
     if (answer == SWEEP_PROFILER_READY) {
         s->passes = passes;
         snprintf(s->status, sizeof s->status,
-                 "ok: CUPTI range profiler on %s, %d pass%s per configuration, one range over the whole "
-                 "launcher, L2 flushed and emptied (%zu MiB of clean scratch read, then discarded) in each "
-                 "pass before the range opens",
-                 profiler_chip(c->prof), passes, passes == 1 ? "" : "es", c->flush_bytes >> 20);
+                 "ok: CUPTI range profiler on %s, %d pass%s a configuration, one range over its whole launcher, a "
+                 "group's configurations a session (up to %d; one with --devices), L2 flushed and emptied (%zu "
+                 "MiB of clean scratch read) before each range",
+                 profiler_chip(c->prof), passes, passes == 1 ? "" : "es", PROFILER_BATCH_MAX, c->flush_bytes >> 20);
     } else {
         c->unavailable = 1;
         profiler_close(c->prof);
@@ -224,19 +252,174 @@ static int plug_after(void *state, const variant *v, const kernel_args *a, cudaS
     return 0;
 }
 
+/* ---- batches (harness/run/profiler.h, 2b) ---------------------------------------------------------- */
+
+/* Slot k: the configuration's buffers with a workspace of its own, made
+ * ready as a fresh one is (kernels/variant.h): the shared one is the next
+ * configuration's by the time the batch runs. */
+static int plug_queue(void *state, size_t k, const variant *v, const kernel_args *a, cudaStream_t stream, char *err,
+                      size_t errlen)
+{
+    cupti_plug *c = state;
+    if (k != c->n_queued || k >= SWEEP_PROFILE_QUEUE_MAX) {
+        snprintf(err, errlen, "queue: slot %zu out of order (%zu queued)", k, c->n_queued);
+        return -1;
+    }
+    queued *q = &c->q[k];
+    *q = (queued){v, *a, NULL};
+    cudaError_t e = cudaSuccess;
+    if (a->workspace_bytes) e = cudaMalloc(&q->ws, a->workspace_bytes);
+    if (e != cudaSuccess) {
+        q->ws = NULL;
+        (void)cudaGetLastError();
+        set_cuda_err(err, errlen, "allocating the profile phase's workspace", e);
+        return -1;
+    }
+    q->a.workspace = q->ws;
+    if (v->workspace_init) {
+        e = v->workspace_init(&q->a, stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+    }
+    if (e != cudaSuccess) {
+        if (q->ws) cudaFree(q->ws);
+        set_cuda_err(err, errlen, "setting up the profile phase's workspace", e);
+        return -1;
+    }
+    c->n_queued++;
+    c->ws_held += a->workspace_bytes;
+    return c->ws_held >= QUEUE_WORKSPACE_CAP ? SWEEP_PROFILE_QUEUE_FULL : 0;
+}
+
+static int batch_launch(void *user, size_t k)
+{
+    cupti_plug *c = user;
+    const queued *q = &c->q[k];
+    if (c->hooks && c->hooks->enter) c->hooks->enter(c->hooks->user, k);
+    c->err = q->v->launch(&q->a, c->stream);
+    c->err_what = "launch";
+    /* Measuring, the NVTX range closes after the work; under an attached
+     * profiler the range holds the launch alone, as before batches (ncu's
+     * range replay), and the wait comes after it. */
+    if (c->err == cudaSuccess && !c->unavailable) {
+        c->err = cudaStreamSynchronize(c->stream);
+        c->err_what = "kernel execution";
+    }
+    if (c->hooks && c->hooks->leave) c->hooks->leave(c->hooks->user, k);
+    if (c->err == cudaSuccess && c->unavailable) {
+        c->err = cudaStreamSynchronize(c->stream);
+        c->err_what = "kernel execution";
+    }
+    return c->err != cudaSuccess;
+}
+
+/* The L2 written back and emptied before every range, not once per pass:
+ * each range's DRAM columns (dram__bytes_read/write) and its L2 hit rates must
+ * not see the previous range's lines or write-backs, and its time must not
+ * gain from them. Metrics of instructions, warps and shared memory would not
+ * need it, but a set holding any of the others does, and the flush (~30 us)
+ * is small against what a batch saves, so it is always done. */
+static int batch_restore(void *user, size_t k)
+{
+    (void)k;
+    return restore_cb(user);
+}
+
+/* Unavailable mode: each configuration launched once in its range, for the
+ * attached profiler; the flush and the waits outside it. */
+static int run_queue_unavailable(cupti_plug *c, size_t count, char *err, size_t errlen)
+{
+    for (size_t k = 0; k < count; k++) {
+        cudaError_t e = flush_l2(c, c->stream);
+        if (e == cudaSuccess) e = cudaStreamSynchronize(c->stream);
+        if (e != cudaSuccess) {
+            set_cuda_err(err, errlen, "flushing L2", e);
+            return -1;
+        }
+        if (batch_launch(c, k)) {
+            set_cuda_err(err, errlen, c->err_what, c->err);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int slot_launch(void *user) { return batch_launch(user, ((cupti_plug *)user)->cur); }
+
+/* The fallback: each queued configuration in its own session (profiler_measure). */
+static profiler_status measure_one_by_one(cupti_plug *c, size_t count, char *msg, size_t len)
+{
+    size_t nraw = profiler_num_values(c->prof);
+    for (size_t k = 0; k < count; k++) {
+        c->cur = k;
+        profiler_status ps = profiler_measure(c->prof, "config", slot_launch, restore_cb, c, c->batch_raw + k * nraw,
+                                              msg, len);
+        if (ps != PROFILER_OK) return ps;
+    }
+    return PROFILER_OK;
+}
+
+static int plug_run_queue(void *state, size_t count, const sweep_profile_hooks *hooks, cudaStream_t stream,
+                          double *values, size_t stride, char *err, size_t errlen)
+{
+    cupti_plug *c = state;
+    int rc = 0;
+    c->hooks = hooks;
+    c->stream = stream;
+    c->err = cudaSuccess;
+    c->err_what = "";
+    if (count != c->n_queued) {
+        snprintf(err, errlen, "run_queue: %zu configurations asked, %zu queued", count, c->n_queued);
+        rc = -1;
+    } else if (c->unavailable) {
+        rc = run_queue_unavailable(c, count, err, errlen);
+    } else if (!c->prof || !c->plan || stride < c->plan->ncolumns) {
+        snprintf(err, errlen, "the CUPTI profiler is not open");
+        rc = -1;
+    } else {
+        char msg[1024] = "";
+        size_t nraw = profiler_num_values(c->prof);
+        profiler_status ps = c->no_batches[0] ? measure_one_by_one(c, count, msg, sizeof msg)
+                                              : profiler_measure_batch(c->prof, count, batch_launch, batch_restore, c,
+                                                                       c->batch_raw, msg, sizeof msg);
+        if (ps != PROFILER_OK && c->err == cudaSuccess && count > 1 && !c->no_batches[0]) {
+            /* CUPTI refused the batch itself (not the launcher): one session a configuration from here on,
+             * as before batches, said once */
+            snprintf(c->no_batches, sizeof c->no_batches, "%.500s", msg[0] ? msg : profiler_status_text(ps));
+            fprintf(stderr, "sweep: profiling in batches failed (%s); one configuration a session from here on\n",
+                    c->no_batches);
+            msg[0] = '\0';
+            ps = measure_one_by_one(c, count, msg, sizeof msg);
+        }
+        if (ps != PROFILER_OK) {
+            if (c->err != cudaSuccess) set_cuda_err(err, errlen, c->err_what, c->err);
+            else snprintf(err, errlen, "%s", msg[0] ? msg : profiler_status_text(ps));
+            rc = -1;
+        }
+        for (size_t k = 0; rc == 0 && k < count; k++) metric_plan_eval(c->plan, c->batch_raw + k * nraw, values + k * stride);
+    }
+    c->hooks = NULL;
+    queue_clear(c);
+    return rc;
+}
+
 static void plug_end(void *state) { release(state); }
+
+static cupti_plug plug_state;
+
+const char *profiler_cupti_batches_failed(void) { return plug_state.no_batches; }
 
 const sweep_profiler *sweep_profiler_cupti(void)
 {
-    static cupti_plug state;
     static const sweep_profiler prof = {
         .name = "cupti",
-        .state = &state,
+        .state = &plug_state,
         .begin = plug_begin,
         .profile = plug_profile,
         .end = plug_end,
         .before = plug_before,
         .after = plug_after,
+        .queue = plug_queue,
+        .run_queue = plug_run_queue,
     };
     return &prof;
 }

@@ -15,9 +15,18 @@
  *   else needs restoring between passes: launchers never write their input,
  *   write every output element they produce, and initialise the workspace
  *   they rely on themselves (kernels/variant.h).
+ * queue() / run_queue(): the same for a batch of one group's configurations
+ *   (harness/run/profiler.h, 2b) through profiler_measure_batch(): one CUPTI
+ *   session, its set-up and passes shared by up to PROFILER_BATCH_MAX
+ *   configurations, one CUPTI range each, the L2 flushed and emptied before
+ *   every range. Each queued configuration gets a workspace of its own
+ *   (cudaMalloc, then v->workspace_init where the variant has one), freed
+ *   when its batch has run; queue() asks for the batch to run once they hold
+ *   QUEUE_WORKSPACE_CAP bytes.
  * Timing is not disturbed: the range profiler is enabled only inside
- *   profile(), after the configuration's timing, and disabled again before it
- *   returns (each measurement is a whole enable/disable session).
+ *   profile() and run_queue(), after the configurations' timing, and disabled
+ *   again before they return (each is one or more whole enable/disable
+ *   sessions).
  *
  * When profiler_open() cannot measure, begin() answers UNAVAILABLE (columns
  * kept, left empty; the sweep warns once and records why in run.json):
@@ -27,7 +36,8 @@
  *   or any other CUPTI/CUDA failure (its message).
  * The profile phase then still runs: before() flushes the L2 and waits,
  * outside the "profile" range; profile() launches the configuration exactly
- * once, inside it; after() waits for it, outside the range again. So
+ * once, inside it; after() waits for it, outside the range again (in a batch,
+ * run_queue() does the same for each configuration in turn). So
  *   ncu --nvtx --nvtx-include "sweep@profile/" --replay-mode range ...
  * on a sweep of one configuration (or "sweep@run/<experiment>/<variant>/
  * <configuration label>/profile/" on a larger one) profiles exactly that
@@ -43,6 +53,11 @@
 
 /* The CUPTI profile phase, for sweep_main(). One per process. */
 const sweep_profiler *sweep_profiler_cupti(void);
+
+/* "" while batches work; else why CUPTI refused one (its batches were then
+ * measured, and later ones are, one configuration a session; the sweep says
+ * so once on stderr). */
+const char *profiler_cupti_batches_failed(void);
 
 /* What begin() answers for a profiler_open() status (SWEEP_PROFILER_*), with
  * the one-line status text in `status`; `msg` is profiler_open()'s message. */

@@ -102,6 +102,9 @@ static void samples_end(void) { timing_set_samples_hook(NULL, NULL); }
  * CUDA error text, and a mark so that larger ones of its kind skip too. */
 static cfg_outcome no_memory(sweep_row *r, const char *msg, run_ctx *ctx, const sweep_config *cfg)
 {
+    /* the device layer released and allocated its buffers again: the queued
+     * configurations' shared ones are gone */
+    profile_queue_drop(ctx, "not measured: the device buffers were allocated again after an allocation failure");
     char reason[900];
     snprintf(reason, sizeof reason, "out of device memory: %s", msg[0] ? msg : "cudaErrorMemoryAllocation");
     row_set_skip(r, reason);
@@ -236,6 +239,93 @@ static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_a
     }
 }
 
+/* ---- the profile phase in batches (harness/run/profiler.h, 2b) -------------------------------------- */
+
+/* Slot k's ranges: its configuration range, opened again under the variant's
+ * (still open: a batch is one group, so one variant), and its "profile". */
+static void queue_enter(void *user, size_t k)
+{
+    const run_ctx *ctx = user;
+    char label[256];
+    config_label(&ctx->queue[k].cfg, label, sizeof label);
+    phase_push(label, ctx->queue[k].cfg.v);
+    phase_push("profile", ctx->queue[k].cfg.v);
+}
+
+static void queue_leave(void *user, size_t k)
+{
+    (void)user;
+    (void)k;
+    nvtx_pop();
+    nvtx_pop();
+}
+
+void profile_queue_drop(run_ctx *ctx, const char *why)
+{
+    char full[800];
+    snprintf(full, sizeof full, "profile: %s", why);
+    for (size_t k = 0; k < ctx->n_queued; k++) row_set_error(ctx->queue[k].row, full);
+    ctx->n_queued = 0;
+    ctx->queue_full = 0;
+}
+
+void profile_queue_run(run_ctx *ctx)
+{
+    size_t n = ctx->n_queued, mc = ctx->metric_count;
+    if (!n) return;
+    const sweep_profiler *pr = ctx->prof;
+    char msg[768] = "";
+    double *values = malloc(n * mc * sizeof *values);
+    if (!values) {
+        profile_queue_drop(ctx, "out of host memory for the batch's metrics");
+        return;
+    }
+    for (size_t i = 0; i < n * mc; i++) values[i] = NAN; /* a value the profiler has not: empty */
+    sweep_profile_hooks hooks = {ctx, queue_enter, queue_leave};
+    int r = pr->run_queue(pr->state, n, &hooks, ctx->dev->ops->stream(ctx->dev), values, mc, msg, sizeof msg);
+    keep_signals(&ctx->signals_noted);
+    if (r != 0) {
+        profile_queue_drop(ctx, msg[0] ? msg : "failed");
+    } else {
+        for (size_t k = 0; k < n; k++) memcpy(ctx->queue[k].row->plain.metrics, values + k * mc, mc * sizeof *values);
+        ctx->n_queued = 0;
+        ctx->queue_full = 0;
+    }
+    free(values);
+}
+
+/* A batch holds one group: the same input (dtype, n, seed) and the same
+ * shared output (the same kind and size), so its configurations can wait
+ * while the next ones validate and time on those buffers. */
+void profile_queue_settle(run_ctx *ctx, const sweep_config *next)
+{
+    if (!ctx->n_queued) return;
+    if (next && !ctx->queue_full && ctx->n_queued < SWEEP_PROFILE_QUEUE_MAX && same_group(&ctx->queue[0].cfg, next))
+        return;
+    profile_queue_run(ctx);
+}
+
+/* After timing: the configuration joins the batch (its row waits for it). */
+static void profile_enqueue(run_ctx *ctx, const sweep_config *cfg, const kernel_args *a, sweep_row *row)
+{
+    const sweep_profiler *pr = ctx->prof;
+    char msg[768] = "";
+    /* Should the device layer ever move the shared buffers within a group,
+     * the queued configurations' ones are gone: their metrics with them. */
+    if (ctx->n_queued && (ctx->queue[0].a.in != a->in || ctx->queue[0].a.out != a->out))
+        profile_queue_drop(ctx, "not measured: the device layer moved the group's input or output buffers");
+    profile_queue_settle(ctx, cfg);
+    int r = pr->queue(pr->state, ctx->n_queued, cfg->v, a, ctx->dev->ops->stream(ctx->dev), msg, sizeof msg);
+    if (r < 0) {
+        char full[800];
+        snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "could not be queued");
+        row_set_error(row, full);
+        return;
+    }
+    ctx->queue[ctx->n_queued++] = (profile_entry){row, *cfg, *a};
+    ctx->queue_full = r == SWEEP_PROFILE_QUEUE_FULL;
+}
+
 /* NVML's view after a timed phase: the clock-event reasons seen after either
  * phase (idle left out: the device idles between batches), and after the hot
  * one, the temperature and power. */
@@ -267,6 +357,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     char msg[768];
     kernel_args a;
     config_kernel_args(cfg, &a);
+    profile_queue_settle(ctx, cfg); /* the loop has done it already, outside this configuration's range */
 
     dev_status st = DEV_OK;
     sweep_validation val = {.ok = 1, .error_abs = NAN, .tolerance_abs = NAN};
@@ -317,6 +408,9 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
     row_read_conditions(ctx, row, 1);
 
-    if (ctx->prof && ctx->metric_count) profile_config(ctx, cfg, &a, row);
+    if (ctx->prof && ctx->metric_count) {
+        if (ctx->batching) profile_enqueue(ctx, cfg, &a, row);
+        else profile_config(ctx, cfg, &a, row);
+    }
     return CFG_DONE;
 }

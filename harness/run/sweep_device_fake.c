@@ -36,7 +36,13 @@
  *   SWEEP_FAKE_PROFILER=unavailable  begin() answers UNAVAILABLE as under ncu/nsys
  *                      privileges    ... as without permission for the GPU counters
  *                      unknown       ... BAD_METRIC, as for a name the chip does not know
- *                      off           ... OFF (no metric columns) */
+ *                      off           ... OFF (no metric columns)
+ *                      batch-fail    ... READY, but every batch fails (its rows' error)
+ * It batches as the CUPTI one does (harness/run/profiler.h, 2b); two more knobs:
+ *   SWEEP_FAKE_PROFILE_LOG=PATH  one line per batch appended to PATH: "batch<TAB>count",
+ *                              then per slot "slot<TAB>k<TAB>variant<TAB>n<TAB>block dim"
+ *   SWEEP_FAKE_INTERRUPT_QUEUED=K  SIGINT to this process when the K-th configuration of
+ *                              the run is queued (an interrupt with a batch half full) */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <signal.h>
@@ -350,6 +356,10 @@ static cudaStream_t fake_stream(sweep_device *d)
 typedef struct fake_prof {
     size_t count;
     int unavailable; /* columns kept, values left empty */
+    int batch_fail;
+    const variant *queued_v[SWEEP_PROFILE_QUEUE_MAX];
+    kernel_args queued_a[SWEEP_PROFILE_QUEUE_MAX];
+    size_t n_queued, total_queued;
 } fake_prof;
 
 static int fake_prof_begin(void *state, sweep_profiler_setup *s)
@@ -359,6 +369,8 @@ static int fake_prof_begin(void *state, sweep_profiler_setup *s)
     if (!mode) mode = "";
     s->metric_count = 0;
     fp->unavailable = 0;
+    fp->batch_fail = !strcmp(mode, "batch-fail");
+    fp->n_queued = fp->total_queued = 0;
     if (!strcmp(mode, "off")) {
         snprintf(s->status, sizeof s->status, "the fake profiler was told to decline [fake]");
         return SWEEP_PROFILER_OFF;
@@ -401,6 +413,12 @@ static int fake_prof_begin(void *state, sweep_profiler_setup *s)
     return SWEEP_PROFILER_READY;
 }
 
+/* The synthetic values: the variant's bytes, then each column's index. */
+static void fake_values(const fake_prof *fp, const variant *v, const kernel_args *a, double *values)
+{
+    for (size_t i = 0; i < fp->count; i++) values[i] = i == 0 && v->bytes_moved ? v->bytes_moved(a) : (double)i;
+}
+
 static int fake_prof_profile(void *state, const char *label, const variant *v, const kernel_args *a,
                              cudaStream_t stream, double *values, char *err, size_t errlen)
 {
@@ -410,8 +428,61 @@ static int fake_prof_profile(void *state, const char *label, const variant *v, c
     (void)err;
     (void)errlen;
     if (fp->unavailable) return 0; /* the real one launches once here, for the attached tool */
-    for (size_t i = 0; i < fp->count; i++) values[i] = i == 0 && v->bytes_moved ? v->bytes_moved(a) : (double)i;
+    fake_values(fp, v, a, values);
     return 0;
+}
+
+static int fake_prof_queue(void *state, size_t k, const variant *v, const kernel_args *a, cudaStream_t stream,
+                           char *err, size_t errlen)
+{
+    fake_prof *fp = state;
+    (void)stream;
+    if (k != fp->n_queued || k >= SWEEP_PROFILE_QUEUE_MAX) {
+        snprintf(err, errlen, "queue: slot %zu out of order (%zu queued) [fake]", k, fp->n_queued);
+        return -1;
+    }
+    fp->queued_v[k] = v;
+    fp->queued_a[k] = *a;
+    fp->n_queued++;
+    fp->total_queued++;
+    const char *at = getenv("SWEEP_FAKE_INTERRUPT_QUEUED");
+    if (at && *at && strtoull(at, NULL, 10) == fp->total_queued) raise(SIGINT);
+    return 0;
+}
+
+static void fake_log_batch(const fake_prof *fp)
+{
+    const char *path = getenv("SWEEP_FAKE_PROFILE_LOG");
+    FILE *f = path && *path ? fopen(path, "a") : NULL;
+    if (!f) return;
+    fprintf(f, "batch\t%zu\n", fp->n_queued);
+    for (size_t k = 0; k < fp->n_queued; k++)
+        fprintf(f, "slot\t%zu\t%s\t%zu\t%u\n", k, fp->queued_v[k]->name, (size_t)fp->queued_a[k].n,
+                (unsigned)fp->queued_a[k].block_dim);
+    fclose(f);
+}
+
+static int fake_prof_run_queue(void *state, size_t count, const sweep_profile_hooks *hooks, cudaStream_t stream,
+                               double *values, size_t stride, char *err, size_t errlen)
+{
+    fake_prof *fp = state;
+    (void)stream;
+    int rc = 0;
+    if (count != fp->n_queued || stride < fp->count) {
+        snprintf(err, errlen, "run_queue: %zu asked, %zu queued [fake]", count, fp->n_queued);
+        rc = -1;
+    } else if (fp->batch_fail) {
+        snprintf(err, errlen, "the fake profiler was told to fail its batches [fake]");
+        rc = -1;
+    }
+    if (rc == 0) fake_log_batch(fp);
+    for (size_t k = 0; rc == 0 && k < count; k++) {
+        if (hooks && hooks->enter) hooks->enter(hooks->user, k);
+        if (!fp->unavailable) fake_values(fp, fp->queued_v[k], &fp->queued_a[k], values + k * stride);
+        if (hooks && hooks->leave) hooks->leave(hooks->user, k);
+    }
+    fp->n_queued = 0;
+    return rc;
 }
 
 static void fake_prof_end(void *state) { (void)state; }
@@ -420,7 +491,13 @@ static const sweep_profiler *fake_builtin_profiler(sweep_device *d)
 {
     (void)d;
     static fake_prof state;
-    static const sweep_profiler prof = {"fake", &state, fake_prof_begin, fake_prof_profile, fake_prof_end};
+    static const sweep_profiler prof = {.name = "fake",
+                                        .state = &state,
+                                        .begin = fake_prof_begin,
+                                        .profile = fake_prof_profile,
+                                        .end = fake_prof_end,
+                                        .queue = fake_prof_queue,
+                                        .run_queue = fake_prof_run_queue};
     return &prof;
 }
 

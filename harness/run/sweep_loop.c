@@ -44,6 +44,7 @@ static void run_begin_loop(sweep_run *r)
     ctx->e = &r->e;
     ctx->metric_count = r->mc.count;
     ctx->samples = r->samples;
+    ctx->batching = r->prof && r->prof->queue && r->prof->run_queue;
     ctx->cap_oom = registry_count() * DTYPE_COUNT;
     ctx->oom = calloc(ctx->cap_oom, sizeof *ctx->oom);
     if (!ctx->oom) ctx->cap_oom = 0;
@@ -64,6 +65,8 @@ static void run_settle_row(sweep_run *r, sweep_row *row, cfg_outcome out, const 
         snprintf(note, sizeof note, "sweep: %s %s: %s", row->status == ROW_INVALID ? "INVALID" : "ERROR", label,
                  row->error ? row->error : "");
         progress_note(&r->pr, note);
+        /* the queued profile phases first: recovering may take the device's buffers */
+        if (out != CFG_FATAL) profile_queue_run(&r->ctx);
         if (out != CFG_FATAL && r->dev->ops->recover(r->dev, msg, sizeof msg) != 0)
             snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "%.511s", msg);
     }
@@ -136,10 +139,29 @@ static void run_process_warmup(sweep_run *r)
     }
 }
 
+/* The rows not yet in results.csv, in plan order, once no profile phase
+ * waits (a row after a queued one waits too, so the order stays). */
+static void write_ready_rows(sweep_run *r)
+{
+    if (r->ctx.n_queued) return;
+    for (; r->n_written < r->n_rows; r->n_written++) csv_write_row(r->csv, &r->rows[r->n_written], r->mc);
+    fflush(r->csv);
+}
+
+/* The run's end, interrupted or not: the queued profile phases run (given up
+ * when the device failed), and every row is written. */
+static void finish_rows(sweep_run *r)
+{
+    if (r->ctx.fatal[0]) profile_queue_drop(&r->ctx, "not measured: the device failed before the batch ran");
+    else profile_queue_run(&r->ctx);
+    write_ready_rows(r);
+}
+
 void run_loop(sweep_run *r)
 {
     run_begin_loop(r);
     run_process_warmup(r);
+    r->n_written = r->n_rows;
     for (size_t i = 0; i < r->plan.count; i++) {
         const sweep_config *cfg = &r->plan.configs[i];
         if (index_has(&r->ix, cfg)) continue;
@@ -147,6 +169,9 @@ void run_loop(sweep_run *r)
             r->interrupted = 1;
             break;
         }
+        /* a batch ends before a configuration of another group, outside its ranges */
+        if (!cfg->skip_reason) profile_queue_settle(&r->ctx, cfg);
+        write_ready_rows(r);
         sweep_row *row = &r->rows[r->n_rows];
         if (row_init(row, cfg, r->mc.count)) {
             snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
@@ -156,12 +181,12 @@ void run_loop(sweep_run *r)
             r->interrupted = 1;
             break;
         }
-        csv_write_row(r->csv, row, r->mc);
-        fflush(r->csv);
         r->n_rows++;
         r->done++;
+        write_ready_rows(r);
         if (r->ctx.fatal[0]) break;
     }
+    finish_rows(r);
     nvtx_pop_all();
     progress_update(&r->pr, r->done, r->est_done, r->failures, NULL);
     progress_end(&r->pr);

@@ -57,6 +57,13 @@ typedef struct oom_mark {
     size_t n;
 } oom_mark;
 
+/* A configuration whose profile phase waits for its batch, and its row. */
+typedef struct profile_entry {
+    sweep_row *row;
+    sweep_config cfg;
+    kernel_args a;
+} profile_entry;
+
 /* What measuring one configuration needs beyond it (sweep_config.c). */
 typedef struct run_ctx {
     sweep_config group; /* the last configuration that validated itself */
@@ -72,6 +79,11 @@ typedef struct run_ctx {
     int signals_noted; /* the profiler's replacing of our handlers was reported */
     nvml_reader *nvml; /* NULL: no NVML on this host (run.json says why) */
     double validate_s; /* the validate phase's seconds so far (run.json validate_s) */
+    /* the profile phase in batches (harness/run/profiler.h, 2b): the single-device loop only */
+    int batching;
+    profile_entry queue[SWEEP_PROFILE_QUEUE_MAX];
+    size_t n_queued;
+    int queue_full; /* the profiler asked for the batch to run before the next configuration */
 } run_ctx;
 
 /* One run of the sweep, from the command line to the last file. sweep_main
@@ -110,6 +122,7 @@ typedef struct sweep_run {
     /* rows: those already there (--resume), then the plan's */
     sweep_row *rows;
     size_t n_rows, n_loaded;
+    size_t n_written; /* rows in results.csv; the rest wait for their batch's profile phase */
     row_index ix;
     /* the loop */
     run_ctx ctx;
@@ -152,6 +165,11 @@ int index_build(row_index *ix, const sweep_row *rows, size_t n);
 int index_has(const row_index *ix, const sweep_config *c);
 size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg);
 cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row);
+/* The queued profile phases: run them unless `next` (NULL: none) joins their
+ * batch; run them now; or give them up, each row's error saying why. */
+void profile_queue_settle(run_ctx *ctx, const sweep_config *next);
+void profile_queue_run(run_ctx *ctx);
+void profile_queue_drop(run_ctx *ctx, const char *why);
 
 /* ---- sweep_setup.c: each step returns RUN_GO or the exit status ---- */
 
