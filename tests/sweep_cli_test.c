@@ -95,8 +95,8 @@ static void test_usage_errors(void **state)
 {
     (void)state;
     {
-        const char *a[] = {"--sizes", "2^40", NULL};
-        expect_usage_error(a, "--sizes: '2^40': n must be below 2^31");
+        const char *a[] = {"--sizes", "2^41", NULL};
+        expect_usage_error(a, "--sizes: '2^41': n must be at most 2^40");
     }
     {
         const char *a[] = {"--block-dims=96", NULL};

@@ -42,11 +42,18 @@ static void test_sizes(void **state)
     assert_int_equal(parse_sizes("2^31 - 1", &l, err, sizeof err), -1);
     assert_int_equal(parse_sizes("2147483647", &l, err, sizeof err), 0);
     assert_int_equal(l.v[0], 2147483647u);
+    assert_int_equal(parse_sizes("2^31..2^34, 2^40", &l, err, sizeof err), 0); /* 64-bit sizes */
+    assert_int_equal(l.count, 5);
+    assert_int_equal(l.v[0], (size_t)1 << 31);
+    assert_int_equal(l.v[3], (size_t)1 << 34);
+    assert_int_equal(l.v[4], (size_t)1 << 40);
+    assert_int_equal(parse_sizes("1099511627777", &l, err, sizeof err), -1); /* 2^40 + 1 */
+    assert_non_null(strstr(err, "'1099511627777': n must be at most 2^40"));
 
     struct {
         const char *text, *needle;
     } bad[] = {
-        {"2^31", "'2^31': n must be below 2^31"},
+        {"2^41", "'2^41': n must be at most 2^40"},
         {"0", "'0': n must be at least 1"},
         {"2^20..2^10", "runs backwards"},
         {"1..8:x1", "does not advance"},
@@ -202,7 +209,7 @@ static void test_experiment_file(void **state)
     expect_file_error("[experiment]\nname = a\n\n[axis]\n", "experiments/t.ini:4: unknown section [axis]");
     expect_file_error("[axes]\n[timing]\n[axes]\n", "experiments/t.ini:3: section [axes] repeated (first at line 1)");
     expect_file_error("name = x\n", "experiments/t.ini:1: 'name' is outside a section");
-    expect_file_error("[axes]\n\n\nsizes = 2^40\n", "experiments/t.ini:4: sizes: '2^40': n must be below 2^31");
+    expect_file_error("[axes]\n\n\nsizes = 2^41\n", "experiments/t.ini:4: sizes: '2^41': n must be at most 2^40");
     expect_file_error("[axes]\nblock_dims = 100\n", "experiments/t.ini:2: block_dims: '100': not a multiple of 32");
     expect_file_error("[axes]\ndtypes = f32, bf16\n", "experiments/t.ini:2: dtypes: 'bf16': unknown dtype");
     expect_file_error("[timing]\nmax_noise = lots\n", "experiments/t.ini:2: max_noise: 'lots' is not a percentage");

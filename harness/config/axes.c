@@ -179,7 +179,7 @@ static int check_n(unsigned long long v, const char *item, const void *ctx, char
 {
     (void)ctx;
     if (v < 1) return fail(err, errlen, "'%s': n must be at least 1", item);
-    if (v >= VARIANT_MAX_N) return fail(err, errlen, "'%s': n must be below 2^31", item);
+    if (v > VARIANT_MAX_N) return fail(err, errlen, "'%s': n must be at most 2^40", item);
     return 0;
 }
 
