@@ -175,6 +175,12 @@ int scan_mode_from_name(const char *s);
  * dtype). A variant that cannot reach it declares its own max_n; 0 means its
  * kernels index in 64 bits and take any n up to this. */
 #define VARIANT_MAX_N ((size_t)1 << 40)
+/* The max_n of every hand-written variant: its grids, tile numbers and
+ * status-word indices are 32-bit (gridDim.x <= 2^31 - 1), and its smallest
+ * tile is 32 elements, so up to 2^35 they cannot overflow; element indices
+ * and byte counts are size_t throughout. 2^35 f32 is 128 GiB: more than one
+ * device holds beside an output. */
+#define VARIANT_GRID_MAX_N ((size_t)1 << 35)
 
 #ifdef __cplusplus
 }
