@@ -263,8 +263,8 @@ static void test_shipped_experiments(void **state)
     plan_free(&a);
     plan_free(&b);
 
-    const char *names[] = {"full", "smoke"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *names[] = {"full", "smoke", "big-n", "vs-cub"};
+    for (size_t i = 0; i < 4; i++) {
         char rel[64], bundle[64];
         snprintf(rel, sizeof rel, "experiments/%s.ini", names[i]);
         snprintf(bundle, sizeof bundle, "../experiments/%s.ini", names[i]);
@@ -279,6 +279,48 @@ static void test_shipped_experiments(void **state)
 }
 
 /* ---- expansion ------------------------------------------------------------------------- */
+
+/* [axes] max_input_bytes stops each dtype at its own n (2^34 f32, 2^33 f64
+ * under 64G), and from 2^31 every configuration validates itself. */
+static void test_big_sizes_per_dtype(void **state)
+{
+    (void)state;
+    experiment e;
+    const char *text = "[experiment]\nname = big\nvariants = reduce_coarsened, scan_cub\nvalidate = 2^26\n"
+                       "[axes]\nsizes = 2^30..2^34\ndtypes = f32, f64\nblock_dims = 256, 512\ncoarse = 4, 16\n"
+                       "max_input_bytes = 64G\n";
+    if (experiment_parse_string(text, "experiments/t.ini", &e, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(e.max_input_bytes, (size_t)64 << 30);
+    sweep_plan p;
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    size_t big_f32 = 0, big_f64 = 0, capped = 0;
+    for (size_t i = 0; i < p.count; i++) {
+        const sweep_config *c = &p.configs[i];
+        size_t in = c->n * dtype_size(c->dtype);
+        if (in > ((size_t)64 << 30)) {
+            assert_non_null(c->skip_reason);
+            assert_non_null(strstr(c->skip_reason, "max_input_bytes"));
+            capped++;
+            continue;
+        }
+        assert_null(c->skip_reason);
+        if (c->n > VALIDATE_EACH_ABOVE) assert_true(c->validate); /* every one, not one per group */
+        if (c->n == (size_t)1 << 34) big_f32 += c->dtype == DTYPE_F32;
+        if (c->n == (size_t)1 << 33) big_f64 += c->dtype == DTYPE_F64;
+    }
+    assert_int_equal(capped, 5);  /* f64 at 2^34: 4 reduce_coarsened + 1 scan_cub */
+    assert_int_equal(big_f32, 5); /* 2 x 2 reduce_coarsened + scan_cub */
+    assert_int_equal(big_f64, 5);
+    plan_free(&p);
+    size_t v;
+    assert_int_equal(parse_max_input_bytes("none", &v, err, sizeof err), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(parse_max_input_bytes("2^36", &v, err, sizeof err), 0);
+    assert_int_equal(v, (size_t)1 << 36);
+    assert_int_equal(parse_max_input_bytes("1G, 2G", &v, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'1G, 2G': 'none' or one byte count"));
+    expect_file_error("[axes]\nmax_input_bytes = lots\n", "experiments/t.ini:2: max_input_bytes: 'lots': 'none' or one");
+}
 
 static int popcount(unsigned x) { return __builtin_popcount(x); }
 
@@ -798,6 +840,7 @@ int main(void)
         cmocka_unit_test(test_globs_and_aliases),
         cmocka_unit_test(test_glob_errors),
         cmocka_unit_test(test_validation_sampling),
+        cmocka_unit_test(test_big_sizes_per_dtype),
         cmocka_unit_test(test_label_and_estimates),
         cmocka_unit_test(test_default_fits_budget),
         cmocka_unit_test(test_axes_override_applies_to_matching),

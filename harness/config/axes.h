@@ -43,6 +43,9 @@ typedef enum {
  * Every n must lie in [1, 2^40] (VARIANT_MAX_N); a variant may take less (its max_n). */
 int parse_sizes(const char *text, size_list *out, char *err, size_t errlen);
 
+/* One byte count with the sizes' spellings (64G, 2^36), or "none" (0). */
+int parse_max_input_bytes(const char *text, size_t *out, char *err, size_t errlen);
+
 /* Powers of two within [1, max] (block dims: max 1024; coarse factors), as a
  * list or ranges like sizes; "all" is every power of two from `all_from` to max.
  * Returned as a size_list (ascending). */

@@ -34,7 +34,7 @@ static void print_experiment(FILE *f, const experiment *e)
     if (e->validate_all_to) {
         format_size(e->validate_all_to, a, sizeof a);
         fprintf(f, "validate: every configuration up to n = %s; above, the first of each variant, dtype, op, "
-                   "finish/mode and n\n",
+                   "finish/mode and n, and every one from 2^31\n",
                 a);
     } else {
         fprintf(f, "validate: every configuration\n");

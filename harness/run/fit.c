@@ -121,7 +121,7 @@ static long mark_unfit(sweep_plan *p, const fit_budget *b, size_t usable, fit_re
         if (c->skip_reason) continue;
         size_t need = config_need(c, b);
         if (need <= usable) continue;
-        char text[256];
+        char text[384];
         format_bytes((double)need, need_s, sizeof need_s);
         snprintf(text, sizeof text,
                  "does not fit in device memory: needs %s, the device has %s free (device %d; the need counts the L2 "
