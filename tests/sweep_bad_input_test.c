@@ -63,7 +63,7 @@ static const bad_case cases[] = {
     {{"--variants", "reduce_cubb"}, NULL, 0, {NULL}, PRE_NONE,
      "--variants: 'reduce_cubb' matches no variant name or alias (see --list); closest: reduce_cub"},
     {{"--experiment", "defualt"}, NULL, 0, {NULL}, PRE_NONE,
-     "--experiment: no experiment 'defualt' (experiments: coarsening, default, dtypes-ops, full, harris-ladder, "
+     "--experiment: no experiment 'defualt' (experiments: big-n, coarsening, default, dtypes-ops, full, harris-ladder, "
      "scan-ladder, smoke, sum-16m, vs-cub); closest: default"},
     /* ---- plans that run nothing */
     {{"--variants", "scan_naive", "--sizes", "2^30"}, NULL, 0, {NULL}, PRE_NONE,
