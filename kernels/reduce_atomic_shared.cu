@@ -57,4 +57,5 @@ extern "C" const variant reduce_atomic_shared_variant = REDUCE_VARIANT(
     .description = "block-scope shared-memory atomic per element, then one global atomic per block",
     .excluded_pairs = FLOAT_MAX_MIN_PAIRS,
     .limits = "max/min only for i32: there is no native float atomicMax_block/atomicMin_block",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -250,4 +250,5 @@ extern "C" const variant reduce_bulk_ring_variant = REDUCE_VARIANT(
     .axes = {{"ring_stage_vectors", "16-byte vectors per thread per stage",
               "how much of the input one ring stage's bulk copy brings in, per thread",
               AXIS_SET(STAGE_VECTORS_LIST)}},
+    .max_n = VARIANT_GRID_MAX_N,
     .workspace_init = workspace_init);

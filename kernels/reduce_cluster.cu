@@ -149,4 +149,5 @@ extern "C" const variant reduce_cluster_variant = BLOCK_PARTIALS_REDUCE_VARIANT(
              {"cluster_size", "blocks per cluster",
               "thread blocks that share their partials through distributed shared memory before one goes to "
               "global memory",
-              AXIS_SET(CLUSTER_SIZE_LIST)}});
+              AXIS_SET(CLUSTER_SIZE_LIST)}},
+    .max_n = VARIANT_GRID_MAX_N);

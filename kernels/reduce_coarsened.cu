@@ -78,4 +78,5 @@ extern "C" const variant reduce_coarsened_variant = BLOCK_PARTIALS_REDUCE_VARIAN
     .block_dims = BLOCKS_32_TO_1024,
     .axes = {{"items_per_thread", "elements per thread",
               "input elements each thread adds in registers before the block's shared-memory tree",
-              COARSE_1_TO_64}});
+              COARSE_1_TO_64}},
+    .max_n = VARIANT_GRID_MAX_N);

@@ -95,4 +95,5 @@ extern "C" const variant reduce_cooperative_groups_variant = BLOCK_PARTIALS_REDU
     .alias = "cg::reduce",
     .family = "shuffle",
     .description = "grid-stride loads, then cg::reduce over tiled_partition<32> tiles and across tile leaders",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

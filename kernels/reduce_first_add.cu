@@ -52,4 +52,5 @@ extern "C" const variant reduce_first_add_variant = BLOCK_PARTIALS_REDUCE_VARIAN
     .alias = "reduce3, reduce_v3, sum_addfirst",
     .family = "harris",
     .description = "first add during load (two elements per thread, half the blocks), then sequential addressing",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

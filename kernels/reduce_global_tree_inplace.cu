@@ -95,4 +95,5 @@ extern "C" const variant reduce_global_tree_inplace_variant = BLOCK_PARTIALS_RED
     .alias = "reduce_gpu (seed 002)",
     .family = "global",
     .description = "in-place tree in global memory (data[2t] op= data[2t+stride]) on a workspace copy of the input",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -59,4 +59,5 @@ extern "C" const variant reduce_interleaved_divergent_variant = BLOCK_PARTIALS_R
     .alias = "reduce0, reduce_v0, sum_reduce",
     .family = "harris",
     .description = "interleaved addressing, divergent tid % (2*s) branch; one element per thread",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -58,4 +58,5 @@ extern "C" const variant reduce_interleaved_strided_variant = BLOCK_PARTIALS_RED
     .alias = "reduce1, reduce_v1",
     .family = "harris",
     .description = "interleaved addressing with strided index 2*s*tid: no divergence, but shared-memory bank conflicts",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

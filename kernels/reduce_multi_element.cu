@@ -78,4 +78,5 @@ extern "C" const variant reduce_multi_element_variant = BLOCK_PARTIALS_REDUCE_VA
     .family = "harris",
     .description = "grid-stride loop, many elements per thread in a register, grid capped at one wave; complete unroll",
     .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
-    .block_dims = BLOCKS_64_TO_1024);
+    .block_dims = BLOCKS_64_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -90,4 +90,5 @@ extern "C" const variant reduce_one_launch_variant = REDUCE_VARIANT(
     .axes = {{"vectors_in_flight", "16-byte vectors per thread",
               "16-byte loads each thread issues before it adds any of them (memory-level parallelism)",
               AXIS_SET(VECTORS_IN_FLIGHT_LIST)}},
+    .max_n = VARIANT_GRID_MAX_N,
     .workspace_init = workspace_init);

@@ -52,4 +52,5 @@ extern "C" const variant reduce_sequential_addressing_variant = BLOCK_PARTIALS_R
     .alias = "reduce2, reduce_v2, sum_reversed",
     .family = "harris",
     .description = "sequential addressing, reversed stride loop (tid < s): no divergence, no bank conflicts",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

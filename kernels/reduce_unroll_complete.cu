@@ -63,4 +63,5 @@ extern "C" const variant reduce_unroll_complete_variant = BLOCK_PARTIALS_REDUCE_
     .family = "harris",
     .description = "first add, tree completely unrolled for a compile-time block size (template on BLOCK)",
     .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
-    .block_dims = BLOCKS_64_TO_1024);
+    .block_dims = BLOCKS_64_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

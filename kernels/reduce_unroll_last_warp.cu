@@ -58,4 +58,5 @@ extern "C" const variant reduce_unroll_last_warp_variant = BLOCK_PARTIALS_REDUCE
     .family = "harris",
     .description = "first add, tree down to 64 values, then the last warp unrolled (volatile + __syncwarp)",
     .limits = "block dims from 64: the unrolled warp step reads 64 shared values",
-    .block_dims = BLOCKS_64_TO_1024);
+    .block_dims = BLOCKS_64_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -77,4 +77,5 @@ extern "C" const variant reduce_vectorized_single_pass_variant = REDUCE_VARIANT(
     .alias = "vectorized",
     .family = "single_pass",
     .description = "16-byte vector loads in a grid-stride loop, shuffle block reduce, last block reduces the partials",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -62,4 +62,5 @@ extern "C" const variant reduce_warp_shuffle_variant = BLOCK_PARTIALS_REDUCE_VAR
     .alias = "reduce_v6, sum_shuffle",
     .family = "shuffle",
     .description = "first add during load, then __shfl_down_sync within warps and across warp leaders",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

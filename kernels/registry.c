@@ -66,8 +66,9 @@ int variant_accepts(const variant *v, const kernel_args *a, const char **reason)
     if (v->excluded_pairs & PAIR_BIT(a->dtype, a->op))
         REJECT(v->limits ? v->limits : "dtype/op pair not supported by this variant");
     if (a->n == 0) REJECT("n must be at least 1");
-    if (a->n >= VARIANT_MAX_N) REJECT("n must be below 2^31");
-    if (v->max_n && a->n > v->max_n) REJECT("n above this variant's max_n (see its registry entry)");
+    if (a->n > VARIANT_MAX_N) REJECT("n must be at most 2^40");
+    if (v->max_n && a->n > v->max_n)
+        REJECT("n above this variant's max_n (its limits say why: sweep --list)");
     if (!is_pow2(a->block_dim) || a->block_dim > 1024 || !(v->block_dims & a->block_dim))
         REJECT("block dim not accepted by this variant");
     for (size_t k = 0; k < VARIANT_AXES_MAX; k++)

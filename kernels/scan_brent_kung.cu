@@ -31,4 +31,5 @@ extern "C" const variant scan_brent_kung_variant = SCAN_VARIANT(
     .alias = "brent_kung_scan",
     .family = "brent_kung",
     .description = "Brent-Kung up-sweep/down-sweep, two elements per thread; hierarchical across blocks",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -164,4 +164,5 @@ extern "C" const variant scan_cluster_lookback_variant = SCAN_VARIANT(
              {"cluster_size", "blocks per cluster",
               "thread blocks that draw one tile index, publish one status word and look back once, together",
               AXIS_SET(CLUSTER_SIZE_LIST)}},
+    .max_n = VARIANT_GRID_MAX_N,
     .workspace_init = workspace_init);

@@ -106,4 +106,5 @@ extern "C" const variant scan_decoupled_lookback_variant = SCAN_VARIANT(
     .block_dims = BLOCKS_32_TO_1024,
     .axes = {{"items_per_thread", "elements per thread",
               "input elements each thread scans in registers before the block-wide scan",
-              AXIS_SET(SCAN_COARSE_LIST)}});
+              AXIS_SET(SCAN_COARSE_LIST)}},
+    .max_n = VARIANT_GRID_MAX_N);

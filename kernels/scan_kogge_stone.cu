@@ -35,4 +35,5 @@ extern "C" const variant scan_kogge_stone_variant = SCAN_VARIANT(
     .alias = "kogge_stone_scan_gpu",
     .family = "kogge_stone",
     .description = "Kogge-Stone in one shared buffer, two barriers per step; tiles of B, hierarchical across blocks",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -34,4 +34,5 @@ extern "C" const variant scan_kogge_stone_double_buffer_variant = SCAN_VARIANT(
     .alias = "ping_pong_scan, double_buffered_kogge_stone",
     .family = "kogge_stone",
     .description = "Kogge-Stone with two shared buffers (ping-pong), one barrier per step; hierarchical across blocks",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

@@ -141,4 +141,5 @@ extern "C" const variant scan_lookback_vectorized_variant = SCAN_VARIANT(
     .axes = {{"items_per_thread", "elements per thread",
               "input elements each thread scans in registers (whole 16-byte rows) before the tile scan",
               AXIS_SET(ROWS_ITEMS_LIST)}},
+    .max_n = VARIANT_GRID_MAX_N,
     .workspace_init = workspace_init);

@@ -29,4 +29,5 @@ extern "C" const variant scan_warp_shuffle_variant = SCAN_VARIANT(
     .alias = "shfl_up_scan",
     .family = "shuffle",
     .description = "__shfl_up_sync scan per warp, warp totals scanned by warp 0; hierarchical across blocks",
-    .block_dims = BLOCKS_32_TO_1024);
+    .block_dims = BLOCKS_32_TO_1024,
+    .max_n = VARIANT_GRID_MAX_N);

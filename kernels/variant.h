@@ -118,7 +118,7 @@ typedef struct variant {
     const char *limits;      /* why some dtype/op pairs are missing or axes narrowed; NULL if none */
     unsigned block_dims;     /* accepted threads per block, AXIS_BIT set */
     variant_axis axes[VARIANT_AXES_MAX]; /* its own axes (variant_axis above); none: all zero */
-    size_t max_n;            /* largest n it handles in reasonable time; 0 = any n below 2^31 */
+    size_t max_n;            /* largest n it handles (limits says why); 0 = any n up to VARIANT_MAX_N */
     /* NULL, or: make a->workspace ready for launch (see above). */
     cudaError_t (*workspace_init)(const kernel_args *a, cudaStream_t stream);
     /* What its kind says (the constructors below fill these). */
@@ -171,8 +171,16 @@ int op_from_name(const char *s);
 int finish_from_name(const char *s);
 int scan_mode_from_name(const char *s);
 
-/* Largest n any variant is asked to handle (kernels index with 32-bit grids). */
-#define VARIANT_MAX_N ((size_t)1 << 31)
+/* Largest n the sweep parses (2^40: no device holds more elements of any
+ * dtype). A variant that cannot reach it declares its own max_n; 0 means its
+ * kernels index in 64 bits and take any n up to this. */
+#define VARIANT_MAX_N ((size_t)1 << 40)
+/* The max_n of every hand-written variant: its grids, tile numbers and
+ * status-word indices are 32-bit (gridDim.x <= 2^31 - 1), and its smallest
+ * tile is 32 elements, so up to 2^35 they cannot overflow; element indices
+ * and byte counts are size_t throughout. 2^35 f32 is 128 GiB: more than one
+ * device holds beside an output. */
+#define VARIANT_GRID_MAX_N ((size_t)1 << 35)
 
 #ifdef __cplusplus
 }

@@ -63,7 +63,7 @@ static const bad_case cases[] = {
     {{"--variants", "reduce_cubb"}, NULL, 0, {NULL}, PRE_NONE,
      "--variants: 'reduce_cubb' matches no variant name or alias (see --list); closest: reduce_cub"},
     {{"--experiment", "defualt"}, NULL, 0, {NULL}, PRE_NONE,
-     "--experiment: no experiment 'defualt' (experiments: cluster, coarsening, default, dtypes-ops, full, "
+     "--experiment: no experiment 'defualt' (experiments: big-n, cluster, coarsening, default, dtypes-ops, full, "
      "harris-ladder, scan-ladder, smoke, sum-16m, vs-cub); closest: default"},
     /* ---- plans that run nothing */
     {{"--variants", "scan_naive", "--sizes", "2^30"}, NULL, 0, {NULL}, PRE_NONE,
@@ -91,7 +91,7 @@ static const bad_case cases[] = {
     {{"--sizes", "-5"}, NULL, 0, {NULL}, PRE_NONE, "--sizes: '-5' is negative"},
     {{"--sizes", "lots"}, NULL, 0, {NULL}, PRE_NONE, "--sizes: 'lots' is not a number"},
     {{"--sizes", "99999999999999999999999"}, NULL, 0, {NULL}, PRE_NONE, "--sizes: '99999999999999999999999' is too large"},
-    {{"--sizes", "2^40"}, NULL, 0, {NULL}, PRE_NONE, "--sizes: '2^40': n must be below 2^31"},
+    {{"--sizes", "2^41"}, NULL, 0, {NULL}, PRE_NONE, "--sizes: '2^41': n must be at most 2^40"},
     {{"--sizes", "1K,,2K"}, NULL, 0, {NULL}, PRE_NONE, "--sizes: '1K,,2K': empty item in the list"},
     {{"--sizes", "2^20..2^10"}, NULL, 0, {NULL}, PRE_NONE, "the range runs backwards"},
     /* larger than the device's memory (2 GiB here: 2^29 f32 is 2 GiB of input alone) */

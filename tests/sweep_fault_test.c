@@ -163,13 +163,14 @@ static void test_out_of_memory_skips_the_size(void **state)
     tu_free_rows(rows, n);
 }
 
-/* 1 GiB: 768 MiB usable. At 2^27 f32 a reduction (512 MiB + the 120 MiB
- * flush buffer) fits, a scan (1 GiB + 120 MiB) does not. */
+/* 2 GiB: 1.75 GiB usable. At 2^27 f32 a reduction (512 MiB + the 1 GiB
+ * validation allowance + the 120 MiB flush buffer) fits, a scan (1 GiB +
+ * 1 GiB + 120 MiB) does not. */
 static void test_memory_check_skips_what_cannot_fit(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("fit");
-    const char *env[] = {FAKE, "SWEEP_FAKE_MEM_BYTES=1G", NULL};
+    const char *env[] = {FAKE, "SWEEP_FAKE_MEM_BYTES=2G", NULL};
     const char *args[] = {"--variants", "reduce_cub,scan_cub", "--sizes", "1K,2^27", "--min-samples", "2",
                           "--out", dir, "--force", NULL};
     tu_result r = tu_run(NULL, env, args);
@@ -183,11 +184,49 @@ static void test_memory_check_skips_what_cannot_fit(void **state)
     assert_int_equal(find_row(rows, n, "scan_cub", 1024, 0)->status, ROW_OK);
     const sweep_row *big = find_row(rows, n, "scan_cub", 1u << 27, 0);
     assert_int_equal(big->status, ROW_SKIPPED);
-    assert_non_null(strstr(big->skip_reason, "does not fit in device memory: needs 1.1 GiB"));
+    assert_non_null(strstr(big->skip_reason, "does not fit in device memory: needs 2.1 GiB, the device has 2.0 GiB free"));
     tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "plan"), "skipped")), 1);
     json_decref(j);
+}
+
+/* 2^34 on an 80 GiB device: an f32 reduction (64 GiB + 1 GiB allowance +
+ * the flush buffer) fits and runs; a scan (128 GiB + ...) and an f64
+ * reduction (128 GiB + ...) are skipped rows naming both numbers; the
+ * small sizes all run. No OOM rows: nothing that does not fit is tried. */
+static void test_big_n_skips_what_the_device_cannot_hold(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("bign");
+    const char *env[] = {FAKE, "SWEEP_FAKE_MEM_BYTES=80G", NULL};
+    const char *args[] = {"--variants", "reduce_cub,scan_cub", "--sizes", "1K,2^34", "--dtype", "f32,f64",
+                          "--min-samples", "2", "--out", dir, "--force", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
+    assert_non_null(strstr(r.err, "3 configurations do not fit in device 0's memory: skipped"));
+    tu_result_free(&r);
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n, 0);
+    assert_int_equal(n, 8);
+    size_t ok = 0, skipped = 0, big = (size_t)1 << 34;
+    for (size_t i = 0; i < n; i++) {
+        const sweep_row *x = &rows[i];
+        int fits = x->cfg.n < big || (!strcmp(x->cfg.v->name, "reduce_cub") && x->cfg.dtype == DTYPE_F32);
+        if (fits) {
+            if (x->status != ROW_OK)
+                fail_msg("%s n=%zu: status %d, expected ok", x->cfg.v->name, x->cfg.n, (int)x->status);
+            ok++;
+            continue;
+        }
+        assert_int_equal(x->status, ROW_SKIPPED);
+        assert_non_null(strstr(x->skip_reason, "does not fit in device memory: needs "));
+        assert_non_null(strstr(x->skip_reason, " GiB, the device has 80.0 GiB free"));
+        skipped++;
+    }
+    assert_int_equal(ok, 5);
+    assert_int_equal(skipped, 3);
+    tu_free_rows(rows, n);
 }
 
 /* What a run covered (tests/sweep_rows_util.h). */
@@ -271,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_sticky_error_stops_and_resumes),
         cmocka_unit_test(test_out_of_memory_skips_the_size),
         cmocka_unit_test(test_memory_check_skips_what_cannot_fit),
+        cmocka_unit_test(test_big_n_skips_what_the_device_cannot_hold),
         cmocka_unit_test(test_sigint_resume_equals_uninterrupted),
         cmocka_unit_test(test_sigterm_resume_equals_uninterrupted),
     };

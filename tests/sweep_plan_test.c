@@ -42,11 +42,18 @@ static void test_sizes(void **state)
     assert_int_equal(parse_sizes("2^31 - 1", &l, err, sizeof err), -1);
     assert_int_equal(parse_sizes("2147483647", &l, err, sizeof err), 0);
     assert_int_equal(l.v[0], 2147483647u);
+    assert_int_equal(parse_sizes("2^31..2^34, 2^40", &l, err, sizeof err), 0); /* 64-bit sizes */
+    assert_int_equal(l.count, 5);
+    assert_int_equal(l.v[0], (size_t)1 << 31);
+    assert_int_equal(l.v[3], (size_t)1 << 34);
+    assert_int_equal(l.v[4], (size_t)1 << 40);
+    assert_int_equal(parse_sizes("1099511627777", &l, err, sizeof err), -1); /* 2^40 + 1 */
+    assert_non_null(strstr(err, "'1099511627777': n must be at most 2^40"));
 
     struct {
         const char *text, *needle;
     } bad[] = {
-        {"2^31", "'2^31': n must be below 2^31"},
+        {"2^41", "'2^41': n must be at most 2^40"},
         {"0", "'0': n must be at least 1"},
         {"2^20..2^10", "runs backwards"},
         {"1..8:x1", "does not advance"},
@@ -202,7 +209,7 @@ static void test_experiment_file(void **state)
     expect_file_error("[experiment]\nname = a\n\n[axis]\n", "experiments/t.ini:4: unknown section [axis]");
     expect_file_error("[axes]\n[timing]\n[axes]\n", "experiments/t.ini:3: section [axes] repeated (first at line 1)");
     expect_file_error("name = x\n", "experiments/t.ini:1: 'name' is outside a section");
-    expect_file_error("[axes]\n\n\nsizes = 2^40\n", "experiments/t.ini:4: sizes: '2^40': n must be below 2^31");
+    expect_file_error("[axes]\n\n\nsizes = 2^41\n", "experiments/t.ini:4: sizes: '2^41': n must be at most 2^40");
     expect_file_error("[axes]\nblock_dims = 100\n", "experiments/t.ini:2: block_dims: '100': not a multiple of 32");
     expect_file_error("[axes]\ndtypes = f32, bf16\n", "experiments/t.ini:2: dtypes: 'bf16': unknown dtype");
     expect_file_error("[timing]\nmax_noise = lots\n", "experiments/t.ini:2: max_noise: 'lots' is not a percentage");
@@ -256,8 +263,8 @@ static void test_shipped_experiments(void **state)
     plan_free(&a);
     plan_free(&b);
 
-    const char *names[] = {"full", "smoke"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *names[] = {"full", "smoke", "big-n", "vs-cub"};
+    for (size_t i = 0; i < 4; i++) {
         char rel[64], bundle[64];
         snprintf(rel, sizeof rel, "experiments/%s.ini", names[i]);
         snprintf(bundle, sizeof bundle, "../experiments/%s.ini", names[i]);
@@ -272,6 +279,48 @@ static void test_shipped_experiments(void **state)
 }
 
 /* ---- expansion ------------------------------------------------------------------------- */
+
+/* [axes] max_input_bytes stops each dtype at its own n (2^34 f32, 2^33 f64
+ * under 64G), and from 2^31 every configuration validates itself. */
+static void test_big_sizes_per_dtype(void **state)
+{
+    (void)state;
+    experiment e;
+    const char *text = "[experiment]\nname = big\nvariants = reduce_coarsened, scan_cub\nvalidate = 2^26\n"
+                       "[axes]\nsizes = 2^30..2^34\ndtypes = f32, f64\nblock_dims = 256, 512\ncoarse = 4, 16\n"
+                       "max_input_bytes = 64G\n";
+    if (experiment_parse_string(text, "experiments/t.ini", &e, err, sizeof err)) fail_msg("%s", err);
+    assert_int_equal(e.max_input_bytes, (size_t)64 << 30);
+    sweep_plan p;
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    size_t big_f32 = 0, big_f64 = 0, capped = 0;
+    for (size_t i = 0; i < p.count; i++) {
+        const sweep_config *c = &p.configs[i];
+        size_t in = c->n * dtype_size(c->dtype);
+        if (in > ((size_t)64 << 30)) {
+            assert_non_null(c->skip_reason);
+            assert_non_null(strstr(c->skip_reason, "max_input_bytes"));
+            capped++;
+            continue;
+        }
+        assert_null(c->skip_reason);
+        if (c->n > VALIDATE_EACH_ABOVE) assert_true(c->validate); /* every one, not one per group */
+        if (c->n == (size_t)1 << 34) big_f32 += c->dtype == DTYPE_F32;
+        if (c->n == (size_t)1 << 33) big_f64 += c->dtype == DTYPE_F64;
+    }
+    assert_int_equal(capped, 5);  /* f64 at 2^34: 4 reduce_coarsened + 1 scan_cub */
+    assert_int_equal(big_f32, 5); /* 2 x 2 reduce_coarsened + scan_cub */
+    assert_int_equal(big_f64, 5);
+    plan_free(&p);
+    size_t v;
+    assert_int_equal(parse_max_input_bytes("none", &v, err, sizeof err), 0);
+    assert_int_equal(v, 0);
+    assert_int_equal(parse_max_input_bytes("2^36", &v, err, sizeof err), 0);
+    assert_int_equal(v, (size_t)1 << 36);
+    assert_int_equal(parse_max_input_bytes("1G, 2G", &v, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'1G, 2G': 'none' or one byte count"));
+    expect_file_error("[axes]\nmax_input_bytes = lots\n", "experiments/t.ini:2: max_input_bytes: 'lots': 'none' or one");
+}
 
 static int popcount(unsigned x) { return __builtin_popcount(x); }
 
@@ -772,9 +821,11 @@ static void test_vs_cub_overrides(void **state)
     axes_of(&p, "scan_decoupled_lookback", &bd, &cf);
     assert_int_equal(bd, 1u << 9);
     assert_int_equal(cf, (1u << 3) | (1u << 4));
-    /* 1701 + scan_lookahead_bulk's 2 x 2 x 21 sizes x 3 dtypes + reduce_bulk_ring's 1 x 2 x 21 x 3 */
-    assert_int_equal(p.count, 2079);
-    assert_int_equal(p.skipped, 0);
+    /* 33 configurations per size and dtype (2079 over 21 sizes x 3 dtypes: 1701 + scan_lookahead_bulk's
+     * 2 x 2 x 21 x 3 + reduce_bulk_ring's 1 x 2 x 21 x 3), now over 25 sizes (2^10..2^34); f64 at 2^34 is
+     * above max_input_bytes: its 33 configurations are skipped */
+    assert_int_equal(p.count, 2475);
+    assert_int_equal(p.skipped, 33);
     plan_free(&p);
 }
 
@@ -793,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_globs_and_aliases),
         cmocka_unit_test(test_glob_errors),
         cmocka_unit_test(test_validation_sampling),
+        cmocka_unit_test(test_big_sizes_per_dtype),
         cmocka_unit_test(test_label_and_estimates),
         cmocka_unit_test(test_default_fits_budget),
         cmocka_unit_test(test_axes_override_applies_to_matching),

@@ -142,7 +142,7 @@ static void test_usage_errors_write_nothing(void **state)
         const char *a[8];
         const char *needle;
     } cases[] = {
-        {{"--sizes", "2^40", "--out", NULL}, "--sizes: '2^40': n must be below 2^31"},
+        {{"--sizes", "2^41", "--out", NULL}, "--sizes: '2^41': n must be at most 2^40"},
         {{"--variants", "reduce_nonesuch", "--out", NULL}, "--variants: 'reduce_nonesuch' matches no variant"},
         {{"--experiment", "nonesuch", "--out", NULL}, "--experiment: no experiment 'nonesuch'"},
         {{"--bogus", "--out", NULL}, "unknown option '--bogus'"},

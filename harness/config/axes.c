@@ -179,13 +179,35 @@ static int check_n(unsigned long long v, const char *item, const void *ctx, char
 {
     (void)ctx;
     if (v < 1) return fail(err, errlen, "'%s': n must be at least 1", item);
-    if (v >= VARIANT_MAX_N) return fail(err, errlen, "'%s': n must be below 2^31", item);
+    if (v > VARIANT_MAX_N) return fail(err, errlen, "'%s': n must be at most 2^40", item);
     return 0;
 }
 
 int parse_sizes(const char *text, size_list *out, char *err, size_t errlen)
 {
     return parse_value_list(text, check_n, NULL, out, err, errlen);
+}
+
+int parse_max_input_bytes(const char *text, size_t *out, char *err, size_t errlen)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%s", text ? text : "");
+    size_t b = 0, e = strlen(buf);
+    while (b < e && isspace((unsigned char)buf[b])) b++;
+    while (e > b && isspace((unsigned char)buf[e - 1])) e--;
+    buf[e] = '\0';
+    if (!strcmp(buf + b, "none")) {
+        *out = 0;
+        return 0;
+    }
+    size_list l;
+    char msg[256];
+    if (parse_sizes(buf + b, &l, msg, sizeof msg) || l.count != 1 || strstr(buf + b, "..")) {
+        snprintf(err, errlen, "'%s': 'none' or one byte count (64G, 2^36), at most 2^40", buf + b);
+        return -1;
+    }
+    *out = l.v[0];
+    return 0;
 }
 
 typedef struct {

@@ -3,7 +3,7 @@
  * exactly the same spellings and report a bad value the same way.
  *
  * Every parser returns 0 on success, or -1 and a message in err that quotes
- * the offending item ("'2^40': n must be below 2^31"); the caller prefixes
+ * the offending item ("'2^41': n must be at most 2^40"); the caller prefixes
  * where it came from ("experiments/x.ini:12: sizes: " or "--sizes: "). */
 #ifndef HARNESS_AXES_H
 #define HARNESS_AXES_H
@@ -40,8 +40,11 @@ typedef enum {
 /* Sizes: comma-separated items, each a value or a range.
  *   value: 1048576 | 2^20 | 1K 1M 1G (binary: 2^10, 2^20, 2^30; Ki/Mi/Gi too)
  *   range: FROM..TO[:STEP], STEP = xK (multiply, default x2) or +K (add)
- * Every n must lie in [1, 2^31). */
+ * Every n must lie in [1, 2^40] (VARIANT_MAX_N); a variant may take less (its max_n). */
 int parse_sizes(const char *text, size_list *out, char *err, size_t errlen);
+
+/* One byte count with the sizes' spellings (64G, 2^36), or "none" (0). */
+int parse_max_input_bytes(const char *text, size_t *out, char *err, size_t errlen);
 
 /* Powers of two within [1, max] (block dims: max 1024; coarse factors), as a
  * list or ranges like sizes; "all" is every power of two from `all_from` to max.

@@ -297,8 +297,13 @@ static int expand_walk(const experiment *e, const variant *v, sweep_plan *p, siz
     do {
         if (new_group) group_has_validator = 0;
         sweep_config cfg = config_at(v, &w);
+        if (!cfg.skip_reason && e->max_input_bytes && cfg.n * dtype_size(cfg.dtype) > e->max_input_bytes)
+            cfg.skip_reason = "input larger than the experiment's max_input_bytes";
         if (!cfg.skip_reason) {
-            cfg.validate = !e->validate_all_to || cfg.n <= e->validate_all_to || !group_has_validator;
+            /* From 2^31 every configuration validates itself: a 32-bit index
+             * overflows at block dims and coarse factors of its own. */
+            cfg.validate = !e->validate_all_to || cfg.n <= e->validate_all_to || !group_has_validator ||
+                           cfg.n > VALIDATE_EACH_ABOVE;
             group_has_validator = 1;
         }
         if (push_config(p, cap, &cfg)) return -1;

@@ -127,6 +127,10 @@ typedef struct experiment {
      * (variant, dtype, op, finish or scan mode, n) -- the others of that group
      * are timed on its evidence, and validate themselves if it failed. */
     size_t validate_all_to;
+    /* [axes] max_input_bytes: configurations whose input (n elements of its
+     * dtype) is larger are skipped, so one sizes list can stop each dtype at
+     * its own n (2^34 f32, 2^33 f64 = 64 GiB); 0: no cap. */
+    size_t max_input_bytes;
     /* Also time the one-thread CPU loop (harness/reference/cpu_baseline.h) for every
      * dtype, op and n of the plan's reductions: a `cpu_serial` row each. */
     int cpu_baseline;
@@ -167,6 +171,8 @@ int experiment_parse_buffer(const char *data, size_t len, const char *display_pa
 
 /* The validate key: "all" (0) or one size. */
 int parse_validate(const char *text, size_t *all_to, char *err, size_t errlen);
+/* Above this n every configuration validates itself, whatever `validate` says. */
+#define VALIDATE_EACH_ABOVE ((size_t)0x7fffffff)
 
 /* The metrics key and --metrics: "default", "none", or a comma-separated list
  * of study keys (warp_efficiency), legacy nvprof names (gld_efficiency) or

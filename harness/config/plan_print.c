@@ -5,6 +5,8 @@
 
 #include "harness/config/plan.h"
 #include "harness/config/plan_axes.h"
+#include "harness/run/check_scratch.h"
+#include "harness/run/fit.h"
 
 static void glob_text(const glob_list *g, char *buf, size_t len)
 {
@@ -32,7 +34,7 @@ static void print_experiment(FILE *f, const experiment *e)
     if (e->validate_all_to) {
         format_size(e->validate_all_to, a, sizeof a);
         fprintf(f, "validate: every configuration up to n = %s; above, the first of each variant, dtype, op, "
-                   "finish/mode and n\n",
+                   "finish/mode and n, and every one from 2^31\n",
                 a);
     } else {
         fprintf(f, "validate: every configuration\n");
@@ -100,6 +102,48 @@ static void print_skips(FILE *f, const sweep_plan *p)
     }
 }
 
+/* Per size from 2^28 (where a device's memory starts to matter), what the
+ * largest configuration at that size needs (fit.h: config_device_bytes); the
+ * run skips what does not fit in the device's free memory. */
+static void print_memory_needs(FILE *f, const sweep_plan *p)
+{
+    const size_t from = (size_t)1 << 28;
+    size_t last = 0;
+    for (;;) {
+        size_t n = 0, best = 0, need = 0; /* the smallest size above `last`, and its largest need */
+        for (size_t i = 0; i < p->count; i++) {
+            const sweep_config *c = &p->configs[i];
+            if (c->skip_reason || c->n < from || c->n <= last || (n && c->n > n)) continue;
+            kernel_args a;
+            config_kernel_args(c, &a);
+            size_t bytes = config_device_bytes(c->v, &a);
+            if (c->n < n || !n || bytes > need) {
+                n = c->n;
+                best = i;
+                need = bytes;
+            }
+        }
+        if (!n) return;
+        if (!last) fprintf(f, "\ndevice memory, the largest configuration per size (the run skips what does not fit):\n");
+        const sweep_config *c = &p->configs[best];
+        kernel_args a;
+        config_kernel_args(c, &a);
+        size_t elem = dtype_size(c->dtype), out = c->v->kind == KIND_SCAN ? c->n * elem : elem;
+        size_t ws = c->v->workspace_size ? c->v->workspace_size(&a) : 0;
+        char n_s[32], t[32], in_s[32], out_s[32], ws_s[32], chk[32];
+        format_size(n, n_s, sizeof n_s);
+        format_bytes((double)need, t, sizeof t);
+        format_bytes((double)(c->n * elem), in_s, sizeof in_s);
+        format_bytes((double)out, out_s, sizeof out_s);
+        format_bytes((double)ws, ws_s, sizeof ws_s);
+        format_bytes((double)CHECK_DEVICE_SCRATCH_BYTES, chk, sizeof chk);
+        fprintf(f, "  %s %s %s (%s): needs %s (input %s + output %s + workspace %s + validation %s) + the L2 flush "
+                   "buffer\n",
+                n_s, dtype_name(c->dtype), kind_name(c->v->kind), c->v->name, t, in_s, out_s, ws_s, chk);
+        last = n;
+    }
+}
+
 void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
 {
     char a[64], b[64], c[64], notes[2048];
@@ -137,4 +181,5 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
                 profiled, passes, passes == 1 ? "" : "es", a, how);
     else
         fprintf(f, "profile: none (%s)\n", m->no_profile ? "--no-cupti" : "no metrics asked for");
+    print_memory_needs(f, p);
 }

@@ -73,6 +73,7 @@ FIELD_PARSER(set_percent, double, parse_percent)
 FIELD_PARSER(set_seconds, double, parse_seconds)
 FIELD_PARSER(set_u64, uint64_t, parse_u64)
 FIELD_PARSER(set_validate, size_t, parse_validate)
+FIELD_PARSER(set_max_input_bytes, size_t, parse_max_input_bytes)
 
 /* A throttle threshold: a percentage of the default SM clock, or 0 / off
  * (no check). Why not parse_percent: 0 means something here. */
@@ -235,10 +236,13 @@ static const setting table[] = {
     /* Every configuration up to 2^26; above, one per variant and n: the CPU
      * reference over 2^28..2^30 elements per block dim and coarse factor
      * would take most of the default's 10 minutes. */
+    {"axes", "max_input_bytes", NULL, set_max_input_bytes, 0, 0, AT(max_input_bytes), SIZE(max_input_bytes), 0, NULL,
+     SETTING_FILE_ONLY, "BYTES", "skip configurations whose input is larger (per-dtype size caps)"},
     {"experiment", "validate", "--validate", set_validate, 0, 0, AT(validate_all_to), SIZE(validate_all_to), 0, "2^26",
      SETTING_HELP_MEASURE, "all|N",
      "validate every configuration (all), or every one up to\n"
-     "n = N and above it the first per variant and n (default 2^26)"},
+     "n = N and above it the first per variant and n, and every one\n"
+     "from 2^31 (default 2^26)"},
     {"experiment", "seed", "--seed", set_u64, 0, 0, AT(seed), SIZE(seed), 0, "20240601", SETTING_HELP_MEASURE, "N",
      "base seed of the random inputs"},
     {"profile", "metrics", "--metrics", set_metrics, 0, 0, AT(metrics_mode), SPAN(metrics_mode, metric_count), 0,

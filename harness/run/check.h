@@ -16,12 +16,8 @@
 #include <stdint.h>
 
 #include "harness/reference/validate.h"
+#include "harness/run/check_scratch.h"
 #include "kernels/variant.h"
-
-/* The most device memory a streamed comparison uses (two segments of
- * reference values and magnitude sums); what a configuration's memory need
- * adds for validation where the whole reference does not fit. */
-#define CHECK_DEVICE_SCRATCH_BYTES ((size_t)1 << 30)
 
 typedef struct check_ctx check_ctx;
 

@@ -6,13 +6,23 @@
 #include <string.h>
 
 #include "harness/config/axes.h"
+#include "harness/run/check_scratch.h"
 
-size_t config_device_bytes(const sweep_config *c)
+size_t config_device_bytes(const variant *v, const kernel_args *a)
 {
-    size_t elem = dtype_size(c->dtype);
-    size_t out = c->v->kind == KIND_SCAN ? c->n : 1;
-    size_t ws = config_workspace_size(c);
-    return c->n * elem + out * elem + ws;
+    if (v->runner == RUNNER_HOST) return 0;
+    size_t elem = dtype_size(a->dtype);
+    size_t out = v->kind == KIND_SCAN ? a->n : 1;
+    size_t ws = v->workspace_size ? v->workspace_size(a) : 0;
+    return a->n * elem + out * elem + ws + CHECK_DEVICE_SCRATCH_BYTES;
+}
+
+/* c's need with the flush buffer the layer holds for the whole run. */
+static size_t config_need(const sweep_config *c, const fit_budget *b)
+{
+    kernel_args a;
+    config_kernel_args(c, &a);
+    return config_device_bytes(c->v, &a) + b->held_bytes;
 }
 
 void format_bytes(double bytes, char *buf, size_t len)
@@ -76,7 +86,7 @@ static void plan_needs_of(const sweep_plan *p, const fit_budget *b, size_t usabl
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *c = &p->configs[i];
         if (c->skip_reason) continue;
-        size_t need = config_device_bytes(c) + b->held_bytes;
+        size_t need = config_need(c, b);
         int fits = need <= usable;
         pn->runnable++;
         pn->fitting += fits;
@@ -103,18 +113,20 @@ static void plan_needs_of(const sweep_plan *p, const fit_budget *b, size_t usabl
 static long mark_unfit(sweep_plan *p, const fit_budget *b, size_t usable, fit_reasons *r)
 {
     long marked = 0;
-    char u[32], need_s[32];
+    char u[32], need_s[32], free_s[32];
     format_bytes((double)usable, u, sizeof u);
+    format_bytes((double)(b->free_bytes + b->held_bytes), free_s, sizeof free_s);
     for (size_t i = 0; i < p->count; i++) {
         sweep_config *c = &p->configs[i];
         if (c->skip_reason) continue;
-        size_t need = config_device_bytes(c) + b->held_bytes;
+        size_t need = config_need(c, b);
         if (need <= usable) continue;
-        char text[256];
+        char text[384];
         format_bytes((double)need, need_s, sizeof need_s);
         snprintf(text, sizeof text,
-                 "does not fit in device memory: needs %s with the L2 flush buffer; %s usable on device %d", need_s, u,
-                 b->ordinal);
+                 "does not fit in device memory: needs %s, the device has %s free (device %d; the need counts the L2 "
+                 "flush buffer and validation's allowance, %s of the free memory is usable)",
+                 need_s, free_s, b->ordinal, u);
         const char *kept = keep_reason(r, text);
         c->skip_reason = kept ? kept : "does not fit in device memory";
         p->skipped++;
@@ -142,7 +154,7 @@ long plan_fit_memory(sweep_plan *p, const fit_budget *b, const char *sizes_origi
             config_label(&p->configs[pn.sizes[k].min_index], label, sizeof label);
             snprintf(err, errlen,
                      "%s: n=%s does not fit in device memory: its smallest configuration (%s) needs %s (input, "
-                     "output, workspace and the %s L2 flush buffer); %s",
+                     "output, workspace, validation's allowance and the %s L2 flush buffer); %s",
                      sizes_origin, n_s, label, need_s, held, have);
             return -1;
         }
@@ -151,7 +163,7 @@ long plan_fit_memory(sweep_plan *p, const fit_budget *b, const char *sizes_origi
         config_label(&p->configs[pn.min_index], label, sizeof label);
         snprintf(err, errlen,
                  "no configuration of the plan fits in device memory: the smallest (%s) needs %s (input, output, "
-                 "workspace and the %s L2 flush buffer); %s",
+                 "workspace, validation's allowance and the %s L2 flush buffer); %s",
                  label, need_s, held, have);
         return -1;
     }

@@ -32,6 +32,7 @@
 #include <cuda_runtime_api.h>
 
 #include "harness/run/check.h"
+#include "harness/run/check_scratch.h"
 #include "harness/run/clock_probe.h"
 #include "harness/run/l2_flush.h"
 #include "harness/run/stream_block.h"
@@ -460,6 +461,15 @@ static unsigned alloc_rotation(cuda_impl *c, const variant *v, const kernel_args
     unsigned slots = batch < apart ? batch : (unsigned)apart;
     size_t half = (in_bytes + 255) & ~(size_t)255;
     size_t stride = v->kind == KIND_SCAN ? 2 * half : half;
+    /* Only the copies that fit beside a headroom of CHECK_DEVICE_SCRATCH_BYTES:
+     * at large n (2^33 f32 and up) none does, and every launch of the batch
+     * reads the one input (which overflows L2 many times anyway). */
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
+        size_t room = free_b > CHECK_DEVICE_SCRATCH_BYTES ? (free_b - CHECK_DEVICE_SCRATCH_BYTES) / stride : 0;
+        if (room + 1 < slots) slots = (unsigned)(room + 1);
+        if (slots <= 1) return 1;
+    }
     cudaError_t err = cudaMalloc(&c->rot, (size_t)(slots - 1) * stride);
     if (err == cudaErrorMemoryAllocation) {
         cudaGetLastError();
