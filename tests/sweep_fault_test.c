@@ -303,10 +303,60 @@ static void test_sigterm_resume_equals_uninterrupted(void **state)
     interrupt_resume_equals_uninterrupted(SIGTERM);
 }
 
+/* A run killed from outside (SIGKILL: no handler, no end written) still
+ * leaves a run.json that says how far it got: the rows results.csv held at
+ * its last rewrite while the run went on, the time, "unfinished". --resume
+ * then ends it like any run. */
+static void test_killed_run_leaves_its_progress_in_run_json(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("killed");
+    const char *dir = tu_path(base, "run");
+    const char *args[] = {"--variants", "reduce_*", "--sizes", "1K,4K", "--block-dims", "128,256", "--op", "sum,max",
+                          "--no-cupti", "--quiet", "--out", dir, NULL};
+    const char *resume[] = {"--variants", "reduce_*", "--sizes", "1K,4K", "--block-dims", "128,256", "--op",
+                            "sum,max", "--no-cupti", "--quiet", "--out", dir, "--resume", NULL};
+    const char *slow[] = {FAKE, "SWEEP_FAKE_DELAY_MS=30", "SWEEP_FAKE_CHECKPOINT_S=0.2", NULL};
+    char o[4200], e[4200];
+    snprintf(o, sizeof o, "%s/stdout", base);
+    snprintf(e, sizeof e, "%s/stderr", base);
+    pid_t pid = tu_spawn(NULL, slow, args, o, e);
+    tu_wait_for_rows(dir, 8, pid);
+    struct timespec pause = {0, 500 * 1000 * 1000}; /* past at least one rewrite after those rows */
+    nanosleep(&pause, NULL);
+    kill(pid, SIGKILL);
+    assert_int_equal(tu_wait(pid), 128 + SIGKILL);
+
+    json_t *j = load_run_json(dir);
+    size_t n_csv;
+    sweep_row *rows = load_rows(dir, &n_csv, 1);
+    json_int_t rows_json = json_integer_value(json_object_get(j, "rows"));
+    assert_true(rows_json >= 8);           /* the rows before the pause, at least */
+    assert_true((size_t)rows_json <= n_csv); /* never more than results.csv holds */
+    assert_true(json_real_value(json_object_get(j, "wall_time_s")) > 0.2);
+    assert_true(json_is_false(json_object_get(j, "complete")));
+    assert_true(json_is_false(json_object_get(j, "interrupted")));
+    const char *why = json_string_value(json_object_get(j, "stop_reason"));
+    assert_non_null(why);
+    assert_non_null(strstr(why, "unfinished"));
+    json_decref(j);
+    tu_free_rows(rows, n_csv);
+
+    const char *fast[] = {FAKE, NULL};
+    tu_result r = tu_run(NULL, fast, resume);
+    if (r.status != 0) fail_msg("resume: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    j = load_run_json(dir);
+    assert_true(json_is_true(json_object_get(j, "complete")));
+    assert_true(json_is_null(json_object_get(j, "stop_reason")));
+    json_decref(j);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_launch_and_validation_errors_are_rows),
+        cmocka_unit_test(test_killed_run_leaves_its_progress_in_run_json),
         cmocka_unit_test(test_sticky_error_stops_and_resumes),
         cmocka_unit_test(test_out_of_memory_skips_the_size),
         cmocka_unit_test(test_memory_check_skips_what_cannot_fit),

@@ -130,6 +130,47 @@ static int run_write_outputs(sweep_run *r)
     return failed ? -1 : 0;
 }
 
+/* ---- run.json while the run goes on ---------------------------------------------------------- */
+
+/* A process ended from outside (SIGKILL, a time limit's second signal, a hang
+ * ended by its caller, the machine lost) writes no end, and its run.json would
+ * still be the one of the start: no rows, no time. So every
+ * RUN_CHECKPOINT_S run.json is written again with what results.csv holds so
+ * far, marked unfinished; the end replaces it. 30 s: a rewrite costs well
+ * under a millisecond, and a killed run loses at most that much of its record. */
+#define RUN_CHECKPOINT_S 30.0
+
+void run_checkpoint(sweep_run *r, size_t written)
+{
+    double every = RUN_CHECKPOINT_S, now = timing_now();
+    const char *fake_every = r->fake ? getenv("SWEEP_FAKE_CHECKPOINT_S") : NULL; /* tests: seconds, not 30 */
+    if (fake_every && atof(fake_every) > 0) every = atof(fake_every);
+    if (now - (r->checkpoint_t > 0 ? r->checkpoint_t : r->t0) < every) return;
+    r->checkpoint_t = now;
+    run_info ri = r->ri; /* a copy: the end counts for itself */
+    ri.rows = written;
+    ri.failures = ri.skipped = 0;
+    for (size_t i = 0; i < written && i < r->n_rows; i++) {
+        if (r->rows[i].status == ROW_SKIPPED) ri.skipped++;
+        if (r->rows[i].status == ROW_INVALID || r->rows[i].status == ROW_ERROR) ri.failures++;
+    }
+    ri.wall_time_s = now - r->t0;
+    ri.validate_s = ri.devices ? NAN : r->ctx.validate_s;
+    ri.complete = 0;
+    snprintf(ri.stop_reason, sizeof ri.stop_reason,
+             "unfinished: written while the run went on, %zu rows after %.0f s; a run.json still saying this "
+             "was stopped from outside before its end (SIGKILL, a hang, the machine lost): --resume continues",
+             written, ri.wall_time_s);
+    run_device one = {ri.device, ri.run.copy_GBps, r->done, ""};
+    if (!ri.devices && ri.run.have_device) {
+        ri.devices = &one;
+        ri.device_count = 1;
+    }
+    char err[1024];
+    if (run_json_write(r->json_path, &ri, err, sizeof err) && !r->o.quiet)
+        fprintf(stderr, "sweep: note: run.json not updated: %s\n", err);
+}
+
 /* The files, the summary, what went wrong, the charts; the exit status. */
 int run_finish(sweep_run *r)
 {

@@ -81,6 +81,7 @@ static void parent_row(void *p, worker_state *w, size_t idx, sweep_row *row)
     char label[256];
     config_label(&row->cfg, label, sizeof label);
     progress_update(&r->pr, r->done, r->est_done, r->failures, label);
+    run_checkpoint(r, r->n_rows);
 }
 
 static void parent_label(void *p, size_t idx, char *buf, size_t len)

@@ -184,6 +184,7 @@ void run_loop(sweep_run *r)
         r->n_rows++;
         r->done++;
         write_ready_rows(r);
+        run_checkpoint(r, r->n_written);
         if (r->ctx.fatal[0]) break;
     }
     finish_rows(r);

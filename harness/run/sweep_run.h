@@ -95,6 +95,7 @@ typedef struct sweep_run {
     int argc;
     char **argv;
     double t0;
+    double checkpoint_t; /* when run.json was last written while the run went on */
     sweep_options o;
     int fake;
     experiment e;
@@ -195,6 +196,7 @@ void run_dispatch(sweep_run *r);
 /* ---- sweep_after.c ---- */
 
 void run_after_pass(sweep_run *r);
+void run_checkpoint(sweep_run *r, size_t written); /* run.json so far, at most every 30 s */
 int run_finish(sweep_run *r);
 
 #endif
