@@ -272,7 +272,6 @@ int config_same_axes(const sweep_config *x, const sweep_config *y);
 typedef struct estimate_model {
     double peak_GBps;   /* device memory bandwidth */
     size_t l2_bytes;
-    double pcie_GBps;   /* host <-> device copies */
     int host_threads;   /* cores the CPU reference uses */
     int no_profile;     /* --no-cupti: no profile phase, whatever the metrics */
     unsigned profile_passes; /* the profiler's passes once it is set up: estimate_config_s

@@ -10,7 +10,7 @@
 
 estimate_model estimate_model_default(void)
 {
-    estimate_model m = {.peak_GBps = 4800.0, .l2_bytes = (size_t)60 << 20, .pcie_GBps = 25.0, .host_threads = 16};
+    estimate_model m = {.peak_GBps = 4800.0, .l2_bytes = (size_t)60 << 20, .host_threads = 16};
     return m;
 }
 
@@ -32,11 +32,27 @@ static double kernel_s(const sweep_config *c, const estimate_model *m)
  * the launch, and for a scan one compare pass reading the output and the
  * reference; where the reference does not fit on the device the scan's
  * reference is computed and uploaded again for each configuration
- * (streamed). The constants are assumptions, to be fitted on an H200 from
- * run.json's validate_s. */
+ * (streamed).
+ * Fitted to the three H200 runs with run.json validate_s (commit efa21fb,
+ * 16 host cores): results/h200/cluster (29.1 s), the first 3740 rows of
+ * results/h200/profile-cost/metrics-partial (37.4 s) and the rows of
+ * results/h200/big-n its resumed process ran (92.7 s, streamed). The device
+ * terms are a few per cent of each; three unknowns took the rest exactly: an
+ * element folded 11.3 ns on a core (0.71 ns on 16; the first guess was 5), a
+ * scan's reference element 0.54 ns end to end (the upload of 16 bytes at
+ * about 30 GB/s; the guess was 0.64), and 39 ms for each new input (its
+ * buffers, the device draw, the chunk pool; the guess had none). A fit of
+ * three points to three constants checks nothing: a fourth run will.
+ * Since that fit the fold keeps its state in registers with no switch per
+ * element (reference.c fold_loop): on the build host the chunked fold went
+ * from 7.86 to 3.08 ns an element on a core (f32; f64 7.43 to 2.62, i32 5.58
+ * to 2.86; bit-identical results), so the fold constant below is the fitted
+ * 11.3 ns over 2.55: a prediction until an H200 run fits it again. */
 #define CHECK_FIXED_S 0.3e-3          /* per check: synchronisations, the tally, the first copy back */
-#define REF_FOLD_S_PER_ELEM 5e-9      /* one core: draw an element, compensated add */
-#define REF_SCAN_S_PER_ELEM 10e-9     /* one core: draw, scan, write 16 bytes */
+#define INPUT_FIXED_S 38.6e-3         /* per input: its buffers made and drawn, the reference's set-up */
+#define REF_FOLD_S_PER_ELEM 4.4e-9    /* one core: draw an element, compensated add */
+#define REF_SCAN_S_PER_ELEM 8.6e-9    /* one core: draw, scan, write 16 bytes (hidden by the upload) */
+#define REF_UPLOAD_GBPS 29.6          /* the scan reference's upload, 16 bytes an element */
 #define CHECK_BW_FRACTION 0.7         /* fill, poison and compare passes: this share of the peak */
 #define REF_BYTES_PER_ELEM 16.0       /* a scan's reference on the device: value and magnitude sum */
 #define RESIDENT_DEVICE_BYTES 60e9    /* about half an H200 beside the buffers: above, streamed */
@@ -50,7 +66,7 @@ static int ref_streamed(const sweep_config *c)
 static double scan_reference_s(const sweep_config *c, const estimate_model *m, double threads)
 {
     double host = (double)c->n * REF_SCAN_S_PER_ELEM / threads;
-    double upload = (double)c->n * REF_BYTES_PER_ELEM / (m->pcie_GBps * 1e9);
+    double upload = (double)c->n * REF_BYTES_PER_ELEM / (REF_UPLOAD_GBPS * 1e9);
     return host > upload ? host : upload;
 }
 
@@ -58,7 +74,7 @@ static double scan_reference_s(const sweep_config *c, const estimate_model *m, d
 static double input_reference_s(const sweep_config *c, const estimate_model *m)
 {
     double threads = m->host_threads > 0 ? m->host_threads : 1;
-    double fold = (double)c->n * REF_FOLD_S_PER_ELEM / threads;
+    double fold = INPUT_FIXED_S + (double)c->n * REF_FOLD_S_PER_ELEM / threads;
     if (c->v->kind != KIND_SCAN || ref_streamed(c)) return fold;
     return fold + scan_reference_s(c, m, threads);
 }

@@ -64,35 +64,78 @@ static void fold_init(fold *f, dtype_t d, op_t op)
     f->abs = 0;
 }
 
-static void fold_step(fold *f, const void *in, size_t i)
+/* Element i folded in, for a dtype and op the caller names: fold_loop passes
+ * constants, so each of its nine copies has no per-element switch. */
+static inline void fold_step(fold *f, const void *in, size_t i, dtype_t d, op_t op)
 {
-    if (f->d == DTYPE_I32) {
+    if (d == DTYPE_I32) {
         int64_t x = ((const int32_t *)in)[i];
         f->abs += (double)llabs(x);
-        if (f->op == OP_SUM) f->i64 += x;
-        else if (f->op == OP_MAX) f->i64 = x > f->i64 ? x : f->i64;
+        if (op == OP_SUM) f->i64 += x;
+        else if (op == OP_MAX) f->i64 = x > f->i64 ? x : f->i64;
         else f->i64 = x < f->i64 ? x : f->i64;
         return;
     }
-    double x = load(in, i, f->d);
+    double x = load(in, i, d);
     f->abs += fabs(x);
-    if (f->op == OP_SUM) kahan_add(&f->k, x);
-    else if (f->op == OP_MAX) f->ext = x > f->ext ? x : f->ext;
+    if (op == OP_SUM) kahan_add(&f->k, x);
+    else if (op == OP_MAX) f->ext = x > f->ext ? x : f->ext;
     else f->ext = x < f->ext ? x : f->ext;
 }
 
-static ref_value fold_value(const fold *f)
+static inline ref_value fold_value_of(const fold *f, dtype_t d, op_t op)
 {
     ref_value r;
-    if (f->d == DTYPE_I32) {
+    if (d == DTYPE_I32) {
         r.i = f->i64;
         r.d = (double)f->i64;
     } else {
         r.i = 0;
-        r.d = f->op == OP_SUM ? kahan_value(&f->k) : f->ext;
+        r.d = op == OP_SUM ? kahan_value(&f->k) : f->ext;
     }
     return r;
 }
+
+static ref_value fold_value(const fold *f) { return fold_value_of(f, f->d, f->op); }
+
+/* n elements folded in; with out_val, each prefix written (a scan). The state
+ * is a local copy, so it stays in registers: with the state in memory and a
+ * switch per element a float sum took 6 ns an element, this 1.5-2. */
+static inline __attribute__((always_inline)) void fold_loop(fold *f, const void *in, size_t n, dtype_t d, op_t op,
+                                                            scan_mode_t mode, ref_value *out_val, double *out_abs)
+{
+    fold s = *f;
+    for (size_t i = 0; i < n; i++) {
+        if (out_val && mode == SCAN_EXCLUSIVE) {
+            out_val[i] = fold_value_of(&s, d, op);
+            if (out_abs) out_abs[i] = s.abs;
+        }
+        fold_step(&s, in, i, d, op);
+        if (out_val && mode != SCAN_EXCLUSIVE) {
+            out_val[i] = fold_value_of(&s, d, op);
+            if (out_abs) out_abs[i] = s.abs;
+        }
+    }
+    *f = s;
+}
+
+#define FOLD_OPS(D)                                                                                                    \
+    case D:                                                                                                            \
+        if (f->op == OP_SUM) fold_loop(f, in, n, D, OP_SUM, mode, out_val, out_abs);                                   \
+        else if (f->op == OP_MAX) fold_loop(f, in, n, D, OP_MAX, mode, out_val, out_abs);                              \
+        else fold_loop(f, in, n, D, OP_MIN, mode, out_val, out_abs);                                                   \
+        return
+
+static void fold_range(fold *f, const void *in, size_t n, scan_mode_t mode, ref_value *out_val, double *out_abs)
+{
+    switch (f->d) {
+        FOLD_OPS(DTYPE_F32);
+        FOLD_OPS(DTYPE_F64);
+        FOLD_OPS(DTYPE_I32);
+    default: return;
+    }
+}
+#undef FOLD_OPS
 
 ref_value reference_reduce(const void *in, size_t n, dtype_t d, op_t op, double *abs_sum)
 {
@@ -111,7 +154,7 @@ ref_carry reference_fold(const void *in, size_t n, dtype_t d, op_t op)
 {
     fold f;
     fold_init(&f, d, op);
-    for (size_t i = 0; i < n; i++) fold_step(&f, in, i);
+    fold_range(&f, in, n, SCAN_INCLUSIVE, NULL, NULL);
     return carry_of(&f);
 }
 
@@ -157,15 +200,5 @@ void reference_scan_from(const void *in, size_t n, dtype_t d, op_t op, scan_mode
         f.ext = carry->value.d;
         f.abs = carry->abs;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (mode == SCAN_EXCLUSIVE) {
-            out_val[i] = fold_value(&f);
-            if (out_abs) out_abs[i] = f.abs;
-            fold_step(&f, in, i);
-        } else {
-            fold_step(&f, in, i);
-            out_val[i] = fold_value(&f);
-            if (out_abs) out_abs[i] = f.abs;
-        }
-    }
+    fold_range(&f, in, n, mode, out_val, out_abs);
 }
