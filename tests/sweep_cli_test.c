@@ -369,8 +369,8 @@ static void test_no_device_messages(void **state)
     if (device_count(&count, msg, sizeof msg) != 0) assert_int_equal(strncmp(msg, "no CUDA device: ", 16), 0);
 }
 
-/* Groups of device configurations in plan order (the sweep's batches): a new
- * one where variant, dtype, op, finish or mode or n changes, or at 64. */
+/* Runs of device configurations in plan order on the same buffers (the
+ * sweep's batches): a new one where kind, dtype or n changes, or at 64. */
 static size_t count_groups(const sweep_plan *p)
 {
     size_t groups = 0, in = 0;
@@ -382,9 +382,7 @@ static size_t count_groups(const sweep_plan *p)
             first = NULL;
             continue;
         }
-        int same = first && in < 64 && first->v == c->v && first->dtype == c->dtype && first->op == c->op &&
-                   first->n == c->n &&
-                   (c->v->kind == KIND_SCAN ? first->scan_mode == c->scan_mode : first->finish == c->finish);
+        int same = first && in < 64 && first->v->kind == c->v->kind && first->dtype == c->dtype && first->n == c->n;
         if (!same) {
             groups++;
             first = c;
@@ -414,7 +412,7 @@ static void test_profile_estimate(void **state)
     assert_int_equal(configs, device_rows);
     assert_int_equal(passes, 3); /* the default set: 3 passes (results/h200/default-metrics/run.json) */
     size_t batches = 0;
-    assert_int_equal(sscanf(how, "%zu batches, one per group of configurations", &batches), 1);
+    assert_int_equal(sscanf(how, "%zu batches, one per run of configurations on the same buffers", &batches), 1);
     assert_int_equal(batches, count_groups(&p));
     assert_true(batches > 1 && batches < configs);
     /* each batch at least its session (0.161 s + 0.02 s a pass), each configuration at least 1 ms + 0.3 ms a
@@ -434,6 +432,78 @@ static void test_profile_estimate(void **state)
     m.no_profile = 1;
     assert_true(estimate_profile_s(&p, &e, &m, &configs, &passes, how, sizeof how) == 0);
     plan_free(&p);
+}
+
+/* order = size: the same configurations, sorted by input (dtype, op, kind,
+ * scan mode, n) with the variant order kept within an input, so every
+ * validation group's validator still comes first; fewer CPU references and
+ * fewer profile batches than order = variant, by the model. */
+static size_t plan_index_of(const sweep_plan *p, const sweep_config *c)
+{
+    for (size_t i = 0; i < p->count; i++)
+        if (config_same_axes(&p->configs[i], c)) return i;
+    return SIZE_MAX;
+}
+
+static int input_cmp(const sweep_config *x, const sweep_config *y)
+{
+    long a[5] = {x->dtype, x->op, x->v->kind, x->v->kind == KIND_SCAN ? (long)x->scan_mode : 0, (long)x->n};
+    long b[5] = {y->dtype, y->op, y->v->kind, y->v->kind == KIND_SCAN ? (long)y->scan_mode : 0, (long)y->n};
+    for (int k = 0; k < 5; k++)
+        if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+    return 0;
+}
+
+static void test_order_size(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan byv, bys;
+    estimate_model m = estimate_model_default();
+    assert_int_equal(experiment_parse_string("[experiment]\nvariants = reduce_*, scan_*\n[axes]\n"
+                                             "sizes = 2^10..2^28:x4\ndtypes = f32, i32\nops = sum, max\n"
+                                             "scan_modes = all\n",
+                                             "t.ini", &e, err, sizeof err),
+                     0);
+    assert_int_equal(e.order, PLAN_ORDER_VARIANT);
+    assert_int_equal(plan_build(&e, &byv, err, sizeof err), 0);
+    e.order = PLAN_ORDER_SIZE;
+    assert_int_equal(plan_build(&e, &bys, err, sizeof err), 0);
+    assert_int_equal(bys.count, byv.count);
+    assert_int_equal(bys.skipped, byv.skipped);
+    size_t prev_at = 0;
+    for (size_t i = 0; i < bys.count; i++) {
+        const sweep_config *c = &bys.configs[i];
+        size_t at = plan_index_of(&byv, c);
+        assert_true(at != SIZE_MAX);
+        assert_int_equal(c->validate, byv.configs[at].validate);
+        assert_true((c->skip_reason == NULL) == (byv.configs[at].skip_reason == NULL));
+        if (i) {
+            int cmp = input_cmp(&bys.configs[i - 1], c);
+            assert_true(cmp <= 0);            /* sorted by input */
+            if (cmp == 0) assert_true(at > prev_at); /* the variant plan's order within an input */
+        }
+        prev_at = at;
+    }
+    /* one CPU reference per input, fewer profile batches */
+    size_t cv, cs;
+    unsigned passes;
+    char hv[512], hs[512];
+    size_t bv = 0, bs = 0;
+    estimate_profile_s(&byv, &e, &m, &cv, &passes, hv, sizeof hv);
+    estimate_profile_s(&bys, &e, &m, &cs, &passes, hs, sizeof hs);
+    assert_int_equal(cs, cv);
+    assert_int_equal(sscanf(hv, "%zu", &bv), 1);
+    assert_int_equal(sscanf(hs, "%zu", &bs), 1);
+    assert_int_equal(bs, count_groups(&bys));
+    if (!(bs * 2 < bv)) fail_msg("%zu batches by size, %zu by variant", bs, bv);
+    double rv = estimate_references_s(&byv, &m), rs = estimate_references_s(&bys, &m);
+    if (!(rs * 2 < rv)) fail_msg("references: %.1f s by size, %.1f s by variant", rs, rv);
+    plan_free(&byv);
+    plan_free(&bys);
+    /* a bad value: one line naming it */
+    assert_int_equal(experiment_parse_string("[experiment]\norder = random\n", "t.ini", &e, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'random': order is variant or size"));
 }
 
 /* The profile model against the committed runs its session constants were
@@ -692,6 +762,7 @@ int main(void)
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_no_device_messages),
         cmocka_unit_test(test_profile_estimate),
+        cmocka_unit_test(test_order_size),
         cmocka_unit_test(test_profile_model_on_committed_runs),
         cmocka_unit_test(test_unheeded_and_empty),
         cmocka_unit_test(test_variant_without_alias),

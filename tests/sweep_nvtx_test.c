@@ -6,7 +6,8 @@
  * configuration range per configuration the plan runs; with the profile
  * phase, each configuration's range opens once more, later, under the same
  * variant range, for its profile phase alone (they run in batches, one per
- * group of configurations, after the group's timings). */
+ * run of configurations on the same buffers, after their timings; with
+ * --order size a batch holds several variants, each slot under its own). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -76,7 +77,7 @@ static size_t planned_configs(size_t *variants)
     return n;
 }
 
-static void check_tree(int with_profile)
+static void check_tree(int with_profile, int order_size)
 {
     const char *lib = getenv("NVTX_INJECTION_LIB");
     if (!lib || !*lib) lib = tu_runfile("tests/libnvtx_injection.so", "libnvtx_injection.so");
@@ -92,7 +93,9 @@ static void check_tree(int with_profile)
                             "--quiet", NULL};
     const char *args_n[] = {"--variants", VARIANTS, "--sizes", SIZES, "--block-dims", BLOCKS, "--out", out,
                             "--quiet", "--no-cupti", NULL};
-    tu_result r = tu_run(NULL, env, with_profile ? args_p : args_n);
+    const char *args_s[] = {"--variants", VARIANTS, "--sizes", SIZES, "--block-dims", BLOCKS, "--out", out,
+                            "--quiet", "--order", "size", NULL};
+    tu_result r = tu_run(NULL, env, order_size ? args_s : with_profile ? args_p : args_n);
     if (r.status != 0) fail_msg("sweep exit %d: %s", r.status, r.err);
     tu_result_free(&r);
 
@@ -158,7 +161,7 @@ static void check_tree(int with_profile)
                 break;
             }
             assert_non_null(registry_find(e->name));
-            assert_string_not_equal(e->name, variant); /* each variant once, contiguous */
+            assert_string_not_equal(e->name, variant); /* each variant once, contiguous (by size: once a run) */
             snprintf(variant, sizeof variant, "%s", e->name);
             variant_ranges++;
             break;
@@ -213,7 +216,8 @@ static void check_tree(int with_profile)
     assert_true(after_ranges >= 1 && after_configs >= 1);
     assert_int_equal(copy_ranges, 1);
     assert_int_equal(experiment_ranges, 1);
-    assert_int_equal(variant_ranges, variants);
+    if (order_size) assert_true(variant_ranges > variants); /* once per input: every variant at 1K, then at 4K */
+    else assert_int_equal(variant_ranges, variants);
     assert_int_equal(configs, want_configs);
     assert_int_equal(profiled, with_profile ? want_configs : 0);
     assert_int_equal(n_waiting, 0);
@@ -225,19 +229,29 @@ static void check_tree(int with_profile)
 static void test_tree_with_profile(void **state)
 {
     (void)state;
-    check_tree(1);
+    check_tree(1, 0);
 }
 
 static void test_tree_without_profile(void **state)
 {
     (void)state;
-    check_tree(0);
+    check_tree(0, 0);
+}
+
+/* order = size: the profile batches hold several variants (1K's reductions:
+ * reduce0, reduce_cub, reduce_unroll_last_warp), and each slot's ranges
+ * still open under its own variant's range. */
+static void test_tree_order_size(void **state)
+{
+    (void)state;
+    check_tree(1, 1);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tree_with_profile),
+        cmocka_unit_test(test_tree_order_size),
         cmocka_unit_test(test_tree_without_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

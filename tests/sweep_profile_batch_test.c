@@ -1,8 +1,9 @@
 /* The profile phase in batches (harness/run/profiler.h, 2b) end to end on the
  * fake device layer (no GPU): the same rows in the same order as a run
  * without metrics, every valid row with its metric values, one batch per
- * group of configurations (variant, dtype, op, finish or mode, n) and its
- * boundaries where the group changes; a failing batch leaves its rows with
+ * run of configurations on the same buffers (kind, dtype, n) and its
+ * boundaries where that changes (with --order size a batch spans variants);
+ * a failing batch leaves its rows with
  * the profile error and empty metrics; an interrupt with a batch half full
  * loses none of its rows, and --resume then completes the run. */
 #define _POSIX_C_SOURCE 200809L
@@ -64,20 +65,21 @@ static void expect_fake_metrics(const sweep_row *row)
         fail_msg("%s: metrics %g, %g (want %g, 1)", label, row->plain.metrics[0], row->plain.metrics[1], bytes);
 }
 
+/* The same buffers: kind, dtype and n (the input's seed is the dtype's and n's). */
 static int same_group(const sweep_row *x, const sweep_row *y)
 {
-    return x->cfg.v == y->cfg.v && x->cfg.dtype == y->cfg.dtype && x->cfg.op == y->cfg.op && x->cfg.n == y->cfg.n &&
-           x->cfg.finish == y->cfg.finish && x->cfg.scan_mode == y->cfg.scan_mode;
+    return x->cfg.v->kind == y->cfg.v->kind && x->cfg.dtype == y->cfg.dtype && x->cfg.n == y->cfg.n;
 }
 
 /* The log's batches against the valid rows, in order: slot by slot the same
  * configuration, a batch's slots one group, a new batch exactly where the
  * group changes. */
-static void check_batches(const char *log, const sweep_row *rows, size_t n)
+static size_t check_batches(const char *log, const sweep_row *rows, size_t n)
 {
     char *text = tu_read_file(log);
     assert_non_null(text);
-    size_t next = 0, batches = 0, in_batch = 0, batch_len = 0;
+    size_t next = 0, batches = 0, in_batch = 0, batch_len = 0, mixed = 0;
+    int batch_mixed = 0;
     const sweep_row *first = NULL;
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -104,7 +106,9 @@ static void check_batches(const char *log, const sweep_row *rows, size_t n)
             first = r;
         } else {
             assert_true(same_group(first, r));
+            if (r->cfg.v != first->cfg.v && !batch_mixed) mixed++, batch_mixed = 1; /* a batch of several variants */
         }
+        if (k == 0) batch_mixed = 0;
         in_batch++;
     }
     assert_int_equal(in_batch, batch_len);
@@ -112,7 +116,8 @@ static void check_batches(const char *log, const sweep_row *rows, size_t n)
     assert_int_equal(next, n); /* every valid row was profiled */
     assert_true(batches >= 2);
     free(text);
-    printf("profile batches: %zu for %zu rows\n", batches, n);
+    printf("profile batches: %zu for %zu rows, %zu of several variants\n", batches, n, mixed);
+    return mixed;
 }
 
 static void test_batches_follow_groups(void **state)
@@ -150,6 +155,48 @@ static void test_batches_follow_groups(void **state)
     check_batches(log, batched, n1);
     tu_free_rows(batched, n1);
     tu_free_rows(plain, n0);
+}
+
+/* --order size: the same rows as by variant, every variant's reductions at
+ * one n in one batch (reduce0's 2 and reduce_coarsened's 6 at 1K, then at
+ * 4K), each slot its own configuration, every valid row with its metrics. */
+static void test_batches_span_variants_by_size(void **state)
+{
+    (void)state;
+    const char *base = tu_tempdir("batchsize");
+    const char *log = tu_path(base, "batches.log");
+    char knob[4200];
+    snprintf(knob, sizeof knob, "SWEEP_FAKE_PROFILE_LOG=%s", log);
+    const char *env[] = {FAKE, knob, NULL};
+    size_t ns, nv;
+    const char *args[24] = {PLAN};
+    size_t k = 0;
+    while (args[k]) k++;
+    const char *out = tu_path(base, "size");
+    args[k++] = "--order";
+    args[k++] = "size";
+    args[k++] = "--out";
+    args[k++] = out;
+    args[k] = NULL;
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 0) fail_msg("sweep exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    sweep_row *bysize = tu_load_rows(out, with_metrics, &ns);
+    const char *env0[] = {FAKE, NULL};
+    sweep_row *byvariant = run_rows(env0, tu_path(base, "variant"), 1, NULL, 0, &nv);
+    assert_int_equal(ns, nv);
+    for (size_t i = 0; i < ns; i++) {
+        size_t j = 0;
+        while (j < nv && !config_same_axes(&bysize[i].cfg, &byvariant[j].cfg)) j++;
+        assert_true(j < nv); /* the same configurations */
+        assert_int_equal(bysize[i].status, ROW_OK);
+        if (bysize[i].error) fail_msg("row %zu: error '%s'", i, bysize[i].error);
+        expect_fake_metrics(&bysize[i]);
+        if (i) assert_true(bysize[i - 1].cfg.n <= bysize[i].cfg.n || bysize[i - 1].cfg.v->kind != bysize[i].cfg.v->kind);
+    }
+    assert_int_equal(check_batches(log, bysize, ns), 2); /* the reductions at 1K and at 4K */
+    tu_free_rows(bysize, ns);
+    tu_free_rows(byvariant, nv);
 }
 
 static void test_failed_batch_marks_its_rows(void **state)
@@ -209,6 +256,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_batches_follow_groups),
+        cmocka_unit_test(test_batches_span_variants_by_size),
         cmocka_unit_test(test_failed_batch_marks_its_rows),
         cmocka_unit_test(test_interrupt_mid_batch_loses_no_row),
     };

@@ -66,3 +66,9 @@ int config_same_axes(const sweep_config *x, const sweep_config *y)
     if (x->v->kind == KIND_SCAN) return x->scan_mode == y->scan_mode;
     return x->finish == y->finish;
 }
+
+int config_batch_with(const sweep_config *first, const sweep_config *c)
+{
+    if (first->v->runner == RUNNER_HOST || c->v->runner == RUNNER_HOST) return 0;
+    return first->v->kind == c->v->kind && first->dtype == c->dtype && first->n == c->n;
+}

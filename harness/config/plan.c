@@ -523,6 +523,46 @@ static int plan_error(sweep_plan *p, const char *msg, char *err, size_t errlen)
     return -1;
 }
 
+/* ---- order = size --------------------------------------------------------------------------- */
+
+/* The input a configuration reads and the reference it is checked against:
+ * dtype, op, kind, scan mode, n (outermost first). Ties keep plan order. */
+static int by_input(const sweep_config *x, const sweep_config *y)
+{
+#define BY(f)                                                                                                          \
+    if (x->f != y->f) return x->f < y->f ? -1 : 1
+    BY(dtype);
+    BY(op);
+    BY(v->kind);
+    if (x->v->kind == KIND_SCAN) BY(scan_mode);
+    BY(n);
+#undef BY
+    return 0;
+}
+
+/* A stable merge sort by input: the plan as expanded is already in each
+ * variant's order, and within an input that order (variants in registry
+ * order, each one's configurations as its walk made them, so a validation
+ * group's first configuration stays first) must not move. -1: no memory. */
+static int sort_by_input(sweep_plan *p)
+{
+    size_t n = p->count;
+    sweep_config *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    if (!tmp) return -1;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = by_input(&p->configs[j], &p->configs[i]) < 0 ? p->configs[j++] : p->configs[i++];
+            while (i < mid) tmp[k++] = p->configs[i++];
+            while (j < hi) tmp[k++] = p->configs[j++];
+        }
+        memcpy(p->configs, tmp, n * sizeof *tmp);
+    }
+    free(tmp);
+    return 0;
+}
+
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -550,6 +590,8 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
         plan_free(p);
         return -1;
     }
+    if (e->order == PLAN_ORDER_SIZE && sort_by_input(p))
+        return plan_error(p, "out of memory ordering the plan", err, errlen);
     return 0;
 }
 

@@ -49,6 +49,8 @@
 #define EXPERIMENT_MAX_METRICS 64
 #define EXPERIMENT_METRIC_LEN 128
 
+typedef enum { PLAN_ORDER_VARIANT, PLAN_ORDER_SIZE } plan_order;
+
 typedef enum {
     METRICS_DEFAULT = 0, /* the profiler's default set */
     METRICS_NONE,        /* no profiling */
@@ -134,6 +136,12 @@ typedef struct experiment {
     /* Also time the one-thread CPU loop (harness/reference/cpu_baseline.h) for every
      * dtype, op and n of the plan's reductions: a `cpu_serial` row each. */
     int cpu_baseline;
+    /* The plan's order: each variant's configurations together (PLAN_ORDER_VARIANT),
+     * or each input's (dtype, op, kind, scan mode, n) together, every variant at
+     * one size before the next size (PLAN_ORDER_SIZE: one CPU reference per
+     * input, fuller profile batches, every variant timed in the same stretch of
+     * the run). Within an input the variant order stays. */
+    plan_order order;
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
     size_t metric_count;
@@ -263,6 +271,13 @@ void config_label(const sweep_config *c, char *buf, size_t len);
 
 /* The axes that identify a configuration's row (resume matches on them). */
 int config_same_axes(const sweep_config *x, const sweep_config *y);
+
+/* Whether c may share a profile batch with `first` (harness/run/profiler.h):
+ * both launched on the device with the same input and output buffers, that
+ * is the same kind, dtype and n (the input's seed is the dtype's and n's);
+ * variant, op, finish and scan mode may differ. The sweep batches by it and
+ * the time model counts batches by it. */
+int config_batch_with(const sweep_config *first, const sweep_config *c);
 
 /* ---- the time a plan takes ------------------------------------------------------
  * A model, not a measurement: kernels at a third of peak bandwidth, the L2

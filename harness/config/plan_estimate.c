@@ -168,9 +168,10 @@ void format_duration(double s, char *buf, size_t len)
 }
 
 /* ---- the profile phase ------------------------------------------------------------------------
- * The sweep profiles the configurations of one group (variant, dtype, op,
- * finish or scan mode, n: one input) in one batch, after the group's
- * timings: one CUPTI session per batch of at most PROFILE_BATCH_MAX
+ * The sweep profiles consecutive configurations on the same buffers (one
+ * kind, dtype and n: config_batch_with) in one batch, after their timings;
+ * with order = variant that is one variant's, with order = size every
+ * variant's at that input: one CUPTI session per batch of at most PROFILE_BATCH_MAX
  * (harness/run/profiler.h, cupti/profiler.h), each configuration one range
  * of every pass, the L2 flushed before each range. Costs:
  *   per batch: the session -- enabling the range profiler, initialising the
@@ -224,9 +225,7 @@ static double profile_config_s(const sweep_config *c, const estimate_model *m, u
 /* Whether c joins the batch that `first` opened (the sweep's rule). */
 static int same_batch(const sweep_config *first, const sweep_config *c, size_t in_batch)
 {
-    if (!first || in_batch >= PROFILE_BATCH_MAX) return 0;
-    if (first->v != c->v || first->dtype != c->dtype || first->op != c->op || first->n != c->n) return 0;
-    return c->v->kind == KIND_SCAN ? first->scan_mode == c->scan_mode : first->finish == c->finish;
+    return first && in_batch < PROFILE_BATCH_MAX && config_batch_with(first, c);
 }
 
 double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
@@ -261,7 +260,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
     }
     if (how)
         snprintf(how, howlen,
-                 "%zu batches, one per group of configurations (at most %d): %.3g s + %.3g s per pass a batch, "
+                 "%zu batches, one per run of configurations on the same buffers (at most %d): %.3g s + %.3g s per pass a batch, "
                  "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels; the batch "
                  "constants fitted to two H200 runs of one configuration a batch, the others to a batch of 40 on "
                  "an H200 (profiler_batch_test); passes: %s",

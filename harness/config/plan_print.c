@@ -39,6 +39,9 @@ static void print_experiment(FILE *f, const experiment *e)
     } else {
         fprintf(f, "validate: every configuration\n");
     }
+    fprintf(f, "order: %s\n", e->order == PLAN_ORDER_SIZE
+                                  ? "size (every variant at one input -- dtype, op, kind, scan mode, n -- before the next)"
+                                  : "variant (each variant's configurations together)");
     fprintf(f, "timing: min %u samples, max %u, max noise %.3g %%, timeout %.3g s per configuration\n",
             e->timing.min_samples, e->timing.max_samples, e->timing.max_noise * 100, e->timing.timeout_s);
     if (e->metrics_mode == METRICS_NONE) fprintf(f, "metrics: none\n");

@@ -135,6 +135,18 @@ static int set_lead_chart(const setting *s, const char *text, experiment *e, cha
     return set_text(s, text, e, err, errlen);
 }
 
+/* The plan's order: variant or size. */
+static int set_order(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
+{
+    if (!strcmp(text, "variant")) *FIELD(plan_order) = PLAN_ORDER_VARIANT;
+    else if (!strcmp(text, "size")) *FIELD(plan_order) = PLAN_ORDER_SIZE;
+    else {
+        snprintf(err, errlen, "'%s': %s is variant or size", text, s->key);
+        return -1;
+    }
+    return 0;
+}
+
 /* The metrics mode and list (the field is where they start). */
 static int set_metrics(const setting *s, const char *text, experiment *e, char *err, size_t errlen)
 {
@@ -167,6 +179,12 @@ static const setting table[] = {
      "!GLOB excludes: 'reduce_*,!reduce_cub', 'reduce0,scan_*'"},
     {"experiment", "families", NULL, set_globs, 0, 0, AT(families), SIZE(families), AT(families_origin), NULL,
      SETTING_FILE_ONLY, NULL, NULL},
+    {"experiment", "order", "--order", set_order, 0, 0, AT(order), SIZE(order), 0, "variant", SETTING_HELP_PLAN,
+     "ORDER",
+     "the plan's order: variant (each variant's configurations\n"
+     "together; the default) or size (every variant at one input,\n"
+     "dtype, op and n, before the next: one CPU reference per\n"
+     "input and profile batches across variants)"},
     {"axes", "sizes", "--sizes", set_sizes, 0, 0, AT(sizes), SIZE(sizes), 0, "2^10..2^30:x4", SETTING_HELP_PLAN, "LIST",
      "element counts: 1048576, 2^20, 1M, 2^10..2^30:x4,\n"
      "1000..8000:+1000 (ranges step x2 by default)",

@@ -113,6 +113,7 @@ static void run_json_experiment_info(json_t *o, const experiment *e)
     json_object_set_new(info, RK(DESCRIPTION), json_string(e->description));
     json_object_set_new(info, RK(QUESTION), json_string(e->question));
     json_object_set_new(info, RK(LEAD_CHART), json_string(e->lead_chart));
+    json_object_set_new(info, RK(PLAN_ORDER), json_string(e->order == PLAN_ORDER_SIZE ? "size" : "variant"));
     json_object_set_new(o, RK(EXPERIMENT_INFO), info);
 }
 

@@ -241,13 +241,24 @@ static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_a
 
 /* ---- the profile phase in batches (harness/run/profiler.h, 2b) -------------------------------------- */
 
-/* Slot k's ranges: its configuration range, opened again under the variant's
- * (still open: a batch is one group, so one variant), and its "profile". */
+/* The variant's NVTX range, the one open at the experiment's level: the
+ * loop's configurations and a batch's slots nest under their own variant's. */
+void variant_range_open(run_ctx *ctx, const variant *v)
+{
+    if (ctx->open_variant == v) return;
+    if (ctx->open_variant) nvtx_pop();
+    nvtx_push(v->name, nvtx_family_color(v->family));
+    ctx->open_variant = v;
+}
+
+/* Slot k's ranges: its variant's (a batch may hold several variants, with
+ * order = size), its configuration range opened again, and its "profile". */
 static void queue_enter(void *user, size_t k)
 {
-    const run_ctx *ctx = user;
+    run_ctx *ctx = user;
     char label[256];
     config_label(&ctx->queue[k].cfg, label, sizeof label);
+    variant_range_open(ctx, ctx->queue[k].cfg.v);
     phase_push(label, ctx->queue[k].cfg.v);
     phase_push("profile", ctx->queue[k].cfg.v);
 }
@@ -294,13 +305,16 @@ void profile_queue_run(run_ctx *ctx)
     free(values);
 }
 
-/* A batch holds one group: the same input (dtype, n, seed) and the same
- * shared output (the same kind and size), so its configurations can wait
- * while the next ones validate and time on those buffers. */
+/* A batch holds configurations on the same buffers: the same input (dtype,
+ * n, seed) and the same shared output (the same kind and size), so they can
+ * wait while the next ones validate and time on those buffers
+ * (config_batch_with: one variant's with order = variant, every variant's at
+ * that input with order = size). */
 void profile_queue_settle(run_ctx *ctx, const sweep_config *next)
 {
     if (!ctx->n_queued) return;
-    if (next && !ctx->queue_full && ctx->n_queued < SWEEP_PROFILE_QUEUE_MAX && same_group(&ctx->queue[0].cfg, next))
+    if (next && !ctx->queue_full && ctx->n_queued < SWEEP_PROFILE_QUEUE_MAX &&
+        config_batch_with(&ctx->queue[0].cfg, next))
         return;
     profile_queue_run(ctx);
 }

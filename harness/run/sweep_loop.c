@@ -94,11 +94,7 @@ int run_one(sweep_run *r, const sweep_config *cfg, sweep_row *row)
         return 0;
     }
     progress_update(&r->pr, r->done, r->est_done, r->failures, label);
-    if (r->open_variant != cfg->v) {
-        if (r->open_variant) nvtx_pop();
-        nvtx_push(cfg->v->name, nvtx_family_color(cfg->v->family));
-        r->open_variant = cfg->v;
-    }
+    variant_range_open(&r->ctx, cfg->v);
     nvtx_push(label, nvtx_family_color(cfg->v->family));
     cfg_outcome out = run_config(&r->ctx, cfg, row);
     nvtx_pop();

@@ -81,6 +81,7 @@ typedef struct run_ctx {
     double validate_s; /* the validate phase's seconds so far (run.json validate_s) */
     /* the profile phase in batches (harness/run/profiler.h, 2b): the single-device loop only */
     int batching;
+    const variant *open_variant; /* whose NVTX range is open (the single-device loop) */
     profile_entry queue[SWEEP_PROFILE_QUEUE_MAX];
     size_t n_queued;
     int queue_full; /* the profiler asked for the batch to run before the next configuration */
@@ -130,7 +131,6 @@ typedef struct sweep_run {
     progress pr;
     size_t todo, done, failures;
     double est_total, est_done;
-    const variant *open_variant; /* whose NVTX range is open */
     int signals, interrupted, sig;
     char err[8192];
     /* --devices: the workers (the parent's view), and in a worker the profiler to begin */
@@ -166,6 +166,7 @@ int index_build(row_index *ix, const sweep_row *rows, size_t n);
 int index_has(const row_index *ix, const sweep_config *c);
 size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg);
 cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row);
+void variant_range_open(run_ctx *ctx, const variant *v); /* the variant's NVTX range, once */
 /* The queued profile phases: run them unless `next` (NULL: none) joins their
  * batch; run them now; or give them up, each row's error saying why. */
 void profile_queue_settle(run_ctx *ctx, const sweep_config *next);
