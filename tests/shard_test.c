@@ -278,6 +278,7 @@ static void test_merge_variant_not_in_build(void **state)
     (void)state;
     const char *base = tu_tempdir("shard-other-build");
     char spec[16], name[32], *plain[3], *other[3];
+    int changed = 0;
     for (int i = 0; i < 2; i++) {
         snprintf(spec, sizeof spec, "%d/2", i);
         snprintf(name, sizeof name, "s%d", i);
@@ -288,13 +289,14 @@ static void test_merge_variant_not_in_build(void **state)
         copy_dir(plain[i], other[i]);
         const char *csv = tu_path(other[i], "results.csv");
         char *was = tu_read_file(csv), *now = replace_all(was, "\nreduce_warp_shuffle,", "\n" OTHER_BUILDS_VARIANT ",");
-        assert_true(strcmp(was, now) != 0); /* the shard has rows of it */
+        changed += strcmp(was, now) != 0; /* the shard has rows of it */
         FILE *f = fopen(csv, "w");
         fputs(now, f);
         fclose(f);
         free(was);
         free(now);
     }
+    assert_true(changed >= 1); /* the time model deals its rows to one shard or both */
     plain[2] = other[2] = NULL;
     const char *m1 = tu_path(base, "m-plain"), *m2 = tu_path(base, "m-other");
     run_ok((const char *const[]){"merge", m1, plain[0], plain[1], NULL});

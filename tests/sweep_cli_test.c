@@ -434,6 +434,27 @@ static void test_profile_estimate(void **state)
     plan_free(&p);
 }
 
+/* The time model's variant speeds (plan_speed.c): each names a registered
+ * variant, once, and is a fraction of peak; a variant without one (a new
+ * one) runs at PLAN_SPEED_UNKNOWN. */
+static void test_variant_speeds(void **state)
+{
+    (void)state;
+    size_t listed = 0;
+    for (const char *name; (name = plan_speed_variant(listed)); listed++) {
+        const variant *v = registry_find(name);
+        if (!v) fail_msg("plan_speed.c lists '%s', which is not a registered variant", name);
+        for (size_t j = 0; j < listed; j++)
+            if (!strcmp(plan_speed_variant(j), name)) fail_msg("'%s' listed twice", name);
+        double f = plan_variant_speed(v);
+        if (!(f > 0 && f <= 1)) fail_msg("%s: speed %g is not a fraction of peak", name, f);
+    }
+    assert_true(listed >= 30);
+    variant unknown = *registry_get(0);
+    unknown.name = "reduce_not_measured";
+    assert_true(plan_variant_speed(&unknown) == PLAN_SPEED_UNKNOWN);
+}
+
 /* order = size: the same configurations, sorted by input (dtype, op, kind,
  * scan mode, n) with the variant order kept within an input, so every
  * validation group's validator still comes first; fewer CPU references and
@@ -763,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_no_device_messages),
         cmocka_unit_test(test_profile_estimate),
         cmocka_unit_test(test_order_size),
+        cmocka_unit_test(test_variant_speeds),
         cmocka_unit_test(test_profile_model_on_committed_runs),
         cmocka_unit_test(test_unheeded_and_empty),
         cmocka_unit_test(test_variant_without_alias),

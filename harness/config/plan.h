@@ -295,6 +295,13 @@ typedef struct estimate_model {
 
 /* An H200 (the study's device) on a 16-core host; used when no device is open. */
 estimate_model estimate_model_default(void);
+/* A variant's launches' bytes over their time, as a fraction of an H200's
+ * peak (plan_speed.c, from committed runs); PLAN_SPEED_UNKNOWN where it has
+ * no committed rows. plan_speed_variant(i): the i-th listed name, NULL past
+ * the end (tests: every name is a registered variant). */
+#define PLAN_SPEED_UNKNOWN (1.0 / 3.0)
+double plan_variant_speed(const variant *v);
+const char *plan_speed_variant(size_t i);
 
 double estimate_config_s(const sweep_config *c, const timing_params *t, const estimate_model *m);
 /* The same in its two parts: validation's host and device work, and timing. */
