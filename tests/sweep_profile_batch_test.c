@@ -120,13 +120,20 @@ static size_t check_batches(const char *log, const sweep_row *rows, size_t n)
     return mixed;
 }
 
+/* base/batches.log, and the knob that has the fake profiler log its batches there. */
+static const char *batch_log(const char *base, char *knob, size_t len)
+{
+    const char *log = tu_path(base, "batches.log");
+    snprintf(knob, len, "SWEEP_FAKE_PROFILE_LOG=%s", log);
+    return log;
+}
+
 static void test_batches_follow_groups(void **state)
 {
     (void)state;
     const char *base = tu_tempdir("batch");
-    const char *log = tu_path(base, "batches.log");
     char knob[4200];
-    snprintf(knob, sizeof knob, "SWEEP_FAKE_PROFILE_LOG=%s", log);
+    const char *log = batch_log(base, knob, sizeof knob);
     /* reduce0's validation fails: its rows are not profiled, and still keep their place */
     const char *env[] = {FAKE, knob, "SWEEP_FAKE_FAIL=reduce_interleaved_divergent", NULL};
     size_t n1, n0;
@@ -164,24 +171,11 @@ static void test_batches_span_variants_by_size(void **state)
 {
     (void)state;
     const char *base = tu_tempdir("batchsize");
-    const char *log = tu_path(base, "batches.log");
     char knob[4200];
-    snprintf(knob, sizeof knob, "SWEEP_FAKE_PROFILE_LOG=%s", log);
+    const char *log = batch_log(base, knob, sizeof knob);
     const char *env[] = {FAKE, knob, NULL};
     size_t ns, nv;
-    const char *args[24] = {PLAN};
-    size_t k = 0;
-    while (args[k]) k++;
-    const char *out = tu_path(base, "size");
-    args[k++] = "--order";
-    args[k++] = "size";
-    args[k++] = "--out";
-    args[k++] = out;
-    args[k] = NULL;
-    tu_result r = tu_run(NULL, env, args);
-    if (r.status != 0) fail_msg("sweep exit %d: %s", r.status, r.err);
-    tu_result_free(&r);
-    sweep_row *bysize = tu_load_rows(out, with_metrics, &ns);
+    sweep_row *bysize = run_rows(env, tu_path(base, "size"), 1, "--order=size", 0, &ns);
     const char *env0[] = {FAKE, NULL};
     sweep_row *byvariant = run_rows(env0, tu_path(base, "variant"), 1, NULL, 0, &nv);
     assert_int_equal(ns, nv);
