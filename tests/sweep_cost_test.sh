@@ -32,6 +32,8 @@ for run in variant-without variant-with size-without size-with; do
 done
 check "no-cupti where the name says so" grep -q -- "--no-cupti --out $T/variant-without" "$T.err"
 check "by size where the name says so" grep -q -- "--order size --quiet --out $T/size-with" "$T.err"
+check "run.json records the order" grep -q '"plan_order": "size"' "$T/size-with/run.json"
+check "run.json records the order (variant)" grep -q '"plan_order": "variant"' "$T/variant-with/run.json"
 check "the ratio by variant" grep -Eq '^order variant: with metrics / without = [0-9.]+ \(' "$T.out"
 check "the ratio by size" grep -Eq '^order size: with metrics / without = [0-9.]+ \(' "$T.out"
 
