@@ -17,6 +17,7 @@
 
 #include "plots/render.h"
 #include "results_io/csv.h"
+#include "tests/report_render_util.h"
 #include "tests/sweep_test_util.h"
 
 #define RESULTS "experiments/results/h200/"
@@ -25,23 +26,9 @@
 /* report.md rendered (no charts) from copies of a committed run's results.csv and run.json. */
 static char *render_report(const char *name)
 {
-    char rel[256], src[4096], cmd[16384], in[4096], out[4200], path[4300];
-    snprintf(rel, sizeof rel, RESULTS "%s/results.csv", name);
-    snprintf(src, sizeof src, "%s", tu_data_file(rel));
-    *strrchr(src, '/') = '\0';
-    snprintf(in, sizeof in, "%s", tu_tempdir(strrchr(name, '/') ? strrchr(name, '/') + 1 : name));
-    snprintf(out, sizeof out, "%s/report", in);
-    snprintf(cmd, sizeof cmd, "cp -L '%s/results.csv' '%s/run.json' '%s/'", src, src, in);
-    assert_int_equal(system(cmd), 0);
-    plots_options o = {0};
-    o.no_charts = 1;
-    o.out_dir = out;
-    char msg[2048];
-    assert_int_equal(plots_render(in, &o, msg, sizeof msg), 0);
-    snprintf(path, sizeof path, "%s/report.md", out);
-    char *md = tu_read_file(path);
-    assert_non_null(md);
-    return md;
+    char run[256], out[4200];
+    snprintf(run, sizeof run, RESULTS "%s", name);
+    return tu_render_report(run, 0, out, sizeof out);
 }
 
 /* The counters section: from its heading to the next heading (NUL-terminated copy). */

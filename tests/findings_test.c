@@ -308,8 +308,8 @@ static void test_findings_match_csvs(void **state)
     assert_true(values >= 230);
     /* the five study experiments, the default runs, vs-cub on each device (results, confirm.csv),
      * ncu's times (two files), four drift runs, the runs' run.json files, big-n (results, confirm.csv)
-     * and cluster */
-    assert_int_equal(n_cache, 28);
+     * and cluster, and the cut-short default run's run.json (the sweep's validation share) */
+    assert_int_equal(n_cache, 29);
     free_sources(cache, n_cache);
 }
 
@@ -322,11 +322,13 @@ static void test_journal_matches_csvs(void **state)
     int blocks, values;
     check_file("experiments/JOURNAL.md", cache, &n_cache, &blocks, &values);
     printf("JOURNAL.md: %d tables, %d numbers checked against %zu results files\n", blocks, values, n_cache);
-    assert_int_equal(blocks, 30);
-    assert_int_equal(values, 794);
+    assert_int_equal(blocks, 31);
+    assert_int_equal(values, 804);
     /* each of the five study experiments backs some of it, the default runs with and without metrics,
      * the vs-cub run on each device, 83 beyond-cub step runs, the cluster run and big-n's confirm.csv */
-    assert_int_equal(n_cache, 98); /* and vs-cub's confirm.csv on each device, and ncu's times (two files) */
+    /* and vs-cub's confirm.csv on each device, ncu's times (two files), and the run.json files of the
+     * sweep's cost (§8: cluster, big-n, the cut-short default run) */
+    assert_int_equal(n_cache, 101);
     free_sources(cache, n_cache);
 }
 

@@ -25,6 +25,7 @@
 #include "plots/render.h"
 #include "results_io/confirm_io.h"
 #include "results_io/csv.h"
+#include "tests/report_render_util.h"
 #include "tests/sweep_test_util.h"
 
 #define RESULTS "experiments/results/h200/"
@@ -185,28 +186,9 @@ static char last_out[4096]; /* the output directory of the last first_lines() */
 /* The first `lines` lines of the report rendered (no charts) from a copy of a committed run. */
 static char *first_lines(const char *name, int with_confirm, size_t lines, char **whole)
 {
-    char rel[256], src[4096], cmd[16384];
-    snprintf(rel, sizeof rel, RESULTS "%s/results.csv", name);
-    snprintf(src, sizeof src, "%s", tu_data_file(rel));
-    *strrchr(src, '/') = '\0';
-    char in[4096], out[4096];
-    snprintf(in, sizeof in, "%s", tu_tempdir(name));
-    snprintf(out, sizeof out, "%s/report", in);
-    snprintf(cmd, sizeof cmd, "cp -L '%s/results.csv' '%s/run.json' '%s/'", src, src, in);
-    assert_int_equal(system(cmd), 0);
-    if (with_confirm) {
-        snprintf(cmd, sizeof cmd, "cp -L '%s/confirm.csv' '%s/'", src, in);
-        assert_int_equal(system(cmd), 0);
-    }
-    plots_options o = {0};
-    o.no_charts = 1;
-    o.out_dir = out;
-    char msg[2048];
-    assert_int_equal(plots_render(in, &o, msg, sizeof msg), 0);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/report.md", out);
-    char *md = tu_read_file(path);
-    assert_non_null(md);
+    char run[256], out[4200];
+    snprintf(run, sizeof run, RESULTS "%s", name);
+    char *md = tu_render_report(run, with_confirm, out, sizeof out);
     char *head = strdup(md);
     char *p = head;
     for (size_t i = 0; i < lines && p; i++) {

@@ -163,6 +163,22 @@ static void test_out_of_memory_skips_the_size(void **state)
     tu_free_rows(rows, n);
 }
 
+
+/* reduce_cub and scan_cub at `sizes` and `dtypes` on a fake device of `mem`
+ * (SWEEP_FAKE_MEM_BYTES=...): exit 0, `says` on stderr, the rows. */
+static sweep_row *run_on_memory(const char *dir, const char *mem, const char *sizes, const char *dtypes,
+                                const char *says, size_t *n)
+{
+    const char *env[] = {FAKE, mem, NULL};
+    const char *args[] = {"--variants", "reduce_cub,scan_cub", "--sizes", sizes, "--dtype", dtypes,
+                          "--min-samples", "2", "--out", dir, "--force", NULL};
+    tu_result r = tu_run(NULL, env, args);
+    if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
+    if (!strstr(r.err, says)) fail_msg("stderr does not say '%s': %s", says, r.err);
+    tu_result_free(&r);
+    return load_rows(dir, n, 0);
+}
+
 /* 2 GiB: 1.75 GiB usable. At 2^27 f32 a reduction (512 MiB + the 1 GiB
  * validation allowance + the 120 MiB flush buffer) fits, a scan (1 GiB +
  * 1 GiB + 120 MiB) does not. */
@@ -170,15 +186,9 @@ static void test_memory_check_skips_what_cannot_fit(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("fit");
-    const char *env[] = {FAKE, "SWEEP_FAKE_MEM_BYTES=2G", NULL};
-    const char *args[] = {"--variants", "reduce_cub,scan_cub", "--sizes", "1K,2^27", "--min-samples", "2",
-                          "--out", dir, "--force", NULL};
-    tu_result r = tu_run(NULL, env, args);
-    if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
-    assert_non_null(strstr(r.err, "1 configuration does not fit in device 0's memory: skipped"));
-    tu_result_free(&r);
     size_t n;
-    sweep_row *rows = load_rows(dir, &n, 0);
+    sweep_row *rows = run_on_memory(dir, "SWEEP_FAKE_MEM_BYTES=2G", "1K,2^27", "f32",
+                                    "1 configuration does not fit in device 0's memory: skipped", &n);
     assert_int_equal(n, 4);
     assert_int_equal(find_row(rows, n, "reduce_cub", 1u << 27, 0)->status, ROW_OK);
     assert_int_equal(find_row(rows, n, "scan_cub", 1024, 0)->status, ROW_OK);
@@ -199,15 +209,9 @@ static void test_big_n_skips_what_the_device_cannot_hold(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("bign");
-    const char *env[] = {FAKE, "SWEEP_FAKE_MEM_BYTES=80G", NULL};
-    const char *args[] = {"--variants", "reduce_cub,scan_cub", "--sizes", "1K,2^34", "--dtype", "f32,f64",
-                          "--min-samples", "2", "--out", dir, "--force", NULL};
-    tu_result r = tu_run(NULL, env, args);
-    if (r.status != 0) fail_msg("exit %d: %s", r.status, r.err);
-    assert_non_null(strstr(r.err, "3 configurations do not fit in device 0's memory: skipped"));
-    tu_result_free(&r);
     size_t n;
-    sweep_row *rows = load_rows(dir, &n, 0);
+    sweep_row *rows = run_on_memory(dir, "SWEEP_FAKE_MEM_BYTES=80G", "1K,2^34", "f32,f64",
+                                    "3 configurations do not fit in device 0's memory: skipped", &n);
     assert_int_equal(n, 8);
     size_t ok = 0, skipped = 0, big = (size_t)1 << 34;
     for (size_t i = 0; i < n; i++) {

@@ -97,6 +97,16 @@ static size_t *run_row_positions(const sweep_run *r)
     return pos;
 }
 
+/* One device, this process: run.json's "devices" says the same as --devices
+ * would, a list of one (*one, which must outlive the writing). */
+static void one_device_list(run_info *ri, run_device *one, size_t done)
+{
+    *one = (run_device){ri->device, ri->run.copy_GBps, done, ""};
+    if (ri->devices || !ri->run.have_device) return;
+    ri->devices = one;
+    ri->device_count = 1;
+}
+
 /* Derived figures over every row; results.csv, run.json and summary.md
  * replaced whole. 0, or -1 when one could not be written. */
 static int run_write_outputs(sweep_run *r)
@@ -116,11 +126,8 @@ static int run_write_outputs(sweep_run *r)
     ri->wall_time_s = timing_now() - r->t0;
     ri->validate_s = ri->devices ? NAN : r->ctx.validate_s; /* --devices: the workers validated */
     if (r->shard.active) ri->row_positions = r->row_positions = run_row_positions(r);
-    run_device one = {ri->device, ri->run.copy_GBps, r->done, ""};
-    if (!ri->devices && ri->run.have_device) { /* one device, this process: "devices" says the same as --devices */
-        ri->devices = &one;
-        ri->device_count = 1;
-    }
+    run_device one;
+    one_device_list(ri, &one, r->done);
     int failed = 0;
     if (results_write_csv(r->csv_path, r->rows, r->n_rows, r->mc, r->err, sizeof r->err))
         failed = run_failed(r->err);
@@ -161,11 +168,8 @@ void run_checkpoint(sweep_run *r, size_t written)
              "unfinished: written while the run went on, %zu rows after %.0f s; a run.json still saying this "
              "was stopped from outside before its end (SIGKILL, a hang, the machine lost): --resume continues",
              written, ri.wall_time_s);
-    run_device one = {ri.device, ri.run.copy_GBps, r->done, ""};
-    if (!ri.devices && ri.run.have_device) {
-        ri.devices = &one;
-        ri.device_count = 1;
-    }
+    run_device one;
+    one_device_list(&ri, &one, r->done);
     char err[1024];
     if (run_json_write(r->json_path, &ri, err, sizeof err) && !r->o.quiet)
         fprintf(stderr, "sweep: note: run.json not updated: %s\n", err);
