@@ -116,7 +116,7 @@ static void test_fail_on_regression_corrected(void **state)
     make_run(d[3], rows, 1, ROWS_ONLY, 0, NULL, 1);
     tu_result r = run_compare(d[2], d[3], "--fail-on-regression", NULL, NULL);
     assert_int_equal(r.status, 1);
-    assert_int_equal(tu_count(r.err, "1 configuration is slower (--fail-on-regression)"), 1);
+    assert_int_equal(tu_count(r.err, "1 configuration and 0 variants slower (--fail-on-regression)"), 1);
     tu_result_free(&r);
     r = run_compare(d[0], d[1], "--fail-on-regression", NULL, NULL);
     if (r.status) fprintf(stderr, "%s%s", r.out, r.err);
@@ -219,7 +219,7 @@ static void test_same_run(void **state)
     assert_int_equal(tu_count(r.err, "warning: BASE and NEW are the same run (the same directory)"), 1);
     tu_result_free(&r);
     r = run_compare(a, b, NULL, NULL, NULL);
-    assert_int_equal(tu_count(r.err, "same run (run.json: the same start time, host and commit)"), 1);
+    assert_int_equal(tu_count(r.err, "same run (run.json: the same start time, host, commit and card)"), 1);
     tu_result_free(&r);
     json_t *run = tu_load_json(tu_path(b, "run.json"));
     json_object_set_new(run, "date", json_string("2026-11-22T00:00:00Z"));
