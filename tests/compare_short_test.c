@@ -293,13 +293,13 @@ static void test_different_clocks_rows(void **state)
     free(rows);
 }
 
-/* The README's example of the short form is this build's output on the
+/* docs/compare.md's example of the short form is this build's output on the
  * committed runs, line for line (the BASE and NEW lines name the copies here). */
 static void test_readme_example(void **state)
 {
     (void)state;
     const char *cmd = "$ bazel run //harness:sweep -- compare " H200 "default " H200 "default-rerun-2\n";
-    char *readme = tu_read_file(tu_data_file("README.md")), *at = strstr(readme, cmd);
+    char *readme = tu_read_file(tu_data_file("docs/compare.md")), *at = strstr(readme, cmd);
     assert_non_null(at);
     at += strlen(cmd);
     char *end = strstr(at, "```");
@@ -313,7 +313,7 @@ static void test_readme_example(void **state)
     size_t checked = 0;
     for (char *line = strtok(at, "\n"); line; line = strtok(NULL, "\n")) {
         if (!strncmp(line, "BASE ", 5) || !strncmp(line, "NEW ", 4) || !strcmp(line, "…")) continue;
-        if (!strstr(r.out, line) && !strstr(r.err, line)) fail_msg("README line not in the output: %s", line);
+        if (!strstr(r.out, line) && !strstr(r.err, line)) fail_msg("docs/compare.md line not in the output: %s", line);
         checked++;
     }
     assert_true(checked >= 10);
