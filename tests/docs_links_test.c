@@ -39,7 +39,7 @@ static int exists_under(const char *root, const char *rel)
 {
     char path[PATH_MAX * 2];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", root, rel);
+    if (snprintf(path, sizeof path, "%s/%s", root, rel) >= (int)sizeof path) return 0; /* no such path */
     return stat(path, &st) == 0;
 }
 

@@ -63,8 +63,6 @@ static void w_n(FILE *f, const sweep_row *r, const results_column *c)
     fprintf(f, "%llu", r->plain.cfg.n);
 }
 
-static void w_uint(FILE *f, const sweep_row *r, const results_column *c) { fprintf(f, "%u", *CFIELD(r, c, unsigned)); }
-
 /* The configuration's numbers from the plain row (their readers fill cfg,
  * which row_init copies into the plain row). */
 static void w_block(FILE *f, const sweep_row *r, const results_column *c)

@@ -46,7 +46,7 @@ typedef struct job {
     int device, fake;
     confirm_params p;
     timing_params t;
-    char err[4200];
+    char err[SWEEP_PATH_MAX + 512]; /* a path and what went wrong there (jansson: up to 160 bytes) */
 } job;
 
 static int usage(const char *msg)

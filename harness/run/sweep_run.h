@@ -132,7 +132,7 @@ typedef struct sweep_run {
     size_t todo, done, failures;
     double est_total, est_done;
     int signals, interrupted, sig;
-    char err[8192];
+    char err[2 * SWEEP_PATH_MAX + 512]; /* a message naming two paths (the output directory and the one that failed) */
     /* --devices: the workers (the parent's view), and in a worker the profiler to begin */
     worker_pool *pool;
     int ordinals[WORKERS_MAX];
