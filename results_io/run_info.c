@@ -47,7 +47,7 @@ static void read_device(const json_t *dev, results_run *r)
 void results_run_read(const json_t *root, results_run *r)
 {
     memset(r, 0, sizeof *r);
-    r->l2_bytes = r->peak_GBps = r->copy_GBps = NAN;
+    r->l2_bytes = r->peak_GBps = r->copy_GBps = r->launch_us = NAN;
     const json_t *v = json_object_get(root, RK(SCHEMA_VERSION));
     r->schema_version = json_is_integer(v) ? (int)json_integer_value(v) : -1;
     text(r->experiment, sizeof r->experiment, root, RK(EXPERIMENT));
@@ -61,6 +61,7 @@ void results_run_read(const json_t *root, results_run *r)
     r->n_devices = json_is_array(devices) ? (int)json_array_size(devices) : 0;
     r->peak_GBps = json_num(root, RK(PEAK_BANDWIDTH_GBPS));
     r->copy_GBps = json_num(root, RK(COPY_BANDWIDTH_GBPS));
+    r->launch_us = json_num(root, RK(LAUNCH_US));
     const json_t *note;
     size_t i;
     json_array_foreach(json_object_get(root, RK(NOTES)), i, note)

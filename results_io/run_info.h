@@ -25,6 +25,7 @@ typedef struct results_run {
     double l2_bytes;        /* NaN when absent */
     int n_devices;          /* "devices" that ran rows (0 when absent: one, the "device") */
     double peak_GBps, copy_GBps; /* NaN when absent or not a number */
+    double launch_us;       /* back-to-back time of a minimal launch (launch_probe.h); NaN when absent */
     char notes[1024];       /* "notes", "; "-joined; "" none */
 } results_run;
 

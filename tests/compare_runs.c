@@ -139,7 +139,7 @@ tally read_verdicts(const char *json_path, const char *slow, int check)
                 if (strcmp(verdict, is_slow ? "slower" : "same"))
                     fail_msg("%s %s: %s", json_string_value(json_object_get(row, "configuration")), h ? "hot" : "cold",
                              verdict);
-                assert_string_equal(json_string_value(json_object_get(ph, "method")), "samples");
+                assert_string_equal(json_string_value(json_object_get(ph, "method")), "empirical null");
             }
             faster |= !strcmp(verdict, "faster");
             slower |= !strcmp(verdict, "slower");

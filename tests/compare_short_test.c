@@ -116,7 +116,7 @@ static void test_fail_on_regression_corrected(void **state)
     make_run(d[3], rows, 1, ROWS_ONLY, 0, NULL, 1);
     tu_result r = run_compare(d[2], d[3], "--fail-on-regression", NULL, NULL);
     assert_int_equal(r.status, 1);
-    assert_int_equal(tu_count(r.err, "1 configuration is slower (--fail-on-regression)"), 1);
+    assert_int_equal(tu_count(r.err, "1 configuration and 0 variants slower (--fail-on-regression)"), 1);
     tu_result_free(&r);
     r = run_compare(d[0], d[1], "--fail-on-regression", NULL, NULL);
     if (r.status) fprintf(stderr, "%s%s", r.out, r.err);
@@ -219,7 +219,7 @@ static void test_same_run(void **state)
     assert_int_equal(tu_count(r.err, "warning: BASE and NEW are the same run (the same directory)"), 1);
     tu_result_free(&r);
     r = run_compare(a, b, NULL, NULL, NULL);
-    assert_int_equal(tu_count(r.err, "same run (run.json: the same start time, host and commit)"), 1);
+    assert_int_equal(tu_count(r.err, "same run (run.json: the same start time, host, commit and card)"), 1);
     tu_result_free(&r);
     json_t *run = tu_load_json(tu_path(b, "run.json"));
     json_object_set_new(run, "date", json_string("2026-11-22T00:00:00Z"));
@@ -293,13 +293,13 @@ static void test_different_clocks_rows(void **state)
     free(rows);
 }
 
-/* The README's example of the short form is this build's output on the
+/* docs/compare.md's example of the short form is this build's output on the
  * committed runs, line for line (the BASE and NEW lines name the copies here). */
 static void test_readme_example(void **state)
 {
     (void)state;
     const char *cmd = "$ bazel run //harness:sweep -- compare " H200 "default " H200 "default-rerun-2\n";
-    char *readme = tu_read_file(tu_data_file("README.md")), *at = strstr(readme, cmd);
+    char *readme = tu_read_file(tu_data_file("docs/compare.md")), *at = strstr(readme, cmd);
     assert_non_null(at);
     at += strlen(cmd);
     char *end = strstr(at, "```");
@@ -313,7 +313,7 @@ static void test_readme_example(void **state)
     size_t checked = 0;
     for (char *line = strtok(at, "\n"); line; line = strtok(NULL, "\n")) {
         if (!strncmp(line, "BASE ", 5) || !strncmp(line, "NEW ", 4) || !strcmp(line, "…")) continue;
-        if (!strstr(r.out, line) && !strstr(r.err, line)) fail_msg("README line not in the output: %s", line);
+        if (!strstr(r.out, line) && !strstr(r.err, line)) fail_msg("docs/compare.md line not in the output: %s", line);
         checked++;
     }
     assert_true(checked >= 10);

@@ -86,7 +86,7 @@ static void test_one_variant_slower(void **state)
     make_run(newer, seed.rows, seed.count, SAMPLES, 1, SLOW_VARIANT, 1.10);
     tu_result r = run_compare(base, newer, "--fail-on-regression", "--json", json);
     assert_int_equal(r.status, 1);
-    assert_non_null(strstr(r.err, "configurations are slower (--fail-on-regression)"));
+    assert_non_null(strstr(r.err, "configurations and 1 variant slower (--fail-on-regression)"));
     tally t = read_verdicts(json, SLOW_VARIANT, 1);
     assert_true(t.slow_variant_rows > 0);
     assert_int_equal(t.slower, t.slow_variant_rows);
@@ -238,7 +238,7 @@ static void test_no_gnuplot(void **state)
     assert_true(tu_exists(tu_path(out, "compare.csv")));
     assert_false(tu_exists(tu_path(out, "compare-" SLOW_VARIANT ".png")));
     char *md = tu_read_file(tu_path(out, "compare.md"));
-    assert_non_null(strstr(md, "| noise |")); /* rows only: the rows' noise */
+    assert_non_null(strstr(md, "| empirical null |")); /* fitted from the two runs' rows */
     free(md);
     tu_result_free(&r);
 }

@@ -1,7 +1,8 @@
-/* Every relative link of README.md, experiments/FINDINGS.md and
+/* Every relative link of README.md, docs/*.md, experiments/FINDINGS.md and
  * experiments/JOURNAL.md resolves: the file or directory exists, and a
  * #fragment names a heading of the target page (GitHub's anchors). Links out
- * of the repository (http:, https:, mailto:) are not followed. */
+ * of the repository (http:, https:, mailto:) are not followed. The README is
+ * the front door: it links every page of docs/ and stays within 250 lines. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <limits.h>
@@ -11,13 +12,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "tests/sweep_test_util.h"
 
-static const char *docs[] = {"README.md", "experiments/FINDINGS.md", "experiments/JOURNAL.md"};
+#define MAX_DOCS 64
+#define README_MAX_LINES 250
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The pages of docs/ in the runfiles (the BUILD's glob: every .md there), sorted; their number. */
+static int docs_pages(char *pages[], int cap)
+{
+    DIR *d = opendir(tu_data_file("docs"));
+    assert_non_null(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".md")) continue;
+        if (n == cap) fail_msg("more than %d pages in docs/", cap);
+        char path[300];
+        snprintf(path, sizeof path, "docs/%s", e->d_name);
+        pages[n++] = strdup(path);
+    }
+    closedir(d);
+    qsort(pages, (size_t)n, sizeof pages[0], by_name);
+    return n;
+}
+
+/* README.md, FINDINGS.md, JOURNAL.md and every page of docs/; their number. */
+static int all_docs(char *docs[], int cap)
+{
+    int n = 0;
+    docs[n++] = strdup("README.md");
+    docs[n++] = strdup("experiments/FINDINGS.md");
+    docs[n++] = strdup("experiments/JOURNAL.md");
+    return n + docs_pages(docs + n, cap - n);
+}
 
 /* Where links resolve: the runfiles carry the docs and the committed results;
  * a link to any other file of the source tree resolves from the tree the
@@ -129,7 +166,9 @@ static void test_relative_links_resolve(void **state)
     (void)state;
     find_roots();
     int links = 0, broken = 0;
-    for (size_t d = 0; d < sizeof docs / sizeof docs[0]; d++) {
+    char *docs[MAX_DOCS];
+    int n_docs = all_docs(docs, MAX_DOCS);
+    for (int d = 0; d < n_docs; d++) {
         char *md = tu_read_file(tu_data_file(docs[d]));
         assert_non_null(md);
         char *page = strdup(md);
@@ -150,9 +189,51 @@ static void test_relative_links_resolve(void **state)
         free(page);
         free(md);
     }
-    printf("%d links checked, %d broken\n", links, broken);
+    printf("%d docs, %d links checked, %d broken\n", n_docs, links, broken);
+    for (int d = 0; d < n_docs; d++) free(docs[d]);
+    assert_true(n_docs >= 14);
     assert_true(links >= 50);
     assert_int_equal(broken, 0);
+}
+
+/* Every page of docs/ is linked from the README (its list of pages), so none is
+ * found only by chance. */
+static void test_readme_links_every_docs_page(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("README.md"));
+    assert_non_null(md);
+    blank_code_and_comments(md);
+    char *pages[MAX_DOCS];
+    int n = docs_pages(pages, MAX_DOCS), missing = 0;
+    for (int i = 0; i < n; i++) {
+        char link[320], frag[320];
+        snprintf(link, sizeof link, "](%s)", pages[i]);
+        snprintf(frag, sizeof frag, "](%s#", pages[i]);
+        if (!strstr(md, link) && !strstr(md, frag)) {
+            printf("README.md does not link %s\n", pages[i]);
+            missing++;
+        }
+        free(pages[i]);
+    }
+    printf("%d pages of docs/, each linked from the README\n", n);
+    assert_true(n >= 12);
+    assert_int_equal(missing, 0);
+    free(md);
+}
+
+/* The README is the front door: a screen or four, the rest in docs/. */
+static void test_readme_length(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("README.md"));
+    assert_non_null(md);
+    int lines = 0;
+    for (const char *p = md; *p; p++) lines += *p == '\n';
+    printf("README.md: %d lines\n", lines);
+    if (lines > README_MAX_LINES)
+        fail_msg("README.md has %d lines, more than %d: move the detail to a page of docs/", lines, README_MAX_LINES);
+    free(md);
 }
 
 /* The anchor rule on the headings the docs link to. */
@@ -175,6 +256,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_anchor_rule),
         cmocka_unit_test(test_relative_links_resolve),
+        cmocka_unit_test(test_readme_links_every_docs_page),
+        cmocka_unit_test(test_readme_length),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,15 +1,19 @@
-/* experiments/FINDINGS.md, experiments/JOURNAL.md and README.md against the
- * committed results.
+/* The figures of the docs (README.md, docs/*.md, experiments/FINDINGS.md,
+ * experiments/JOURNAL.md) against the committed results.
  *
- * Every table or paragraph of figures is followed by a hidden block
- *   <!-- checked by //tests:findings_test against the CSVs
+ * The checks live beside this test, one file per doc: tests/figures/*.checks.
+ * Each names its doc ("doc: README.md"), then quotes the doc and checks the
+ * figures of each quote:
+ *   > TEXT
  *   EXPERIMENT; col=value; col=value ... : col[*K]=printed; col[*K]=printed
- *   -->
- * naming the results.csv row (the selector columns must match exactly one
- * row) and the columns behind each printed number. EXPERIMENT is a results
- * directory under experiments/results/h200/ ("vs-cub"), or one of another
- * device ("h100/vs-cub"), or a CSV file of one ("h200/vs-cub/confirm.csv":
- * the confirmed ratios). Also:
+ * TEXT is the doc's own text, as a reader sees it (a line break there reads as
+ * a space), and appears in the doc exactly once; every printed number of the
+ * check lines under it is a whole token of TEXT. A check line names the
+ * results.csv row (the selector columns must match exactly one row) and the
+ * columns behind each printed number. EXPERIMENT is a results directory under
+ * experiments/results/h200/ ("vs-cub"), or one of another device
+ * ("h100/vs-cub"), or a CSV file of one ("h200/vs-cub/confirm.csv": the
+ * confirmed ratios). Also:
  *   min:col / max:col   over all the selected rows (the fastest of a sweep);
  *   rows=N              how many rows the selectors match;
  *   RUN/run.json : path=printed      a run.json number ("drift.cold_ratio",
@@ -17,10 +21,12 @@
  *   TERM / TERM : ratio[*K]=printed  one value over another, where a TERM is
  *                                    "EXPERIMENT; sel...; col" or "RUN/run.json; path".
  * This test checks that each printed number is the value (times K) rounded to
- * the printed decimals, and that it appears in the visible text, so a change
- * to the CSVs or their format cannot silently orphan the findings. Every
- * number of the README's Results section must be checked, or listed in its
- * "figures not from a run" comment. It also re-renders one committed results
+ * the printed decimals, and that its quote is in the doc, so a figure changed
+ * or removed in the text, or a change to the CSVs or their format, fails it.
+ * Lines starting with '#' are comments; "not from a run: N N ..." lists the
+ * numbers of the README's Results section and of docs/results.md that are not
+ * from a run (every other number there must be checked). The docs hold no
+ * check comments of their own. It also re-renders one committed results
  * directory with the current renderer. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -30,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 
 #include <cmocka.h>
 
@@ -40,7 +47,7 @@
 #define RESULTS "experiments/results/h200/"
 #define RESULTS_ROOT "experiments/results/"
 
-/* FINDINGS.md without its comments: what a reader sees. */
+/* A doc without its comments: what a reader sees. */
 static char *visible_text(const char *md)
 {
     char *out = malloc(strlen(md) + 1);
@@ -69,6 +76,27 @@ static int appears(const char *text, const char *num)
         if (!digitish_b && !digitish_a) return 1;
     }
     return 0;
+}
+
+/* Runs of white space (line breaks included) as one space, in place. */
+static char *squeeze_spaces(char *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; s[i]; i++) {
+        int space = s[i] == ' ' || s[i] == '\n' || s[i] == '\t' || s[i] == '\r';
+        if (space && (k == 0 || s[k - 1] == ' ')) continue;
+        s[k++] = space ? ' ' : s[i];
+    }
+    while (k && s[k - 1] == ' ') k--;
+    s[k] = '\0';
+    return s;
+}
+
+static int occurrences(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
 }
 
 typedef struct loaded {
@@ -186,7 +214,8 @@ static void check_printed(const char *doc, const char *visible, const char *exp,
     char want[64];
     snprintf(want, sizeof want, "%.*f", decimals, value);
     if (strcmp(want, printed)) fail_msg("%s %s: %s says %s, the results give %s (%.9g)", exp, what, doc, printed, want, value);
-    if (!appears(visible, printed)) fail_msg("%s %s=%s is checked but not shown in %s", exp, what, printed, doc);
+    if (!appears(visible, printed))
+        fail_msg("%s %s=%s is checked but not in its quote of %s: \"%s\"", exp, what, printed, doc, visible);
 }
 
 /* Splits "NAME[*K]=PRINTED" in place. */
@@ -266,106 +295,193 @@ static void free_sources(loaded *cache, size_t n)
     }
 }
 
-/* Every check block of the markdown file `rel`: the blocks and numbers
- * checked, the results files read (cache, n_cache). */
-static void check_file(const char *rel, loaded *cache, size_t *n_cache, int *blocks_out, int *values_out)
+#define FIGURES "tests/figures"
+
+/* What one checks file checked. */
+typedef struct figures {
+    char checks[128]; /* tests/figures/NAME.checks */
+    char doc[128];    /* the doc it quotes */
+    int quotes, values;
+    size_t n_results; /* the results files read */
+    char *printed;    /* every printed value, " v1 v2 ... " */
+    char *exempt;     /* "not from a run: ...", " n1 n2 ... " */
+} figures;
+
+static void append_token(char **list, const char *tok, size_t n)
 {
-    char *md = tu_read_file(tu_data_file(rel));
-    assert_non_null(md);
-    char *visible = visible_text(md);
-    int blocks = 0, values = 0;
-    const char *tag = "<!-- checked by //tests:findings_test against the CSVs\n";
-    for (char *p = strstr(md, tag); p; p = strstr(p, tag)) {
-        p += strlen(tag);
-        char *end = strstr(p, "-->");
-        assert_non_null(end);
-        *end = '\0';
-        blocks++;
-        for (char *line = p; line < end;) {
-            char *nl = strchr(line, '\n');
-            if (nl) *nl = '\0';
-            if (*line) values += check_line(rel, line, visible, cache, n_cache);
-            if (!nl) break;
-            line = nl + 1;
-        }
-        p = end + 1;
+    size_t len = strlen(*list);
+    *list = realloc(*list, len + n + 2);
+    memcpy(*list + len, tok, n);
+    (*list)[len + n] = ' ';
+    (*list)[len + n + 1] = '\0';
+}
+
+/* The printed values of one check line (" : " onwards), into f->printed. */
+static void note_printed(figures *f, const char *line)
+{
+    const char *colon = strstr(line, " : ");
+    if (!colon) return;
+    for (const char *eq = strchr(colon, '='); eq; eq = strchr(eq + 1, '=')) {
+        size_t n = strcspn(eq + 1, ";\n");
+        while (n && eq[n] == ' ') n--;
+        append_token(&f->printed, eq + 1, n);
     }
-    *blocks_out = blocks;
-    *values_out = values;
-    free(visible);
-    free(md);
+}
+
+/* One checks file: every quote is in its doc once, and every check line's
+ * figures are in its quote and match the results. */
+static void check_figures(const char *name, figures *f)
+{
+    memset(f, 0, sizeof *f);
+    snprintf(f->checks, sizeof f->checks, FIGURES "/%s", name);
+    f->printed = strdup(" ");
+    f->exempt = strdup(" ");
+    char *text = tu_read_file(tu_data_file(f->checks));
+    assert_non_null(text);
+    loaded cache[MAX_RESULTS];
+    size_t n_cache = 0;
+    char *seen = NULL, *quote = NULL;
+    int lineno = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        if (line[0] == '#' || !line[strspn(line, " ")]) continue;
+        if (!strncmp(line, "doc: ", 5)) {
+            snprintf(f->doc, sizeof f->doc, "%s", line + 5);
+            char *md = tu_read_file(tu_data_file(f->doc));
+            if (!md) fail_msg("%s: cannot read %s", f->checks, f->doc);
+            if (strstr(md, "<!-- checked by")) fail_msg("%s holds a check comment: checks live in %s", f->doc, f->checks);
+            seen = squeeze_spaces(visible_text(md));
+            free(md);
+        } else if (!strncmp(line, "not from a run: ", 16)) {
+            for (char *p = line + 16; *p;) {
+                size_t n = strcspn(p, " ");
+                if (n) append_token(&f->exempt, p, n);
+                p += n + strspn(p + n, " ");
+            }
+        } else if (!strncmp(line, "> ", 2)) {
+            if (!seen) fail_msg("%s: a quote before the doc: line", f->checks);
+            free(quote);
+            quote = squeeze_spaces(strdup(line + 2));
+            int n = occurrences(seen, quote);
+            if (n == 0) fail_msg("%s: %s no longer says \"%s\" (a figure changed or removed?)", f->checks, f->doc, quote);
+            if (n > 1) fail_msg("%s: \"%s\" is %d times in %s: quote more of it", f->checks, quote, n, f->doc);
+            f->quotes++;
+        } else {
+            if (!quote) fail_msg("%s:%d: a check line without a quote above it", f->checks, lineno);
+            note_printed(f, line);
+            f->values += check_line(f->doc, line, quote, cache, &n_cache);
+        }
+    }
+    if (!f->doc[0]) fail_msg("%s: no doc: line", f->checks);
+    f->n_results = n_cache;
+    free_sources(cache, n_cache);
+    free(quote);
+    free(seen);
+    free(text);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every checks file under tests/figures, checked; their number into *n. */
+static figures *check_all_figures(int *n)
+{
+    static figures all[32];
+    static int n_all = -1;
+    if (n_all < 0) {
+        DIR *d = opendir(tu_data_file(FIGURES));
+        assert_non_null(d);
+        char *names[32];
+        int k = 0;
+        for (struct dirent *e; (e = readdir(d));) {
+            size_t len = strlen(e->d_name);
+            if (len > 7 && !strcmp(e->d_name + len - 7, ".checks")) {
+                if (k == 32) fail_msg("more than 32 checks files");
+                names[k++] = strdup(e->d_name);
+            }
+        }
+        closedir(d);
+        qsort(names, (size_t)k, sizeof names[0], by_name);
+        for (int i = 0; i < k; i++) {
+            check_figures(names[i], &all[i]);
+            printf("%s: %s, %d quotes, %d numbers checked against %zu results files\n", all[i].checks, all[i].doc,
+                   all[i].quotes, all[i].values, all[i].n_results);
+            free(names[i]);
+        }
+        n_all = k;
+    }
+    *n = n_all;
+    return all;
+}
+
+static const figures *figures_of(const char *doc)
+{
+    int n;
+    figures *all = check_all_figures(&n);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(all[i].doc, doc)) return &all[i];
+    fail_msg("no checks file under " FIGURES " names %s", doc);
+    return NULL;
 }
 
 static void test_findings_match_csvs(void **state)
 {
     (void)state;
-    loaded cache[MAX_RESULTS];
-    size_t n_cache = 0;
-    int blocks, values;
-    check_file("experiments/FINDINGS.md", cache, &n_cache, &blocks, &values);
-    printf("FINDINGS.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
-    assert_true(blocks >= 9); /* the runs, §1-5 and §7 */
-    assert_true(values >= 230);
+    const figures *f = figures_of("experiments/FINDINGS.md");
+    assert_true(f->quotes >= 100);
+    assert_int_equal(f->values, 273);
     /* the five study experiments, the default runs, vs-cub on each device (results, confirm.csv),
      * ncu's times (two files), four drift runs, the runs' run.json files, big-n (results, confirm.csv)
      * and cluster, and the cut-short default run's run.json (the sweep's validation share) */
-    assert_int_equal(n_cache, 29);
-    free_sources(cache, n_cache);
+    assert_int_equal(f->n_results, 29);
+}
+
+/* FINDINGS is the conclusions, each with its figure; the record is the journal. */
+static void test_findings_length(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("experiments/FINDINGS.md"));
+    assert_non_null(md);
+    int lines = 0;
+    for (const char *p = md; *p; p++) lines += *p == '\n';
+    printf("FINDINGS.md: %d lines\n", lines);
+    if (lines > 300) fail_msg("experiments/FINDINGS.md has %d lines, more than 300: move the record to JOURNAL.md", lines);
+    free(md);
 }
 
 /* The journal keeps every table the findings page had before the split, with its checks. */
 static void test_journal_matches_csvs(void **state)
 {
     (void)state;
-    loaded cache[MAX_RESULTS];
-    size_t n_cache = 0;
-    int blocks, values;
-    check_file("experiments/JOURNAL.md", cache, &n_cache, &blocks, &values);
-    printf("JOURNAL.md: %d tables, %d numbers checked against %zu results files\n", blocks, values, n_cache);
-    assert_int_equal(blocks, 31);
-    assert_int_equal(values, 804);
+    const figures *f = figures_of("experiments/JOURNAL.md");
+    assert_int_equal(f->values, 804);
     /* each of the five study experiments backs some of it, the default runs with and without metrics,
      * the vs-cub run on each device, 83 beyond-cub step runs, the cluster run and big-n's confirm.csv */
     /* and vs-cub's confirm.csv on each device, ncu's times (two files), and the run.json files of the
      * sweep's cost (§8: cluster, big-n, the cut-short default run) */
-    assert_int_equal(n_cache, 101);
-    free_sources(cache, n_cache);
+    assert_int_equal(f->n_results, 101);
 }
 
-/* The README's results: every figure it states is checked the same way. */
-static void test_readme_matches_csvs(void **state)
+/* The README's results and the docs/ pages: every figure they state is checked the same way. */
+static void test_readme_and_docs_match_csvs(void **state)
 {
     (void)state;
-    loaded cache[MAX_RESULTS];
-    size_t n_cache = 0;
-    int blocks, values;
-    check_file("README.md", cache, &n_cache, &blocks, &values);
-    printf("README.md: %d blocks, %d numbers checked against %zu results files\n", blocks, values, n_cache);
-    assert_true(blocks >= 1);
-    assert_true(values >= 20);
-    free_sources(cache, n_cache);
-}
-
-/* The printed values of every check line in md, as " v1 v2 ... " (malloc'd). */
-static char *checked_values(const char *md)
-{
-    char *out = calloc(1, strlen(md) + 2);
-    strcat(out, " ");
-    const char *tag = "<!-- checked by //tests:findings_test against the CSVs\n";
-    for (const char *p = strstr(md, tag); p; p = strstr(p, tag)) {
-        const char *end = strstr(p, "-->");
-        for (const char *line = p + strlen(tag); line && line < end; line = strchr(line, '\n') + 1) {
-            const char *nl = strchr(line, '\n'), *colon = strstr(line, " : ");
-            if (!nl || !colon || colon > nl) break;
-            for (const char *eq = strchr(colon, '='); eq && eq < nl; eq = strchr(eq + 1, '=')) {
-                size_t n = strcspn(eq + 1, ";\n");
-                strncat(out, eq + 1, n);
-                strcat(out, " ");
-            }
-        }
-        p = end;
-    }
-    return out;
+    int n, values = 0;
+    figures *all = check_all_figures(&n);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(all[i].doc, "README.md") || !strncmp(all[i].doc, "docs/", 5)) values += all[i].values;
+    printf("README.md and docs/: %d numbers checked\n", values);
+    assert_true(figures_of("README.md")->values >= 100);
+    assert_true(values >= 171);
+    /* every checks file, and every number, in all: the 1248 the docs held in comments before the
+     * checks moved out, and docs/results.md's three ranges that the README's table had covered */
+    int total = 0;
+    for (int i = 0; i < n; i++) total += all[i].values;
+    printf("all docs: %d numbers checked\n", total);
+    assert_true(total >= 1251);
 }
 
 /* Text without code spans and link targets: the prose and tables a reader sees. */
@@ -381,61 +497,67 @@ static void blank_code_and_links(char *text)
     }
 }
 
-/* Every number of the README's Results section (not an exponent of 2^k, not
- * part of a name) is a checked value or listed as not from a run. */
-static void test_readme_results_all_checked(void **state)
+/* Every number of sec (not an exponent of 2^k, not part of a name) is a
+ * checked value of f or listed there as not from a run. */
+static void all_numbers_checked(const figures *f, char *sec, const char *where)
 {
-    (void)state;
-    char *md = tu_read_file(tu_data_file("README.md"));
-    assert_non_null(md);
-    char *values = checked_values(md);
-    const char *exempt_tag = "<!-- figures not from a run:";
-    char *exempt = strstr(md, exempt_tag);
-    assert_non_null(exempt);
-    exempt = strndup(exempt, (size_t)(strstr(exempt, "-->") - exempt)); /* the list only */
-    char *visible = visible_text(md);
-    char *sec = strstr(visible, "\n## Results\n");
-    assert_non_null(sec);
-    char *end = strstr(sec + 1, "\n## ");
-    if (end) *end = '\0';
     blank_code_and_links(sec);
     int numbers = 0, missing = 0;
     for (char *p = sec; *p; p++) {
         if (!(*p >= '0' && *p <= '9')) continue;
-        char prev = p[-1];
+        char prev = p == sec ? ' ' : p[-1];
         size_t n = strspn(p, "0123456789.");
         while (n > 1 && p[n - 1] == '.') n--;
         char next = p[n];
         int name = (prev >= 'a' && prev <= 'z') || (prev >= 'A' && prev <= 'Z') || prev == '_' || prev == '^' ||
                    (unsigned char)prev == 0xa7 /* § */ || next == '^' || (next >= 'a' && next <= 'z') || next == '_';
-        if (prev == '-' && p[-2] >= 'a' && p[-2] <= 'z') name = 1; /* confirm-2, d1-2 */
+        if (prev == '-' && p - sec > 1 && p[-2] >= 'a' && p[-2] <= 'z') name = 1; /* confirm-2, d1-2 */
         if (p - sec > 5 && !strncmp(p - 5, "seed", 4) && (prev == ' ' || prev == '\n')) name = 1; /* seed 003 */
         if (!name) {
             char tok[32], key[40];
             snprintf(tok, sizeof tok, "%.*s", (int)(n < 31 ? n : 31), p);
             snprintf(key, sizeof key, " %s ", tok);
             numbers++;
-            if (!strstr(values, key) && !strstr(exempt, key)) {
-                printf("README Results: %s is neither checked nor listed as not from a run\n", tok);
+            if (!strstr(f->printed, key) && !strstr(f->exempt, key)) {
+                printf("%s: %s is neither checked nor listed as not from a run in %s\n", where, tok, f->checks);
                 missing++;
             }
         }
         p += n - 1;
     }
-    printf("README Results: %d numbers, each checked or listed as not from a run\n", numbers);
+    printf("%s: %d numbers, each checked or listed as not from a run\n", where, numbers);
     assert_int_equal(missing, 0);
-    free(exempt);
-    free(visible);
-    free(values);
-    free(md);
 }
 
-/* The README quotes --dry-run's "axes for V (experiments/F.ini:L): block_dims B; coarse C":
- * line L of F is V's section, and its keys hold B and C. */
-static void test_readme_axes_line_matches_file(void **state)
+/* Every number of the README's Results section and of docs/results.md is
+ * checked or listed as not from a run. */
+static void test_results_all_checked(void **state)
 {
     (void)state;
     char *md = tu_read_file(tu_data_file("README.md"));
+    assert_non_null(md);
+    char *visible = visible_text(md);
+    char *sec = strstr(visible, "\n## Results\n");
+    assert_non_null(sec);
+    char *end = strstr(sec + 1, "\n## ");
+    if (end) *end = '\0';
+    all_numbers_checked(figures_of("README.md"), sec, "README Results");
+    free(visible);
+    free(md);
+    md = tu_read_file(tu_data_file("docs/results.md"));
+    assert_non_null(md);
+    visible = visible_text(md);
+    all_numbers_checked(figures_of("docs/results.md"), visible, "docs/results.md");
+    free(visible);
+    free(md);
+}
+
+/* docs/sweep.md quotes --dry-run's "axes for V (experiments/F.ini:L): block_dims B; coarse C":
+ * line L of F is V's section, and its keys hold B and C. */
+static void test_sweep_doc_axes_line_matches_file(void **state)
+{
+    (void)state;
+    char *md = tu_read_file(tu_data_file("docs/sweep.md"));
     assert_non_null(md);
     const char *p = strstr(md, "axes for ");
     assert_non_null(p);
@@ -455,7 +577,7 @@ static void test_readme_axes_line_matches_file(void **state)
     assert_non_null(l);
     char want[96];
     snprintf(want, sizeof want, "[axes:%s]\n", variant);
-    if (strncmp(l, want, strlen(want))) fail_msg("README: %s:%d is not %s", file, line, want);
+    if (strncmp(l, want, strlen(want))) fail_msg("docs/sweep.md: %s:%d is not %s", file, line, want);
     /* the section's keys, spaces removed, up to the next section */
     char keys[1024];
     k = 0;
@@ -465,7 +587,7 @@ static void test_readme_axes_line_matches_file(void **state)
     char b[96], c[96];
     snprintf(b, sizeof b, "block_dims=%s\n", blocks);
     snprintf(c, sizeof c, "coarse=%s\n", coarse);
-    if (!strstr(keys, b) || !strstr(keys, c)) fail_msg("README: %s's section in %s does not set %s and %s", variant, file, b, c);
+    if (!strstr(keys, b) || !strstr(keys, c)) fail_msg("docs/sweep.md: %s's section in %s does not set %s and %s", variant, file, b, c);
     free(ini);
     free(md);
 }
@@ -512,10 +634,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_findings_match_csvs),
+        cmocka_unit_test(test_findings_length),
         cmocka_unit_test(test_journal_matches_csvs),
-        cmocka_unit_test(test_readme_matches_csvs),
-        cmocka_unit_test(test_readme_results_all_checked),
-        cmocka_unit_test(test_readme_axes_line_matches_file),
+        cmocka_unit_test(test_readme_and_docs_match_csvs),
+        cmocka_unit_test(test_results_all_checked),
+        cmocka_unit_test(test_sweep_doc_axes_line_matches_file),
         cmocka_unit_test(test_rerender_committed_results),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

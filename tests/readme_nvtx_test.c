@@ -1,10 +1,11 @@
-/* The README's "Opening a run in Nsight" against the ranges the sweep pushes:
- * the sweep runs the README's example configuration (and CUB beside it, so the
+/* docs/nsight.md ("Opening a run in Nsight", once the the page's section of that
+ * name) against the ranges the sweep pushes: the sweep runs the page's example
+ * configuration (and CUB beside it, so the
  * confirmation runs too) on the fake device with tests/nvtx_injection.c
  * recording every push, and
- *   - every parent > child pair of the README's range tree is pushed so, and
- *     every pair pushed (CUB's own aside) is in the README's tree;
- *   - every `--nvtx-include "sweep@A/B/.../"` of the README names ranges pushed
+ *   - every parent > child pair of the the page's range tree is pushed so, and
+ *     every pair pushed (CUB's own aside) is in the the page's tree;
+ *   - every `--nvtx-include "sweep@A/B/.../"` of the page names ranges pushed
  *     one inside the other, in that order. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -41,13 +42,13 @@ static void add_pair(pairs *p, const char *parent, const char *child)
     snprintf(p->child[p->n++], sizeof p->child[0], "%s", child);
 }
 
-/* The README's section on Nsight, from its heading to the next one (malloc'd). */
+/* docs/nsight.md, the page on Nsight, whole (malloc'd). */
 static char *nsight_section(void)
 {
-    char *md = tu_read_file(tu_data_file("README.md"));
+    char *md = tu_read_file(tu_data_file("docs/nsight.md"));
     assert_non_null(md);
-    char *start = strstr(md, "\n## Opening a run in Nsight\n");
-    if (!start) fail_msg("README.md has no section \"Opening a run in Nsight\"");
+    char *start = strstr(md, "# Opening a run in Nsight\n");
+    if (!start) fail_msg("docs/nsight.md does not open with \"# Opening a run in Nsight\"");
     char *end = strstr(start + 1, "\n## ");
     char *sec = strndup(start, end ? (size_t)(end - start) : strlen(start));
     free(md);
@@ -74,7 +75,7 @@ static void readme_tree(const char *sec, pairs *out)
         }
         if (i >= len) continue;
         int depth = (int)(col / 4);
-        if (depth >= 8) fail_msg("README tree deeper than 8: %.*s", (int)len, line);
+        if (depth >= 8) fail_msg("docs/nsight.md: tree deeper than 8: %.*s", (int)len, line);
         const char *name = line + i, *gap = strstr(name, "  ");
         size_t n = gap && gap < line + len ? (size_t)(gap - name) : len - i;
         snprintf(stack[depth], sizeof stack[0], "%.*s", (int)n, name);
@@ -124,7 +125,7 @@ static char *record_example_run(void)
     snprintf(inj, sizeof inj, "NVTX_INJECTION64_PATH=%s", lib);
     snprintf(rec, sizeof rec, "NVTX_RECORD_FILE=%s", record);
     const char *env[] = {"SWEEP_FAKE_DEVICE=1", inj, rec, NULL};
-    /* the README's ncu example, with CUB beside it so the confirmation runs */
+    /* the the page's ncu example, with CUB beside it so the confirmation runs */
     const char *args[] = {"--variants", "reduce_warp_shuffle,reduce_cub", "--sizes", "2^22", "--block-dims", "256",
                           "--coarse", "1", "--out", out, "--quiet", NULL};
     tu_result r = tu_run(NULL, env, args);
@@ -148,15 +149,15 @@ static void test_readme_tree_is_the_sweeps(void **state)
     int bad = 0;
     for (int i = 0; i < doc.n; i++)
         if (!has_pair(&run, doc.parent[i], doc.child[i])) {
-            printf("README's tree: '%s' under '%s' is not pushed so\n", doc.child[i], doc.parent[i]);
+            printf("the page's tree: '%s' under '%s' is not pushed so\n", doc.child[i], doc.parent[i]);
             bad++;
         }
     for (int i = 0; i < run.n; i++)
         if (!has_pair(&doc, run.parent[i], run.child[i])) {
-            printf("the sweep pushes '%s' under '%s': not in the README's tree\n", run.child[i], run.parent[i]);
+            printf("the sweep pushes '%s' under '%s': not in the the page's tree\n", run.child[i], run.parent[i]);
             bad++;
         }
-    printf("README's tree: %d parent > child pairs, the sweep's %d\n", doc.n, run.n);
+    printf("the page's tree: %d parent > child pairs, the sweep's %d\n", doc.n, run.n);
     assert_int_equal(bad, 0);
 
     /* every --nvtx-include "sweep@PATH" names a pushed path (a bare name: any range of that name) */
@@ -172,7 +173,7 @@ static void test_readme_tree_is_the_sweeps(void **state)
                                                         : lp >= lw && !strcmp(paths[i] + lp - lw, want) &&
                                                               (lp == lw || paths[i][lp - lw - 1] == '/');
         }
-        if (!found) fail_msg("README: --nvtx-include \"sweep@%s\" names no range the sweep pushes", want);
+        if (!found) fail_msg("docs/nsight.md: --nvtx-include \"sweep@%s\" names no range the sweep pushes", want);
         includes++;
     }
     assert_true(includes >= 2);

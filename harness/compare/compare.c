@@ -319,6 +319,7 @@ int compare_build(compare_result *r, char *err, size_t errlen)
     compare_check_runs(r);
     keyed *kn = index_rows(&r->newer.rf);
     size_t common = 0;
+    if (r->normalize == CN_MACHINE) compare_norm_machine_terms(r);
     if (!kn || common_metrics(r) || compare_norm_prepare(r->normalize, &r->base) ||
         compare_norm_prepare(r->normalize, &r->newer) || match_rows(r, kn, r->newer.rf.count, &common)) {
         free(kn);
@@ -330,7 +331,7 @@ int compare_build(compare_result *r, char *err, size_t errlen)
         nothing_judged(r, common, err, errlen);
         return -1;
     }
-    if (correct_verdicts(r)) {
+    if (compare_null_fit(r) || correct_verdicts(r)) {
         snprintf(err, errlen, "out of memory");
         return -1;
     }
@@ -346,6 +347,7 @@ void compare_result_free(compare_result *r)
     free(r->refs);
     free(r->apart);
     free(r->metrics);
+    compare_null_free(r);
     for (size_t i = 0; i < r->nwarnings; i++) free(r->warnings[i]);
     free(r->warnings);
     compare_run_free(&r->base);

@@ -37,6 +37,7 @@
 
 #include <jansson.h>
 
+#include "harness/compare/compare_null.h"
 #include "harness/compare/compare_stats.h"
 #include "harness/results/results.h"
 
@@ -44,8 +45,11 @@
  * cub: the fastest ok median of the library's rows (SWEEP_CUB_REDUCE,
  * SWEEP_CUB_SCAN) at the row's kind, dtype, op, scan mode (scans) and n,
  * cold by cold, hot by hot; copy: the time a device-to-device copy of the
- * row's bytes_moved takes at run.json's copy_bandwidth_GBps. */
-typedef enum { CN_NONE = 0, CN_CUB, CN_COPY } compare_norm;
+ * row's bytes_moved takes at run.json's copy_bandwidth_GBps; machine: the
+ * two-term model launch + bytes_moved / copy bandwidth, the launch term
+ * run.json's launch_us, or fitted from the library's rows across n in runs
+ * without it (compare_machine_launch_ms). */
+typedef enum { CN_NONE = 0, CN_CUB, CN_COPY, CN_MACHINE } compare_norm;
 
 /* --normalize cub: the library's fastest medians at one key. */
 typedef struct compare_lib {
@@ -68,6 +72,8 @@ typedef struct compare_run {
     const char *device; /* device.name, or "unknown" */
     compare_lib *lib;   /* --normalize cub: its references */
     size_t nlib;
+    double launch_ms;   /* --normalize machine: the launch term (0 until set) */
+    int launch_fitted;  /* 1: from the library's rows, 0: run.json's launch_us */
 } compare_run;
 
 /* One configuration in both runs. */
@@ -94,6 +100,12 @@ typedef struct compare_metric {
     size_t base_col, new_col;
 } compare_metric;
 
+/* A variant x dtype x op as the empirical null judges it, per phase. */
+typedef struct compare_vgroup {
+    const char *name, *dtype, *op;
+    compare_variant_phase ph[2];
+} compare_vgroup;
+
 typedef struct compare_result {
     compare_run base, newer;
     double threshold; /* fraction; < 0: the default rule */
@@ -110,6 +122,11 @@ typedef struct compare_result {
     size_t nwarnings;
     double fdr_q;             /* Benjamini-Hochberg's q */
     size_t ntests, nrejected; /* phases with a p, and those the correction rejected */
+    compare_null_phase null[2];  /* cold, hot: the empirical null (compare_null.h) */
+    compare_vgroup *vgroups;     /* every variant x dtype x op judged */
+    size_t nvgroups;
+    size_t *pair_group;          /* pairs[i]'s vgroup */
+    size_t nvtests, nvrejected;  /* variant phases with a p, and those the correction rejected */
 } compare_result;
 
 /* The short form's line: a variant x dtype (x op, when by_op). */
@@ -121,6 +138,7 @@ typedef struct compare_group {
     size_t nconfigs, faster, slower, same; /* configurations (slower: in a phase) */
     double gm[2], lo[2], hi[2];            /* cold, hot: geometric mean speed-up and its 95 % interval */
     const compare_pair *worst;             /* the lowest speed-up of a judged phase */
+    const compare_vgroup *vg;              /* its empirical-null verdict; NULL none */
     int worst_hot;
 } compare_group;
 
@@ -137,10 +155,25 @@ void compare_run_free(compare_run *run);
 int compare_build(compare_result *r, char *err, size_t errlen);
 void compare_result_free(compare_result *r);
 
+/* ---- the empirical null (harness/compare/compare_null.c) ---- */
+
+/* Fit it and judge every pair and variant against it (r->pairs judged on
+ * their own noise first). 0, or -1 out of memory. */
+int compare_null_fit(compare_result *r);
+void compare_null_free(compare_result *r);
+/* The lines that say what was fitted: per band its centre, its scatters and
+ * the configurations behind them, launch- or bandwidth-bound, and the
+ * smallest change it resolves; or why it was refused. */
+void compare_null_describe(FILE *f, const compare_result *r, int detail);
+
 /* ---- the result's common parts (harness/compare/compare_result.c) ---- */
 
 /* Number of pairs with a phase judged slower. */
 size_t compare_regressions(const compare_result *r);
+/* Variant phases judged faster or slower (compare_null.h). */
+size_t compare_variant_changes(const compare_result *r);
+/* Number of variants judged slower in a phase (compare_null.h). */
+size_t compare_variant_regressions(const compare_result *r);
 /* One more line in r->warnings. */
 void compare_warn(compare_result *r, const char *line);
 /* n as 2^k when a power of two, else the number: sizes in every output for people. */
@@ -154,14 +187,21 @@ void compare_check_runs(compare_result *r);
 
 /* ---- --normalize (harness/compare/compare_normalize.c) ---- */
 
-/* "none", "cub", "copy" */
+/* The machine model's terms of a run: the launch term in ms (run.json's
+ * launch_us, or fitted from its library rows when that is absent; *source,
+ * when not NULL, says which) and the copy bandwidth in GB/s; NaN unknown. */
+double compare_machine_launch_ms(const compare_run *run, const char **source);
+double compare_machine_copy_GBps(const compare_run *run);
+/* "none", "cub", "copy", "machine" */
 const char *compare_norm_name(compare_norm m);
-/* "cub" or "copy": 0; anything else -1. */
+/* "cub", "copy" or "machine": 0; anything else -1. */
 int compare_norm_parse(const char *s, compare_norm *m);
 /* The line every output starts with: which normalisation, and what it means. */
 void compare_norm_describe(const compare_result *r, char *buf, size_t len);
 /* With cub: is row the library's (the reference, not judged)? */
 int compare_norm_is_library(compare_norm m, const sweep_row *row);
+/* With machine, both runs' launch terms, of one definition (compare_normalize.c). */
+void compare_norm_machine_terms(compare_result *r);
 /* With cub, run->lib from its rows. 0, or -1 out of memory. */
 int compare_norm_prepare(compare_norm m, compare_run *run);
 /* The divisors of row's cold and hot times in run (ms; NaN for a phase the
@@ -180,6 +220,8 @@ void compare_config_text(const results_row_config *c, char *buf, size_t len);
 compare_group *compare_groups(const compare_result *r, size_t *ng);
 /* "0.957 2^22 256×4 hot (slower)"; "–" without one. */
 void compare_worst_text(const compare_group *g, char *buf, size_t len);
+/* "slower from 2^24 up: 0.951 [0.944, 0.958] cold", "same", "–" (no null). */
+void compare_variant_text(const compare_result *r, const compare_group *g, char *buf, size_t len);
 /* "1.002 [0.998, 1.006]"; "–" without one. hot: 0 cold, 1 hot. */
 void compare_mean_text(const compare_group *g, int hot, char *buf, size_t len);
 /* The two runs, then one line per group. */

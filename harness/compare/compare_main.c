@@ -19,35 +19,44 @@ static const char compare_usage_text[] =
     "Compares two results directories of the sweep, configuration by configuration\n"
     "(variant, dtype, op, n, block dim, own axes, finish or scan mode): the\n"
     "speed-up of NEW (BASE median / NEW median, cold and hot) with a 95 % interval\n"
-    "and a verdict. With both runs' samples.csv (sweep --samples): Mann-Whitney U and\n"
-    "a bootstrap of the ratio; without, each row's noise (the median's standard error).\n"
-    "faster / slower: significant after the Benjamini-Hochberg correction (q = 0.05\n"
-    "over the cold and hot phases of all configurations) and beyond the threshold;\n"
-    "otherwise same.\n"
+    "and a verdict. Two runs differ by more than their rows' noise even with no\n"
+    "change of code (another process, card or machine): that scatter is fitted\n"
+    "from the runs themselves, per size band (an empirical null; at least 30\n"
+    "configurations a band): a configuration is judged against the scatter of its\n"
+    "variant's configurations, and each variant against the scatter of the\n"
+    "variants' shifts, over every size or from / up to the size where it moved.\n"
+    "Too few configurations to fit: each row's own noise (with both runs'\n"
+    "samples.csv: Mann-Whitney U and a bootstrap of the ratio). faster / slower:\n"
+    "significant after the Benjamini-Hochberg correction (q = 0.05) and beyond\n"
+    "the threshold; otherwise same.\n"
     "\n"
-    "Prints one line per variant x dtype (x op): the geometric mean speed-up with a\n"
-    "95 % interval (a bootstrap over its configurations), how many configurations\n"
-    "are faster / slower / the same, and the worst one (n as 2^k, block x own axis,\n"
-    "phase); then how it was judged, and warnings (the same run twice, different\n"
-    "devices, clocks or copy bandwidths). Writes nothing unless asked.\n"
+    "Prints one line per variant x dtype (x op): its speed-up relative to the\n"
+    "machine (geometric mean, 95 % interval), its verdict and where it starts, how\n"
+    "many configurations are faster / slower / the same, and the worst one (n as\n"
+    "2^k, block x own axis, phase); then what the null fitted, how it was judged,\n"
+    "and warnings (the same run twice, different devices, clocks or copy\n"
+    "bandwidths). Writes nothing unless asked.\n"
     "\n"
     "  --detail              the per-configuration tables on stdout instead (Markdown)\n"
     "  --threshold PCT       smallest change that counts (default: the larger of the\n"
     "                        two rows' noise figures, at least 2)\n"
-    "  --normalize cub|copy  before comparing, divide each row's times by a reference\n"
+    "  --normalize cub|copy|machine\n"
+    "                        before comparing, divide each row's times by a reference\n"
     "                        measured in its own run, so that a faster or slower\n"
     "                        machine does not read as a change of the code:\n"
     "                        cub: the fastest ok " SWEEP_CUB_REDUCE " / " SWEEP_CUB_SCAN " median at the\n"
     "                        same kind, dtype, op, scan mode and n, cold by cold and\n"
     "                        hot by hot (the library's rows: the reference, 1.0,\n"
     "                        not judged); copy: the time a copy of the row's\n"
-    "                        bytes_moved takes at run.json's copy_bandwidth_GBps.\n"
+    "                        bytes_moved takes at run.json's copy_bandwidth_GBps;\n"
+    "                        machine: launch + bytes_moved / copy bandwidth, each\n"
+    "                        run's own (launch_us, or fitted from its library rows).\n"
     "                        Rows without one are listed apart, with the reason.\n"
     "  --out DIR             write compare.md (with the per-configuration tables),\n"
     "                        compare.csv, compare.html and the charts into DIR\n"
     "  --csv FILE            the per-configuration table as CSV\n"
     "  --json FILE           everything as JSON\n"
-    "  --fail-on-regression  exit 1 when any configuration is slower\n"
+    "  --fail-on-regression  exit 1 when any configuration or variant is slower\n"
     "  --help                this text\n"
     "\n"
     "Exit status: 0; 1 regression (with --fail-on-regression) or an output failed;\n"
@@ -83,7 +92,7 @@ static int parse_options(int argc, char **argv, compare_options *o, char *err, s
             if (val) *val = v;
             else if (!strcmp(a, "--normalize")) {
                 if (compare_norm_parse(v, &o->normalize)) {
-                    snprintf(err, errlen, "--normalize: '%s' is not cub or copy", v);
+                    snprintf(err, errlen, "--normalize: '%s' is not cub, copy or machine", v);
                     return -1;
                 }
             } else {
@@ -205,10 +214,10 @@ int compare_main(int argc, char **argv)
     fflush(stdout);
     for (size_t i = 0; i < r.nwarnings; i++) fprintf(stderr, "sweep compare: warning: %s\n", r.warnings[i]);
     rc = write_outputs(&r, out, csv, json) ? SWEEP_EXIT_FAILED : SWEEP_EXIT_OK;
-    size_t slower = compare_regressions(&r);
-    if (rc == SWEEP_EXIT_OK && o.fail_on_regression && slower) {
-        fprintf(stderr, "sweep compare: %zu configuration%s slower (--fail-on-regression)\n", slower,
-                slower == 1 ? " is" : "s are");
+    size_t slower = compare_regressions(&r), vslower = compare_variant_regressions(&r);
+    if (rc == SWEEP_EXIT_OK && o.fail_on_regression && (slower || vslower)) {
+        fprintf(stderr, "sweep compare: %zu configuration%s and %zu variant%s slower (--fail-on-regression)\n",
+                slower, slower == 1 ? "" : "s", vslower, vslower == 1 ? "" : "s");
         rc = SWEEP_EXIT_FAILED;
     }
 done:

@@ -19,6 +19,7 @@ const char *compare_norm_name(compare_norm m)
     switch (m) {
     case CN_CUB: return "cub";
     case CN_COPY: return "copy";
+    case CN_MACHINE: return "machine";
     case CN_NONE: break;
     }
     return "none";
@@ -28,6 +29,7 @@ int compare_norm_parse(const char *s, compare_norm *m)
 {
     if (!strcmp(s, "cub")) *m = CN_CUB;
     else if (!strcmp(s, "copy")) *m = CN_COPY;
+    else if (!strcmp(s, "machine")) *m = CN_MACHINE;
     else return -1;
     return 0;
 }
@@ -38,9 +40,93 @@ static double copy_bandwidth(const compare_run *run)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* ---- machine: time ~ launch + bytes / bandwidth ----------------------------------------------- */
+
+static int is_library(const sweep_row *row)
+{
+    return row->cfg.v && !strcmp(row->cfg.v->name, row->cfg.v->kind == KIND_SCAN ? SWEEP_CUB_SCAN : SWEEP_CUB_REDUCE);
+}
+
+/* The launch term from the library's cold rows, for runs that did not measure
+ * it: each row's time less its bytes at the copy bandwidth, the median over
+ * the rows where that is most of the time (launch-bound sizes). It is the
+ * library's call overhead (two kernels), not one launch: used on both sides
+ * when either lacks launch_us, so the two sides mean the same. */
+static double launch_from_library(const compare_run *run)
+{
+    double bw = copy_bandwidth(run), *x = malloc((run->rf.count + 1) * sizeof *x);
+    size_t k = 0;
+    for (size_t i = 0; x && bw > 0 && i < run->rf.count; i++) {
+        const sweep_row *r = &run->rf.rows[i];
+        double t = r->cold.median, by = r->plain.values[RC_BYTES_MOVED] / (bw * 1e6);
+        if (r->status == ROW_OK && is_library(r) && r->cold.samples && t > 0 && by > 0 && by < t / 2) x[k++] = t - by;
+    }
+    double l = k >= 3 ? cs_median(x, k) : NAN;
+    free(x);
+    return l;
+}
+
+static double measured_launch_ms(const compare_run *run)
+{
+    json_t *v = json_object_get(run->run, RK(LAUNCH_US));
+    return json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v) * 1e-3 : NAN;
+}
+
+double compare_machine_launch_ms(const compare_run *run, const char **source)
+{
+    if (run->launch_ms > 0) {
+        if (source) *source = run->launch_fitted ? "fitted from the library's rows" : "run.json launch_us";
+        return run->launch_ms;
+    }
+    double l = measured_launch_ms(run);
+    if (source) *source = isfinite(l) ? "run.json launch_us" : "fitted from the library's rows";
+    return isfinite(l) ? l : launch_from_library(run);
+}
+
+double compare_machine_copy_GBps(const compare_run *run) { return copy_bandwidth(run); }
+
+/* Both sides' launch terms, of one definition: measured when both runs
+ * measured it, else both fitted from their library rows. */
+void compare_norm_machine_terms(compare_result *r)
+{
+    int measured = isfinite(measured_launch_ms(&r->base)) && isfinite(measured_launch_ms(&r->newer));
+    compare_run *side[2] = {&r->base, &r->newer};
+    for (int i = 0; i < 2; i++) {
+        side[i]->launch_fitted = !measured;
+        side[i]->launch_ms = measured ? measured_launch_ms(side[i]) : launch_from_library(side[i]);
+    }
+}
+
+static int machine_reference(const compare_run *run, const char *side, const sweep_row *row, double ref[2],
+                             char *why, size_t len)
+{
+    double bw = copy_bandwidth(run), l = run->launch_ms;
+    if (!(bw > 0) || !(l > 0)) {
+        snprintf(why, len, "no reference: %s's run.json has no %s", side,
+                 !(bw > 0) ? "copy_bandwidth_GBps" : "launch_us, and its library rows give no launch term");
+        return -1;
+    }
+    if (!(row->plain.values[RC_BYTES_MOVED] > 0)) {
+        snprintf(why, len, "no reference: no bytes_moved in %s", side);
+        return -1;
+    }
+    ref[0] = ref[1] = l + row->plain.values[RC_BYTES_MOVED] / (bw * 1e6);
+    return 0;
+}
+
 void compare_norm_describe(const compare_result *r, char *buf, size_t len)
 {
     switch (r->normalize) {
+    case CN_MACHINE:
+        snprintf(buf, len,
+                 "Normalised: --normalize machine. Each time is divided by its own run's machine model, launch + "
+                 "bytes_moved / copy bandwidth (BASE %.2f us + bytes / %.1f GB/s, NEW %.2f us + bytes / %.1f GB/s; "
+                 "launch term %s); speed-ups, verdicts and counts are of these ratios.",
+                 r->base.launch_ms * 1e3, copy_bandwidth(&r->base), r->newer.launch_ms * 1e3,
+                 copy_bandwidth(&r->newer),
+                 r->base.launch_fitted ? "fitted from each run's library rows (a run without launch_us)"
+                                       : "run.json's launch_us");
+        break;
     case CN_CUB:
         snprintf(buf, len,
                  "Normalised: --normalize cub. Each time is divided by the fastest ok median of the library (%s, %s) "
@@ -174,6 +260,7 @@ int compare_norm_reference(compare_norm m, const compare_run *run, const char *s
     ref[0] = ref[1] = NAN;
     if (m == CN_CUB) return cub_reference(run, side, row, ref, why, len);
     if (m == CN_COPY) return copy_reference(run, side, row, ref, why, len);
+    if (m == CN_MACHINE) return machine_reference(run, side, row, ref, why, len);
     ref[0] = ref[1] = 1;
     return 0;
 }
@@ -263,7 +350,7 @@ static void warn_reference_moves(compare_result *r)
 void compare_norm_warnings(compare_result *r)
 {
     if (r->normalize == CN_CUB) warn_reference_moves(r);
-    if (r->normalize != CN_COPY) return;
+    if (r->normalize != CN_COPY && r->normalize != CN_MACHINE) return;
     size_t differ = 0;
     for (size_t i = 0; i < r->npairs; i++) differ += r->pairs[i].base->plain.values[RC_BYTES_MOVED] != r->pairs[i].newer->plain.values[RC_BYTES_MOVED];
     if (differ) {

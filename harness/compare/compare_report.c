@@ -68,9 +68,13 @@ static const char *const pair_head[NCELLS] = {
     "configuration", "cold speed-up [95 % CI]", "cold time", "cold", "hot speed-up [95 % CI]", "hot time", "hot",
     "threshold", "method", "metric changes"};
 
+/* As measured; with the empirical null also the figure it judged (relative
+ * to the machine) and that figure's interval. */
 static void fmt_speedup(char *b, const compare_phase *ph)
 {
     if (!isfinite(ph->speedup)) snprintf(b, CELL, "–");
+    else if (ph->adj > 0 && isfinite(ph->lo))
+        snprintf(b, CELL, "%.3f× (to the machine %.3f× [%.3f, %.3f])", ph->speedup, ph->adj, ph->lo, ph->hi);
     else if (isfinite(ph->lo)) snprintf(b, CELL, "%.3f× [%.3f, %.3f]", ph->speedup, ph->lo, ph->hi);
     else snprintf(b, CELL, "%.3f×", ph->speedup);
 }
@@ -142,6 +146,32 @@ static void doc_p(const doc *d, const char *text)
     fputs(d->html ? "<p>" : "", d->f);
     esc(d, text);
     fputs(d->html ? "</p>\n" : "\n\n", d->f);
+}
+
+/* Preformatted lines (the empirical null's table). */
+static void doc_pre(const doc *d, const char *text)
+{
+    fputs(d->html ? "<pre>" : "```\n", d->f);
+    for (const char *s = text; *s; s++) {
+        if (d->html && (*s == '<' || *s == '>' || *s == '&')) fputs(*s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "&amp;", d->f);
+        else fputc(*s, d->f);
+    }
+    fputs(d->html ? "</pre>\n" : "```\n\n", d->f);
+}
+
+static void doc_null(const doc *d, const compare_result *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m) return;
+    compare_null_describe(m, r, 1);
+    fclose(m);
+    if (len) {
+        doc_h(d, 2, "What two runs of the same code differ by");
+        doc_pre(d, text);
+    }
+    free(text);
 }
 
 static void doc_row(const doc *d, char c[][CELL], const char *const *head, size_t n)
@@ -234,13 +264,13 @@ static void doc_identity(const doc *d, const compare_result *r)
 static void doc_summary(const doc *d, const compare_result *r)
 {
     static const char *const head[7] = {"variant", "configurations", "cold geomean speed-up [95 % CI]",
-                                        "hot geomean speed-up [95 % CI]", "faster / slower / same",
-                                        "worst (speed-up n block×own axis phase)", ""};
+                                        "hot geomean speed-up [95 % CI]", "variant verdict", "faster / slower / same",
+                                        "worst (speed-up n block×own axis phase)"};
     size_t ng;
     compare_group *g = compare_groups(r, &ng);
     if (!g) return;
     doc_h(d, 2, "Summary");
-    doc_table(d, head, 6);
+    doc_table(d, head, 7);
     for (size_t k = 0; k < ng; k++) {
         cells c;
         snprintf(c[0], CELL, "%s %s%s%s", g[k].name, g[k].dtype, g[k].by_op ? " " : "",
@@ -248,9 +278,10 @@ static void doc_summary(const doc *d, const compare_result *r)
         snprintf(c[1], CELL, "%zu", g[k].nconfigs);
         compare_mean_text(&g[k], 0, c[2], CELL);
         compare_mean_text(&g[k], 1, c[3], CELL);
-        snprintf(c[4], CELL, "%zu / %zu / %zu", g[k].faster, g[k].slower, g[k].same);
-        compare_worst_text(&g[k], c[5], CELL);
-        doc_row(d, c, NULL, 6);
+        compare_variant_text(r, &g[k], c[4], CELL);
+        snprintf(c[5], CELL, "%zu / %zu / %zu", g[k].faster, g[k].slower, g[k].same);
+        compare_worst_text(&g[k], c[6], CELL);
+        doc_row(d, c, NULL, 7);
     }
     doc_table_end(d);
     free(g);
@@ -342,16 +373,20 @@ static void doc_all(const doc *d, const compare_result *r)
     char rule[700];
     if (r->threshold >= 0) snprintf(rule, sizeof rule, "the threshold, %.2f %% (--threshold)", r->threshold * 100);
     else snprintf(rule, sizeof rule, "the threshold, the larger of the two rows' noise figures and %.0f %%", COMPARE_MIN_THRESHOLD * 100);
-    char text[1600];
+    char text[2400];
     snprintf(text, sizeof text,
              "Speed-up = BASE median / NEW median%s: over 1, NEW is faster; time = NEW's median time against BASE's. "
              "faster / slower: significant after the Benjamini-Hochberg correction (q = %.2f, over %zu tests: the cold "
              "and hot phases of every configuration judged) and beyond %s; otherwise same. Method: samples (both runs' "
-             "samples.csv: Mann-Whitney U and a bootstrap of the ratio) or noise (the rows' median standard errors). "
-             "A geometric mean's interval: a percentile bootstrap over its configurations' log speed-ups.",
+             "samples.csv: Mann-Whitney U and a bootstrap of the ratio), noise (the rows' median standard errors) or "
+             "empirical null (the scatter of the two runs themselves, below: each configuration judged relative to "
+             "the machine and its variant, each variant relative to the machine against the variants' scatter). "
+             "A geometric mean's interval: a percentile bootstrap over its configurations' log speed-ups, with the "
+             "variants' scatter where the null was fitted.",
              r->normalize == CN_NONE ? "" : " (normalised)", r->fdr_q, r->ntests, rule);
     doc_p(d, text);
     doc_summary(d, r);
+    doc_null(d, r);
     for (size_t k = 0; g && k < ng; k++) {
         doc_h(d, 2, g[k].name);
         doc_chart(d, g[k].name);

@@ -24,6 +24,21 @@ size_t compare_regressions(const compare_result *r)
     return n;
 }
 
+size_t compare_variant_changes(const compare_result *r)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < r->nvgroups; g++)
+        for (int h = 0; h < 2; h++) n += r->vgroups[g].ph[h].verdict == CV_SLOWER || r->vgroups[g].ph[h].verdict == CV_FASTER;
+    return n;
+}
+
+size_t compare_variant_regressions(const compare_result *r)
+{
+    size_t n = 0;
+    for (size_t g = 0; g < r->nvgroups; g++) n += r->vgroups[g].ph[0].verdict == CV_SLOWER || r->vgroups[g].ph[1].verdict == CV_SLOWER;
+    return n;
+}
+
 void compare_size_text(size_t n, char *buf, size_t len)
 {
     if (n && !(n & (n - 1))) {

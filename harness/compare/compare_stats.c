@@ -23,6 +23,7 @@ const char *compare_method_name(compare_method m)
     switch (m) {
     case CM_SAMPLES: return "samples";
     case CM_NOISE: return "noise";
+    case CM_NULL: return "empirical null";
     case CM_NONE: break;
     }
     return "none";
@@ -242,7 +243,7 @@ void compare_judge(const compare_side *base, const compare_side *newer, double t
 {
     memset(out, 0, sizeof *out);
     out->base_ms = out->new_ms = out->speedup = out->lo = out->hi = out->p = NAN;
-    out->change = out->threshold = out->noise = NAN;
+    out->change = out->threshold = out->noise = out->adj = out->null_scale = NAN;
     out->verdict = CV_NA;
     if (!(base->median > 0) || !(newer->median > 0)) return;
     if (base->ms && newer->ms && base->n_ms >= COMPARE_MIN_SAMPLES && newer->n_ms >= COMPARE_MIN_SAMPLES)
@@ -258,8 +259,9 @@ void compare_judge(const compare_side *base, const compare_side *newer, double t
 void compare_decide(compare_phase *ph, int significant)
 {
     if (ph->verdict == CV_NA) return;
-    int large = ph->speedup > 1 + ph->threshold || ph->speedup < 1 / (1 + ph->threshold);
-    ph->verdict = !(significant && large) ? CV_SAME : ph->speedup > 1 ? CV_FASTER : CV_SLOWER;
+    double s = ph->adj > 0 ? ph->adj : ph->speedup; /* NaN or unset: judged as measured */
+    int large = s > 1 + ph->threshold || s < 1 / (1 + ph->threshold);
+    ph->verdict = !(significant && large) ? CV_SAME : s > 1 ? CV_FASTER : CV_SLOWER;
 }
 
 /* ---- across configurations ------------------------------------------------------------ */

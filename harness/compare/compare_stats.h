@@ -36,17 +36,20 @@
 #define COMPARE_MIN_SAMPLES 3
 
 typedef enum { CV_NA = 0, CV_SAME, CV_FASTER, CV_SLOWER } compare_verdict;
-typedef enum { CM_NONE = 0, CM_SAMPLES, CM_NOISE } compare_method;
+typedef enum { CM_NONE = 0, CM_SAMPLES, CM_NOISE, CM_NULL } compare_method;
 
 const char *compare_verdict_name(compare_verdict v);
-/* "samples: Mann-Whitney + bootstrap", "rows: median noise", "none" */
+/* "samples: Mann-Whitney + bootstrap", "rows: median noise", "empirical null", "none" */
 const char *compare_method_name(compare_method m);
 
 /* One phase (cold or hot) of one configuration in both runs. */
 typedef struct compare_phase {
     double base_ms, new_ms; /* medians */
     double speedup;         /* base_ms / new_ms */
-    double lo, hi;          /* its 95 % interval (NaN: none) */
+    double lo, hi;          /* the 95 % interval of the figure judged (adj where set, else speedup; NaN: none) */
+    double adj;             /* the speed-up relative to the machine, as the empirical null judges it
+                             * (compare_null.h); NaN: judged as measured */
+    double null_scale;      /* the null's scale of its log ratio (fraction); NaN: no null */
     double p;               /* two-sided p of "no change" (NaN: none) */
     double change;          /* new_ms / base_ms - 1: the time's relative change */
     double threshold;       /* fraction the change must exceed */

@@ -21,7 +21,7 @@
 
 static const char *normalize_hint(const compare_result *r)
 {
-    return r->normalize == CN_NONE ? "; --normalize cub|copy compares each run against its own machine" : "";
+    return r->normalize == CN_NONE ? "; --normalize cub|copy|machine compares each run against its own machine" : "";
 }
 
 static json_t *get_path(json_t *o, const char *a, const char *b)
@@ -52,14 +52,25 @@ static int same_json_string(json_t *a, json_t *b, const char *key)
     return x && y && !strcmp(x, y);
 }
 
+/* Two runs side by side on two cards of one host start in the same second:
+ * they are the same run only on the same card. */
+static int same_card(json_t *a, json_t *b)
+{
+    json_t *da = json_object_get(a, RK(DEVICE)), *db = json_object_get(b, RK(DEVICE));
+    const char *ua = json_string_value(json_object_get(da, RK(UUID))), *ub = json_string_value(json_object_get(db, RK(UUID)));
+    if (ua && ub) return !strcmp(ua, ub);
+    return json_integer_value(json_object_get(da, RK(ORDINAL))) == json_integer_value(json_object_get(db, RK(ORDINAL)));
+}
+
 static void warn_same_run(compare_result *r)
 {
     char ra[PATH_MAX], rb[PATH_MAX], ca[SWEEP_PATH_MAX], cb[SWEEP_PATH_MAX];
     const char *why = NULL;
     json_t *a = r->base.run, *b = r->newer.run;
     if (realpath(r->base.dir, ra) && realpath(r->newer.dir, rb) && !strcmp(ra, rb)) why = "the same directory";
-    else if (same_json_string(a, b, RK(DATE)) && same_json_string(a, b, RK(HOST)) && same_json_string(a, b, RK(GIT_SHA)))
-        why = "run.json: the same start time, host and commit";
+    else if (same_json_string(a, b, RK(DATE)) && same_json_string(a, b, RK(HOST)) &&
+             same_json_string(a, b, RK(GIT_SHA)) && same_card(a, b))
+        why = "run.json: the same start time, host, commit and card";
     else if (!path_join(ca, sizeof ca, r->base.dir, "results.csv") &&
              !path_join(cb, sizeof cb, r->newer.dir, "results.csv") && same_file_bytes(ca, cb))
         why = "identical results.csv";

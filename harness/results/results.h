@@ -202,6 +202,7 @@ void samples_file_free(samples_file *f);
 typedef struct run_device {
     device_info info;
     double copy_bandwidth_GBps; /* NaN: not measured */
+    double launch_us;           /* NaN: not measured */
     size_t configs;             /* configurations whose rows it ran */
     char fault[512];            /* why its worker ended early; "" none */
 } run_device;
@@ -219,6 +220,7 @@ typedef struct run_info {
     char git_sha[64]; /* "unknown" outside a checkout */
     int git_dirty;    /* 0, 1, or -1 unknown */
     char host[256];
+    char boot_id[64]; /* /proc/sys/kernel/random/boot_id: which boot of which machine ("" unknown) */
     char experiment_source[4096];
     const experiment *exp; /* for the plan's axes and timing */
     int fake_device;

@@ -32,6 +32,7 @@ static json_t *device_object(const device_info *d)
     json_object_set_new(dev, RK(MEM_BUS_BITS), json_integer(d->mem_bus_bits));
     json_object_set_new(dev, RK(ORDINAL), json_integer(d->ordinal));
     json_object_set_new(dev, RK(PCI_BUS_ID), d->pci_bus_id[0] ? json_string(d->pci_bus_id) : json_null());
+    json_object_set_new(dev, RK(UUID), d->uuid[0] ? json_string(d->uuid) : json_null());
     return dev;
 }
 
@@ -46,6 +47,7 @@ static void run_json_devices(json_t *o, const run_info *ri)
         json_t *dev = device_object(&d->info);
         json_object_set_new(dev, RK(PEAK_BANDWIDTH_GBPS), num_or_null(d->info.peak_bandwidth_GBps));
         json_object_set_new(dev, RK(COPY_BANDWIDTH_GBPS), num_or_null(d->copy_bandwidth_GBps));
+        json_object_set_new(dev, RK(LAUNCH_US), num_or_null(d->launch_us));
         json_object_set_new(dev, RK(CONFIGURATIONS), json_integer((json_int_t)d->configs));
         json_object_set_new(dev, RK(FAULT), d->fault[0] ? json_string(d->fault) : json_null());
         json_array_append_new(arr, dev);
@@ -187,6 +189,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(GIT_DIRTY), ri->git_dirty < 0 ? json_null() : json_boolean(ri->git_dirty));
     json_object_set_new(o, RK(DATE), json_string(ri->run.date));
     json_object_set_new(o, RK(HOST), json_string(ri->host));
+    json_object_set_new(o, RK(BOOT_ID), ri->boot_id[0] ? json_string(ri->boot_id) : json_null());
     json_object_set_new(o, RK(EXPERIMENT), json_string(ri->run.experiment));
     json_object_set_new(o, RK(EXPERIMENT_SOURCE), json_string(ri->experiment_source));
     if (ri->exp) run_json_experiment_info(o, ri->exp);
@@ -195,6 +198,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(FAKE_DEVICE), json_boolean(ri->fake_device));
     json_object_set_new(o, RK(PEAK_BANDWIDTH_GBPS), num_or_null(ri->run.peak_GBps));
     json_object_set_new(o, RK(COPY_BANDWIDTH_GBPS), num_or_null(ri->run.copy_GBps));
+    json_object_set_new(o, RK(LAUNCH_US), num_or_null(ri->run.launch_us));
     json_t *metrics = json_array(), *units = json_array();
     for (size_t i = 0; i < ri->metrics.count; i++) {
         json_array_append_new(metrics, json_string(ri->metrics.m[i].name));

@@ -21,6 +21,14 @@ static int attr(enum cudaDeviceAttr a, int dev)
 }
 
 /* A CUDA version number (12080) as the driver and toolkit write it (12.8). */
+/* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", nvidia-smi's form of the card's UUID. */
+static void uuid_text(const cudaUUID_t *u, char *buf, size_t len)
+{
+    const unsigned char *b = (const unsigned char *)u->bytes;
+    snprintf(buf, len, "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+             b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
 static void cuda_version_text(int v, char *buf, size_t len)
 {
     if (v <= 0) snprintf(buf, len, "none");
@@ -111,6 +119,7 @@ int device_open(int ordinal, device_info *info, char *msg, size_t msglen)
     info->peak_bandwidth_GBps = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
     if (cudaDeviceGetPCIBusId(info->pci_bus_id, (int)sizeof info->pci_bus_id, ordinal) != cudaSuccess)
         info->pci_bus_id[0] = '\0';
+    uuid_text(&p.uuid, info->uuid, sizeof info->uuid);
     cudaDriverGetVersion(&info->driver_version);
     cudaRuntimeGetVersion(&info->runtime_version);
     return 0;

@@ -19,6 +19,7 @@ typedef struct device_info {
     double peak_bandwidth_GBps; /* 2 x memory clock x bus width (DDR) */
     int driver_version, runtime_version;
     char pci_bus_id[32]; /* "0000:1b:00.0" (cudaDeviceGetPCIBusId); "" unknown */
+    char uuid[48];       /* "GPU-8-4-4-4-12 hex", as nvidia-smi -L names the card: which card, across machines */
 } device_info;
 
 /* The number of CUDA devices in *count: 0, or -1 with "no CUDA device:

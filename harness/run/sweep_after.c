@@ -101,7 +101,7 @@ static size_t *run_row_positions(const sweep_run *r)
  * would, a list of one (*one, which must outlive the writing). */
 static void one_device_list(run_info *ri, run_device *one, size_t done)
 {
-    *one = (run_device){ri->device, ri->run.copy_GBps, done, ""};
+    *one = (run_device){ri->device, ri->run.copy_GBps, ri->run.launch_us, done, ""};
     if (ri->devices || !ri->run.have_device) return;
     ri->devices = one;
     ri->device_count = 1;

@@ -50,6 +50,9 @@ typedef struct sweep_device_ops {
                   size_t len);
     /* Device-to-device memcpy bandwidth, GB/s, reads + writes counted; <= 0 if it failed. */
     double (*copy_bandwidth)(sweep_device *d, char *msg, size_t len);
+    /* Microseconds a minimal launch takes back to back (launch_probe.h): the
+     * launch term of the machine model; <= 0 if it failed. */
+    double (*launch_cost)(sweep_device *d, char *msg, size_t len);
     dev_status (*validate)(sweep_device *d, const variant *v, const kernel_args *cfg, uint64_t seed,
                            sweep_validation *out);
     /* Buffers for timing: fills a->in/out/workspace. */

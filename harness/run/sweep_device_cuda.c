@@ -35,6 +35,7 @@
 #include "harness/run/check_scratch.h"
 #include "harness/run/clock_probe.h"
 #include "harness/run/l2_flush.h"
+#include "harness/run/launch_probe.h"
 #include "harness/run/stream_block.h"
 #include "harness/run/sweep_device.h"
 
@@ -244,6 +245,18 @@ out:
     cudaFree(src);
     cudaFree(dst);
     return result;
+}
+
+static double cuda_launch_cost(sweep_device *d, char *msg, size_t len)
+{
+    cuda_impl *c = d->impl;
+    double us = -1;
+    cudaError_t err = launch_probe_us(c->stream, c->start, c->stop, c->block, &us);
+    if (err != cudaSuccess) {
+        set_msg(msg, len, "timing the launch probe", err);
+        return -1;
+    }
+    return us;
 }
 
 static int cuda_memory(sweep_device *d, size_t *free_bytes, size_t *total_bytes, size_t *held_bytes, char *msg,
@@ -565,6 +578,7 @@ static const sweep_device_ops cuda_ops = {
     .count = cuda_count,
     .memory = cuda_memory,
     .copy_bandwidth = cuda_copy_bandwidth,
+    .launch_cost = cuda_launch_cost,
     .validate = cuda_validate,
     .prepare = cuda_prepare,
     .warmup = cuda_warmup,

@@ -189,6 +189,14 @@ static double fake_copy_bandwidth(sweep_device *d, char *msg, size_t len)
     return 4000.0;
 }
 
+static double fake_launch_cost(sweep_device *d, char *msg, size_t len)
+{
+    (void)d;
+    (void)msg;
+    (void)len;
+    return 2.0;
+}
+
 static dev_status fake_validate(sweep_device *d, const variant *v, const kernel_args *cfg, uint64_t seed,
                                 sweep_validation *out)
 {
@@ -509,6 +517,7 @@ static const sweep_device_ops fake_ops = {
     .count = fake_count,
     .memory = fake_memory,
     .copy_bandwidth = fake_copy_bandwidth,
+    .launch_cost = fake_launch_cost,
     .validate = fake_validate,
     .prepare = fake_prepare,
     .warmup = fake_warmup,

@@ -28,6 +28,8 @@ static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t 
     char m[1024] = "";
     double copy = r->dev->ops->copy_bandwidth(r->dev, m, sizeof m);
     r->ri.run.copy_GBps = copy > 0 ? copy : NAN;
+    double launch = r->dev->ops->launch_cost(r->dev, m, sizeof m);
+    r->ri.run.launch_us = launch > 0 ? launch : NAN;
     run_ctx *ctx = &r->ctx;
     ctx->dev = r->dev;
     ctx->prof = r->prof;
@@ -38,6 +40,7 @@ static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t 
     if (!ctx->oom) ctx->cap_oom = 0;
     h->device = r->ri.device;
     h->copy_GBps = r->ri.run.copy_GBps;
+    h->launch_us = r->ri.run.launch_us;
     h->profiler_passes = r->ri.profiler_passes;
     h->profiler_on = r->prof != NULL;
     snprintf(h->profiler_status, sizeof h->profiler_status, "%s", r->ri.profiler_status);
@@ -125,6 +128,7 @@ int run_start_workers(sweep_run *r, const sweep_profiler *built_in)
     r->ri.device = first->device;
     run_describe(r);
     r->ri.run.copy_GBps = first->copy_GBps;
+    r->ri.run.launch_us = first->launch_us;
     r->ri.profiler_passes = first->profiler_passes;
     snprintf(r->ri.profiler_status, sizeof r->ri.profiler_status, "%s", first->profiler_status);
     memcpy(r->setup.metrics, first->metrics, sizeof r->setup.metrics);
@@ -161,6 +165,7 @@ static void run_note_devices(sweep_run *r)
     for (size_t i = 0; i < p->n; i++) {
         r->devices[i].info = p->w[i].info.device;
         r->devices[i].copy_bandwidth_GBps = p->w[i].info.copy_GBps;
+        r->devices[i].launch_us = p->w[i].info.launch_us;
         r->devices[i].configs = p->w[i].ran;
         snprintf(r->devices[i].fault, sizeof r->devices[i].fault, "%s", p->w[i].fault);
     }

@@ -33,9 +33,13 @@ static void run_begin_loop(sweep_run *r)
     nvtx_push(SWEEP_NVTX_COPY_BANDWIDTH, NVTX_COLOR_RUN);
     char msg[1024] = "";
     double copy = r->dev->ops->copy_bandwidth(r->dev, msg, sizeof msg);
-    nvtx_pop();
     if (copy > 0) r->ri.run.copy_GBps = copy;
     else if (!r->o.quiet) fprintf(stderr, "sweep: copy bandwidth not measured: %s\n", msg);
+    /* The machine model's other term (compare --normalize machine), in the same range. */
+    double launch = r->dev->ops->launch_cost(r->dev, msg, sizeof msg);
+    nvtx_pop();
+    if (launch > 0) r->ri.run.launch_us = launch;
+    else if (!r->o.quiet) fprintf(stderr, "sweep: launch cost not measured: %s\n", msg);
     nvtx_push(r->e.name, NVTX_COLOR_EXPERIMENT);
     progress_begin(&r->pr, stderr, r->o.quiet, r->todo, r->est_total);
     run_ctx *ctx = &r->ctx;

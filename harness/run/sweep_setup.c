@@ -316,6 +316,18 @@ static int run_fit_memory(sweep_run *r)
     return RUN_GO;
 }
 
+/* The kernel's id of this boot: two runs with different ones ran on different
+ * machines, or on one machine restarted, whatever their host names say. */
+static void read_boot_id(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    if (!f) return;
+    if (!fgets(buf, (int)len, f)) buf[0] = '\0';
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+}
+
 /* What run.json says about the run, and the time model fitted to the device. */
 void run_describe(sweep_run *r)
 {
@@ -327,11 +339,13 @@ void run_describe(sweep_run *r)
     snprintf(ri->run.date, sizeof ri->run.date, "%s", r->date);
     if (gethostname(ri->host, sizeof ri->host) != 0) snprintf(ri->host, sizeof ri->host, "unknown");
     ri->host[sizeof ri->host - 1] = '\0';
+    read_boot_id(ri->boot_id, sizeof ri->boot_id);
     snprintf(ri->run.experiment, sizeof ri->run.experiment, "%.63s", r->e.name);
     snprintf(ri->experiment_source, sizeof ri->experiment_source, "%s", r->builtin ? "built in" : r->exp_path);
     ri->exp = &r->e;
     ri->run.peak_GBps = ri->device.peak_bandwidth_GBps;
     ri->run.copy_GBps = NAN;
+    ri->run.launch_us = NAN;
     ri->plan_configs = r->plan.count;
     ri->plan_skipped = r->plan.skipped;
     ri->plan_total = r->plan_total;

@@ -55,6 +55,7 @@
 typedef struct worker_hello {
     device_info device;
     double copy_GBps; /* NaN: not measured */
+    double launch_us; /* NaN: not measured */
     int profiler_passes;
     int profiler_on; /* metric columns come from a profiler that began */
     char profiler_status[256];
