@@ -1,4 +1,4 @@
-/* Every relative link of README.md, docs/*.md, experiments/FINDINGS.md and
+/* Every relative link of README.md, the pages of docs/, experiments/FINDINGS.md and
  * experiments/JOURNAL.md resolves: the file or directory exists, and a
  * #fragment names a heading of the target page (GitHub's anchors). Links out
  * of the repository (http:, https:, mailto:) are not followed. The README is

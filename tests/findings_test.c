@@ -1,7 +1,7 @@
-/* The figures of the docs (README.md, docs/*.md, experiments/FINDINGS.md,
+/* The figures of the docs (README.md, the pages of docs/, experiments/FINDINGS.md,
  * experiments/JOURNAL.md) against the committed results.
  *
- * The checks live beside this test, one file per doc: tests/figures/*.checks.
+ * The checks live beside this test, one file per doc: the .checks files of tests/figures/.
  * Each names its doc ("doc: README.md"), then quotes the doc and checks the
  * figures of each quote:
  *   > TEXT
