@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness/config/axes.h"
-#include "harness/reference/cpu_baseline.h"
+#include "harness/backend/cpu_baseline.h"
 #include "kernels/registry.h"
 #include "results_io/columns.h"
 #include "results_io/csv.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/results/results.h"
 #include "harness/results/results_columns.h"
 #include "results_io/columns.h"

@@ -17,8 +17,8 @@
 
 #include "harness/config/axes.h"
 #include "harness/run/confirm.h"
-#include "harness/results/files.h"
-#include "harness/run/nvml_conditions.h"
+#include "harness/core/files.h"
+#include "harness/device/nvml_conditions.h"
 #include "harness/results/results_conditions.h"
 #include "harness/run/drift.h"
 #include "harness/run/sweep.h"
