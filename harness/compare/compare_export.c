@@ -107,6 +107,7 @@ static json_t *phase_json(const compare_phase *ph)
     json_object_set_new(o, "base_ms", num(ph->base_ms));
     json_object_set_new(o, "new_ms", num(ph->new_ms));
     json_object_set_new(o, "speedup", num(ph->speedup));
+    json_object_set_new(o, "speedup_to_machine", ph->adj > 0 ? num(ph->adj) : json_null());
     json_object_set_new(o, "ci_low", num(ph->lo));
     json_object_set_new(o, "ci_high", num(ph->hi));
     json_object_set_new(o, "p", num(ph->p));
@@ -166,6 +167,57 @@ static json_t *apart_json(const compare_apart *a)
     return x;
 }
 
+/* The empirical null: per phase its bands, and every variant's verdict. */
+static json_t *band_json(const compare_band *b)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "n_from", json_integer((json_int_t)b->n_lo));
+    json_object_set_new(o, "n_to", json_integer((json_int_t)b->n_hi));
+    json_object_set_new(o, "configurations", json_integer((json_int_t)b->configs));
+    json_object_set_new(o, "variants", json_integer((json_int_t)b->variants));
+    json_object_set_new(o, "centre_reduce_pct", num((exp(b->centre[0]) - 1) * 100));
+    json_object_set_new(o, "centre_scan_pct", num((exp(b->centre[1]) - 1) * 100));
+    json_object_set_new(o, "scatter_pct", num(b->scatter * 100));
+    json_object_set_new(o, "variant_scatter_pct", num(b->variant_scatter * 100));
+    json_object_set_new(o, "bound", b->launch_bound < 0 ? json_null() : json_string(b->launch_bound ? "launch" : "bandwidth"));
+    return o;
+}
+
+static json_t *variant_phase_json(const compare_result *r, const compare_variant_phase *v, int hot)
+{
+    if (!v->judged) return json_null();
+    const compare_band *b = r->null[hot].bands;
+    return json_pack("{s:s,s:I,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "verdict",
+                     compare_verdict_name((compare_verdict)v->verdict), "n_from", (json_int_t)b[v->band_lo].n_lo,
+                     "n_to", (json_int_t)b[v->band_hi].n_hi, "every_size",
+                     v->band_lo == v->band_first && v->band_hi == v->band_last, "shift_pct",
+                     num((exp(v->shift) - 1) * 100), "scale_pct", num(v->scale * 100), "p", num(v->p), "speedup",
+                     num(v->gm), "ci_low", num(v->lo), "ci_high", num(v->hi), "all_speedup", num(v->all_gm),
+                     "all_ci_low", num(v->all_lo), "all_ci_high", num(v->all_hi));
+}
+
+static json_t *null_json(const compare_result *r)
+{
+    json_t *o = json_object(), *vs = json_array();
+    for (int h = 0; h < 2; h++) {
+        json_t *bands = json_array();
+        for (size_t b = 0; b < r->null[h].nbands; b++) json_array_append_new(bands, band_json(&r->null[h].bands[b]));
+        json_object_set_new(o, h ? "hot_bands" : "cold_bands", bands);
+        json_object_set_new(o, h ? "hot_refused" : "cold_refused",
+                            r->null[h].refused[0] ? json_string(r->null[h].refused) : json_null());
+    }
+    for (size_t g = 0; g < r->nvgroups; g++) {
+        const compare_vgroup *v = &r->vgroups[g];
+        json_array_append_new(vs, json_pack("{s:s,s:s,s:s,s:o,s:o}", "variant", v->name, "dtype", v->dtype, "op", v->op,
+                                            "cold", variant_phase_json(r, &v->ph[0], 0), "hot",
+                                            variant_phase_json(r, &v->ph[1], 1)));
+    }
+    json_object_set_new(o, "variants", vs);
+    json_object_set_new(o, "variant_tests", json_integer((json_int_t)r->nvtests));
+    json_object_set_new(o, "variants_changed", json_integer((json_int_t)compare_variant_changes(r)));
+    return o;
+}
+
 static json_t *compare_json(const compare_result *r)
 {
     json_t *o = json_object(), *rows = json_array(), *refs = json_array(), *apart = json_array(), *warn = json_array();
@@ -185,6 +237,8 @@ static json_t *compare_json(const compare_result *r)
     json_object_set_new(o, "references", refs);
     json_object_set_new(o, "not_compared", apart);
     json_object_set_new(o, "regressions", json_integer((json_int_t)compare_regressions(r)));
+    json_object_set_new(o, "variant_regressions", json_integer((json_int_t)compare_variant_regressions(r)));
+    json_object_set_new(o, "empirical_null", null_json(r));
     return o;
 }
 

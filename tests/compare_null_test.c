@@ -1,0 +1,234 @@
+/* `sweep compare`'s empirical null (harness/compare/compare_null.h) on runs of
+ * one build made on real GPUs:
+ *   - the same code on the two cards of one host (experiments/results/h200x2/
+ *     default-gpu0, -gpu1, side by side) and on another host
+ *     (experiments/results/h200/default-other-host): at most 2 % of the
+ *     configurations flagged, no variant changed, every variant's geometric
+ *     mean relative to the machine within 1 %;
+ *   - a real change, made in a copy of NEW: one variant 5 % slower at every
+ *     configuration and one 5 % slower from 2^24 up. Both are slower at the
+ *     variant level with intervals that hold 0.95, the second from 2^24 up,
+ *     and no other variant is flagged; the same with --normalize machine. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "harness/results/results.h"
+#include "tests/compare_runs.h"
+#include "tests/sweep_test_util.h"
+
+#define PAIR_A "experiments/results/h200x2/default-gpu0"
+#define PAIR_B "experiments/results/h200x2/default-gpu1"
+#define OTHER_HOST "experiments/results/h200/default-other-host"
+#define SLOW_EVERYWHERE "scan_lookahead_bulk"
+#define SLOW_FROM "reduce_one_launch"
+#define SLOW_FROM_N ((size_t)1 << 24)
+#define SLOWER 0.95 /* speed-up of the changed variants: every time / 0.95 */
+
+static char err[4096];
+
+/* compare BASE NEW --json FILE [a1 a2]: the JSON, read back. */
+static json_t *compare_json(const char *base, const char *newer, const char *a1, const char *a2)
+{
+    char *json = tu_path(tu_tempdir("null-json"), "c.json");
+    const char *args[] = {"compare", base, newer, "--json", json, a1, a2, NULL};
+    tu_result r = tu_run(NULL, NULL, args);
+    if (r.status) fprintf(stderr, "%s%s", r.out, r.err);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    return tu_load_json(json);
+}
+
+/* Configurations with a verdict other than same in a phase. */
+static size_t flagged(json_t *o, size_t *rows)
+{
+    size_t k = 0, i;
+    json_t *row;
+    *rows = json_array_size(json_object_get(o, "rows"));
+    json_array_foreach(json_object_get(o, "rows"), i, row)
+    {
+        const char *c = json_string_value(json_object_get(json_object_get(row, "cold"), "verdict"));
+        const char *h = json_string_value(json_object_get(json_object_get(row, "hot"), "verdict"));
+        k += (c && strcmp(c, "same") && strcmp(c, "n/a")) || (h && strcmp(h, "same") && strcmp(h, "n/a"));
+    }
+    return k;
+}
+
+static json_t *variant_of(json_t *o, const char *name)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(json_object_get(o, "empirical_null"), "variants"), i, v)
+    if (!strcmp(json_string_value(json_object_get(v, "variant")), name)) return v;
+    fail_msg("variant %s not in the comparison", name);
+    return NULL;
+}
+
+static double num(json_t *o, const char *key) { return json_number_value(json_object_get(o, key)); }
+
+/* Same code: few configurations flagged, no variant, every variant near 1. */
+static void check_same_code(const char *base, const char *newer, const char *what)
+{
+    json_t *o = compare_json(base, newer, NULL, NULL);
+    size_t rows, k = flagged(o, &rows);
+    fprintf(stderr, "%s: %zu of %zu configurations flagged (%.2f %%)\n", what, k, rows, 100.0 * k / rows);
+    assert_true(rows > 2000);
+    assert_true(k * 50 <= rows); /* at most 2 % */
+    json_t *null = json_object_get(o, "empirical_null"), *v;
+    assert_int_equal(json_integer_value(json_object_get(null, "variants_changed")), 0);
+    size_t i;
+    json_array_foreach(json_object_get(null, "variants"), i, v)
+    for (int h = 0; h < 2; h++) {
+        json_t *ph = json_object_get(v, h ? "hot" : "cold");
+        if (json_is_null(ph)) continue;
+        double gm = num(ph, "all_speedup"), lo = num(ph, "all_ci_low"), hi = num(ph, "all_ci_high");
+        if (!(fabs(gm - 1) <= 0.01 && lo <= 1 && hi >= 1))
+            fail_msg("%s: %s %s %.4f [%.4f, %.4f]", what, json_string_value(json_object_get(v, "variant")),
+                     h ? "hot" : "cold", gm, lo, hi);
+    }
+    json_decref(o);
+}
+
+static void test_same_code_one_host(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("null-host");
+    check_same_code(copy_committed_run(PAIR_A, dir, "a"), copy_committed_run(PAIR_B, dir, "b"),
+                    "two cards of one host");
+}
+
+static void test_same_code_two_hosts(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("null-hosts");
+    char *a = copy_committed_run(PAIR_A, dir, "a"), *b = copy_committed_run(OTHER_HOST, dir, "b");
+    json_t *ra = tu_load_json(tu_path(a, "run.json")), *rb = tu_load_json(tu_path(b, "run.json"));
+    /* two machines: two boots, two cards */
+    assert_string_not_equal(json_string_value(json_object_get(ra, "boot_id")),
+                            json_string_value(json_object_get(rb, "boot_id")));
+    assert_string_not_equal(json_string_value(json_object_get(json_object_get(ra, "device"), "uuid")),
+                            json_string_value(json_object_get(json_object_get(rb, "device"), "uuid")));
+    assert_string_equal(json_string_value(json_object_get(ra, "git_sha")),
+                        json_string_value(json_object_get(rb, "git_sha")));
+    json_decref(ra);
+    json_decref(rb);
+    check_same_code(a, b, "two hosts");
+}
+
+/* NEW with the two changes made in its rows. */
+static char *changed_copy(const char *dir)
+{
+    char *from = copy_committed_run(PAIR_B, dir, "from"), *to = tu_path(dir, "changed");
+    results_file rf;
+    assert_int_equal(results_read_csv_any(tu_path(from, "results.csv"), &rf, err, sizeof err), 0);
+    for (size_t i = 0; i < rf.count; i++) {
+        sweep_row *r = &rf.rows[i];
+        const char *v = r->plain.cfg.variant;
+        if (strcmp(v, SLOW_EVERYWHERE) && !(strcmp(v, SLOW_FROM) == 0 && r->plain.cfg.n >= SLOW_FROM_N)) continue;
+        timing_stats *t[2] = {&r->cold, &r->hot};
+        for (int h = 0; h < 2; h++) t[h]->median /= SLOWER, t[h]->min /= SLOWER, t[h]->mean /= SLOWER;
+    }
+    assert_int_equal(mkdir(to, 0755), 0);
+    metric_columns mc = {rf.metrics, rf.metric_count};
+    assert_int_equal(results_write_csv(tu_path(to, "results.csv"), rf.rows, rf.count, mc, err, sizeof err), 0);
+    char *run = tu_read_file(tu_path(from, "run.json"));
+    assert_int_equal(tu_write_file(tu_path(to, "run.json"), run), 0);
+    free(run);
+    results_file_free(&rf);
+    return to;
+}
+
+static void check_change(json_t *o, const char *what)
+{
+    json_t *v;
+    size_t i;
+    json_array_foreach(json_object_get(json_object_get(o, "empirical_null"), "variants"), i, v)
+    {
+        const char *name = json_string_value(json_object_get(v, "variant"));
+        int changed = !strcmp(name, SLOW_EVERYWHERE) || !strcmp(name, SLOW_FROM);
+        for (int h = 0; h < 2; h++) {
+            json_t *ph = json_object_get(v, h ? "hot" : "cold");
+            if (json_is_null(ph)) continue;
+            const char *verdict = json_string_value(json_object_get(ph, "verdict"));
+            if (strcmp(verdict, changed ? "slower" : "same"))
+                fail_msg("%s: %s %s: %s", what, name, h ? "hot" : "cold", verdict);
+            if (!changed) continue;
+            double lo = num(ph, "ci_low"), hi = num(ph, "ci_high");
+            fprintf(stderr, "%s: %s %s slower from 2^%.0f: %.4f [%.4f, %.4f]\n", what, name, h ? "hot" : "cold",
+                    log2(num(ph, "n_from")), num(ph, "speedup"), lo, hi);
+            if (!(lo <= SLOWER && hi >= SLOWER)) fail_msg("%s: %s interval misses 0.95", what, name);
+            if (!strcmp(name, SLOW_FROM)) assert_true(json_integer_value(json_object_get(ph, "n_from")) == SLOW_FROM_N);
+            else assert_true(json_is_true(json_object_get(ph, "every_size")));
+        }
+    }
+}
+
+static void test_real_change_found(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("null-change");
+    char *base = copy_committed_run(PAIR_A, dir, "base"), *newer = changed_copy(dir);
+    json_t *o = compare_json(base, newer, NULL, NULL);
+    check_change(o, "as measured");
+    json_decref(o);
+    o = compare_json(base, newer, "--normalize", "machine");
+    assert_string_equal(json_string_value(json_object_get(o, "normalize")), "machine");
+    check_change(o, "--normalize machine");
+    json_decref(o);
+    /* --fail-on-regression follows the variants' verdicts */
+    tu_result r = run_compare(base, newer, "--fail-on-regression", NULL, NULL);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, " and 2 variants slower (--fail-on-regression)"));
+    assert_non_null(strstr(r.out, "slower from 2^24 up: "));
+    tu_result_free(&r);
+}
+
+/* Too few configurations to fit a null: refused, with the reason, and the
+ * rows judged by their own noise. */
+static void test_refused(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("null-refused");
+    char *a = copy_committed_run(PAIR_A, dir, "a"), *b = tu_path(dir, "b");
+    results_file rf;
+    assert_int_equal(results_read_csv_any(tu_path(a, "results.csv"), &rf, err, sizeof err), 0);
+    size_t n = 0;
+    for (size_t i = 0; i < rf.count && n < 12; i++)
+        if (rf.rows[i].status == ROW_OK) rf.rows[n++] = rf.rows[i];
+    metric_columns mc = {rf.metrics, rf.metric_count};
+    assert_int_equal(mkdir(b, 0755), 0);
+    assert_int_equal(results_write_csv(tu_path(b, "results.csv"), rf.rows, n, mc, err, sizeof err), 0);
+    json_t *run = tu_load_json(tu_path(a, "run.json"));
+    json_object_set_new(run, "rows", json_integer((json_int_t)n));
+    json_object_set_new(run, "date", json_string("2026-01-02T00:00:00Z"));
+    assert_int_equal(json_dump_file(run, tu_path(b, "run.json"), 0), 0);
+    json_decref(run);
+    results_file_free(&rf);
+    tu_result r = run_compare(a, b, NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "empirical null refused (cold): 12 configurations with a cold median, at least 30 "
+                                  "needed to fit the machine's scatter: judged against their own noise only"));
+    assert_non_null(strstr(r.out, "p of 0 against the empirical null"));
+    tu_result_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_code_one_host),
+        cmocka_unit_test(test_same_code_two_hosts),
+        cmocka_unit_test(test_real_change_found),
+        cmocka_unit_test(test_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
