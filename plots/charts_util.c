@@ -137,6 +137,9 @@ void group_stem(const group *g, char *out, size_t len)
     snprintf(out, len, "%s-%s-%s", k, d, o);
 }
 
+/* The title's suffix holds the device's name, its count, dtype, op and day. */
+#define TITLE_SUFFIX_LEN (sizeof ((results_run *)0)->device + 128)
+
 /* "NVIDIA H200 · f32 sum · 2026-11-21"; a run of several devices (--devices,
  * merged shards) says how many: "NVIDIA H200 ×2 · ..." (each row is the one
  * its configuration got, whichever device ran it). */
@@ -429,7 +432,7 @@ void series_lists(const render_ctx *ctx, const group *g, pbuf *p)
  * then 8.5; multi-byte characters count a little wide, which errs safe). */
 int titles_px(const render_ctx *ctx, const group *g, const char *title, const char *sub)
 {
-    char suffix[256];
+    char suffix[TITLE_SUFFIX_LEN];
     title_suffix(ctx, g, suffix, sizeof suffix);
     double t = (double)(strlen(title) + 3 + strlen(suffix)) * 8.8, s = (double)strlen(sub) * 7.0;
     return (int)(t > s ? t : s) + 60;
@@ -437,7 +440,7 @@ int titles_px(const render_ctx *ctx, const group *g, const char *title, const ch
 
 void common_titles(const render_ctx *ctx, const group *g, pbuf *p, const char *title, const char *sub)
 {
-    char suffix[256], full[512];
+    char suffix[TITLE_SUFFIX_LEN], full[TITLE_SUFFIX_LEN + 256];
     title_suffix(ctx, g, suffix, sizeof suffix);
     snprintf(full, sizeof full, "%s — %s", title, suffix);
     p_text(p, "ttl", full);

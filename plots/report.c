@@ -235,17 +235,17 @@ static const confirm_line *best_line(const confirm_line *l, size_t n, const conf
     return best;
 }
 
-static void confirm_cells(const confirm_line *x, char *who, char *what, size_t len)
+static void confirm_cells(const confirm_line *x, char *who, size_t who_len, char *what, size_t what_len)
 {
     if (!x) {
-        snprintf(who, len, "–");
-        snprintf(what, len, "–");
+        snprintf(who, who_len, "–");
+        snprintf(what, what_len, "–");
         return;
     }
     char dims[64];
-    if (!confirm_label_dims(x->config, "x", dims, sizeof dims)) snprintf(who, len, "%s %s", x->variant, dims);
-    else snprintf(who, len, "%s", x->variant);
-    snprintf(what, len, "%s %.3fx [%.3f, %.3f]", x->verdict, x->speedup, x->ci_lo, x->ci_hi);
+    if (!confirm_label_dims(x->config, "x", dims, sizeof dims)) snprintf(who, who_len, "%s %s", x->variant, dims);
+    else snprintf(who, who_len, "%s", x->variant);
+    snprintf(what, what_len, "%s %.3fx [%.3f, %.3f]", x->verdict, x->speedup, x->ci_lo, x->ci_hi);
 }
 
 static void write_confirmed(doc *d)
@@ -273,8 +273,8 @@ static void write_confirmed(doc *d)
         snprintf(kind, sizeof kind, "%s %s %s%s%s", l[i].kind, l[i].dtype, l[i].op, l[i].scan_mode[0] ? " " : "",
                  l[i].scan_mode);
         confirm_format_n(l[i].n, size, sizeof size);
-        confirm_cells(best_line(l, n, &l[i], "cold"), w1, v1, sizeof v1);
-        confirm_cells(best_line(l, n, &l[i], "hot"), w2, v2, sizeof v2);
+        confirm_cells(best_line(l, n, &l[i], "cold"), w1, sizeof w1, v1, sizeof v1);
+        confirm_cells(best_line(l, n, &l[i], "hot"), w2, sizeof w2, v2, sizeof v2);
         const char *cells[] = {kind, size, w1, v1, w2, v2};
         doc_row(d, 6, cells, "lrllll");
     }

@@ -45,8 +45,10 @@ static const char *render_copy(const char *run, int draw, int *rc)
     snprintf(srcdir, sizeof srcdir, "%s", tu_data_file(rel));
     *strrchr(srcdir, '/') = '\0';
     const char *dir = tu_tempdir(run);
-    snprintf(cmd, sizeof cmd, "cp -L '%s/results.csv' '%s/run.json' '%s/' && { [ ! -e '%s/confirm.csv' ] || cp -L '%s/confirm.csv' '%s/'; }",
-             srcdir, srcdir, dir, srcdir, srcdir, dir);
+    int w = snprintf(cmd, sizeof cmd,
+                     "cp -L '%s/results.csv' '%s/run.json' '%s/' && { [ ! -e '%s/confirm.csv' ] || cp -L '%s/confirm.csv' '%s/'; }",
+                     srcdir, srcdir, dir, srcdir, srcdir, dir);
+    assert_true(w < (int)sizeof cmd);
     assert_int_equal(system(cmd), 0);
     plots_options o = {0};
     if (!draw) o.gnuplot = "/nonexistent/gnuplot";
@@ -128,7 +130,7 @@ static void chart_stem(const char *params, char *stem, size_t len)
     char out[512];
     assert_true(param(params, "out", out, sizeof out));
     const char *s = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
-    snprintf(stem, len, "%s", s);
+    assert_true(snprintf(stem, len, "%s", s) < (int)len);
     char *dot = strrchr(stem, '.');
     if (dot) *dot = '\0';
 }
@@ -476,7 +478,7 @@ static void test_many_variants(void **state)
  * symbol #gpPt<pt-1>) in colour (0xRRGGBB). */
 static int svg_points(const char *svg, int pt, unsigned colour)
 {
-    char sym[32];
+    char sym[48];
     snprintf(sym, sizeof sym, "<use xlink:href='#gpPt%d' transform=", pt - 1);
     int n = 0;
     for (const char *p = svg; (p = strstr(p, sym)); p += strlen(sym)) {

@@ -1,4 +1,4 @@
-/* The checker's host side (harness/run/check_reference.h) against the plain
+/* The checker's host side (harness/check/check_reference.h) against the plain
  * references: a range of the input drawn alone equals the same elements of
  * random_fill; the chunked fold's total and the chunked scan over ranges that
  * cross chunk boundaries equal reference_reduce and reference_scan of the
@@ -19,8 +19,8 @@
 
 #include "harness/reference/reference.h"
 #include "harness/reference/validate.h"
-#include "harness/run/check.h"
-#include "harness/run/check_reference.h"
+#include "harness/check/check.h"
+#include "harness/check/check_reference.h"
 
 #define N (3 * REF_CHUNK + 777)
 

@@ -64,16 +64,6 @@ static size_t flagged(json_t *o, size_t *rows)
     return k;
 }
 
-static json_t *variant_of(json_t *o, const char *name)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(json_object_get(json_object_get(o, "empirical_null"), "variants"), i, v)
-    if (!strcmp(json_string_value(json_object_get(v, "variant")), name)) return v;
-    fail_msg("variant %s not in the comparison", name);
-    return NULL;
-}
-
 static double num(json_t *o, const char *key) { return json_number_value(json_object_get(o, key)); }
 
 /* Same code: few configurations flagged, no variant, every variant near 1. */

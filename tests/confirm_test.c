@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "harness/run/confirm_stats.h"
-#include "harness/run/timing.h"
+#include "harness/core/timing.h"
 #include "results_io/confirm_io.h"
 
 /* Every round the same ratio: the estimate and both ends are that ratio. */

@@ -13,6 +13,7 @@ A GPU test with a CPU part as well (cpu_part = True) takes `--part=cpu` or
 the GPU part where there is a GPU; the bundle runs both (no argument)."""
 
 load("@local_gpu//:defs.bzl", "HAS_GPU")
+load("//tools:copts.bzl", "COPTS")
 
 GPU_COMPATIBLE = [] if HAS_GPU else ["@platforms//:incompatible"]
 
@@ -30,6 +31,7 @@ def project_test(name, srcs, deps = [], gpu = False, cpu_part = False, size = "s
             size = size,
             data = data,
             tags = ["cpu"] + tags,
+            copts = COPTS + kwargs.pop("copts", []),
             **kwargs
         )
         return
@@ -39,7 +41,7 @@ def project_test(name, srcs, deps = [], gpu = False, cpu_part = False, size = "s
         testonly = True,
         srcs = srcs,
         deps = all_deps,
-        copts = kwargs.pop("copts", []),
+        copts = COPTS + kwargs.pop("copts", []),
         alwayslink = True,
     )
     native.cc_binary(

@@ -1,4 +1,4 @@
-/* Every relative link of README.md, docs/*.md, experiments/FINDINGS.md and
+/* Every relative link of README.md, the pages of docs/, experiments/FINDINGS.md and
  * experiments/JOURNAL.md resolves: the file or directory exists, and a
  * #fragment names a heading of the target page (GitHub's anchors). Links out
  * of the repository (http:, https:, mailto:) are not followed. The README is
@@ -76,7 +76,7 @@ static int exists_under(const char *root, const char *rel)
 {
     char path[PATH_MAX * 2];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s", root, rel);
+    if (snprintf(path, sizeof path, "%s/%s", root, rel) >= (int)sizeof path) return 0; /* no such path */
     return stat(path, &st) == 0;
 }
 

@@ -1,5 +1,5 @@
 /* A stand-in for the driver's libnvidia-ml.so.1, for the tests: the entry
- * points harness/run/nvml_conditions.c looks up, answering from the environment.
+ * points harness/device/nvml_conditions.c looks up, answering from the environment.
  *   FAKE_NVML_TEMP (°C, default 41), FAKE_NVML_POWER_MW (default 312000),
  *   FAKE_NVML_SM_MHZ (default 1980), FAKE_NVML_MEM_MHZ (default 3201),
  *   FAKE_NVML_REASONS (a mask, default 0x4: sw_power_cap),

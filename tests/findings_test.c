@@ -1,7 +1,7 @@
-/* The figures of the docs (README.md, docs/*.md, experiments/FINDINGS.md,
+/* The figures of the docs (README.md, the pages of docs/, experiments/FINDINGS.md,
  * experiments/JOURNAL.md) against the committed results.
  *
- * The checks live beside this test, one file per doc: tests/figures/*.checks.
+ * The checks live beside this test, one file per doc: the .checks files of tests/figures/.
  * Each names its doc ("doc: README.md"), then quotes the doc and checks the
  * figures of each quote:
  *   > TEXT
@@ -602,7 +602,8 @@ static void test_rerender_committed_results(void **state)
     char srcdir[4096];
     snprintf(srcdir, sizeof srcdir, "%s", src);
     *strrchr(srcdir, '/') = '\0';
-    snprintf(cmd, sizeof cmd, "cp -L '%s/results.csv' '%s/run.json' '%s/'", srcdir, srcdir, dir);
+    assert_true(snprintf(cmd, sizeof cmd, "cp -L '%s/results.csv' '%s/run.json' '%s/'", srcdir, srcdir, dir) <
+                (int)sizeof cmd);
     assert_int_equal(system(cmd), 0);
     plots_options o = {0};
     o.link_charts = 1;

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "harness/run/check.h"
-#include "harness/run/device.h"
+#include "harness/check/check.h"
+#include "harness/device/device.h"
 #include "kernels/registry.h"
 
 #define N_PAST_31 (((size_t)1 << 31) + 1029)

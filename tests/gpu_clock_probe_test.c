@@ -1,4 +1,4 @@
-/* The clock probe (harness/run/clock_probe.h) on a real GPU: around a 2 ms
+/* The clock probe (harness/device/clock_probe.h) on a real GPU: around a 2 ms
  * spinning kernel (stream_block's spinner, never released, so it gives up
  * at its limit), the SM clock it reports is a clock this device can run
  * at -- between a tenth of and 10 % above its default clock -- and two
@@ -15,8 +15,8 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "harness/run/clock_probe.h"
-#include "harness/run/stream_block.h"
+#include "harness/device/clock_probe.h"
+#include "harness/device/stream_block.h"
 
 static int sm_count, default_khz;
 

@@ -1,4 +1,4 @@
-/* Validation on the device (harness/run/check.c), checked against the CPU:
+/* Validation on the device (harness/check/check.c), checked against the CPU:
  *   fill      the input the device draws equals random_fill's, bit for bit;
  *   agree     a scan and a reduce of each dtype: the device's verdict equals
  *             the host path's (validate_scan / validate_reduce over the whole
@@ -26,9 +26,9 @@
 
 #include "harness/reference/reference.h"
 #include "harness/reference/validate.h"
-#include "harness/run/check.h"
-#include "harness/run/check_device.h"
-#include "harness/run/device.h"
+#include "harness/check/check.h"
+#include "harness/check/check_device.h"
+#include "harness/device/device.h"
 #include "kernels/registry.h"
 
 #define ODD_N ((size_t)1000003)

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "harness/run/check.h"
-#include "harness/run/device.h"
+#include "harness/check/check.h"
+#include "harness/device/device.h"
 #include "kernels/registry.h"
 
 #define MAX_SIZES 16

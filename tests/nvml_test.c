@@ -1,4 +1,4 @@
-/* The NVML reader (harness/run/nvml_conditions.h) against no library at all and
+/* The NVML reader (harness/device/nvml_conditions.h) against no library at all and
  * against the fake one (tests/fake_nvml.c): what a host without the driver
  * says, what a reading holds, a field the device cannot give, the reason
  * names and which of them hold the clock down. */
@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "harness/run/nvml_conditions.h"
+#include "harness/device/nvml_conditions.h"
 #include "tests/sweep_test_util.h"
 
 static const char *fake_lib(void) { return tu_runfile("tests/libfake_nvml.so", "libfake_nvml.so"); }

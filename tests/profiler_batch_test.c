@@ -1,5 +1,5 @@
 /* The profile phase in a batch against one configuration at a time, on a GPU,
- * through the sweep's CUPTI plug (harness/run/profiler_cupti.h): the same
+ * through the sweep's CUPTI plug (harness/device/profiler_cupti.h): the same
  * configurations (reductions at 2^24, f32 sum, every block dim and coarse
  * factor they accept, up to 64) measured once each by profile()
  * (profiler_measure) and once together by queue() + run_queue()
@@ -24,8 +24,8 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "harness/run/device.h"
-#include "harness/run/profiler_cupti.h"
+#include "harness/device/device.h"
+#include "harness/device/profiler_cupti.h"
 #include "kernels/registry.h"
 
 #define N ((size_t)1 << 24)

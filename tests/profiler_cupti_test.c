@@ -1,4 +1,4 @@
-/* The sweep's CUPTI profile phase (harness/run/profiler_cupti.h) through its
+/* The sweep's CUPTI profile phase (harness/device/profiler_cupti.h) through its
  * sweep_profiler interface.
  * CPU part (always): how profiler_open() statuses become the sweep's answers
  * and status lines; unknown names refused before any device is touched; the
@@ -24,9 +24,9 @@
 #include <cuda_runtime_api.h>
 
 #include "cupti/metrics.h"
-#include "harness/run/check.h"
-#include "harness/run/device.h"
-#include "harness/run/profiler_cupti.h"
+#include "harness/check/check.h"
+#include "harness/device/device.h"
+#include "harness/device/profiler_cupti.h"
 #include "kernels/registry.h"
 #include "tests/test_parts.h"
 

@@ -106,11 +106,9 @@ static void recorded_tree(char *text, pairs *out, char **paths, int *n_paths)
         if (!strstr(f[2], "reduce_cub") && !(depth && strstr(stack[depth - 1], "reduce_cub")))
             add_pair(out, depth ? stack[depth - 1] : "", f[2]);
         depth++;
-        char path[4096] = "";
-        for (int d = 0; d < depth; d++) {
-            strncat(path, stack[d], sizeof path - strlen(path) - 2);
-            strcat(path, "/");
-        }
+        char path[sizeof stack + 1] = ""; /* every level's name and its '/' */
+        size_t len = 0;
+        for (int d = 0; d < depth; d++) len += (size_t)snprintf(path + len, sizeof path - len, "%s/", stack[d]);
         if (*n_paths < MAX_PATHS) paths[(*n_paths)++] = strdup(path);
     }
     assert_int_equal(depth, 0);

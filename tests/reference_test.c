@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "harness/run/check.h"
+#include "harness/check/check.h"
 #include "harness/reference/reference.h"
 #include "harness/reference/validate.h"
 

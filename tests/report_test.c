@@ -181,7 +181,7 @@ static void test_render_leaves_input_untouched(void **state)
 
 /* ---- the first screen ----------------------------------------------------------------- */
 
-static char last_out[4096]; /* the output directory of the last first_lines() */
+static char last_out[4200]; /* the output directory of the last first_lines() */
 
 /* The first `lines` lines of the report rendered (no charts) from a copy of a committed run. */
 static char *first_lines(const char *name, int with_confirm, size_t lines, char **whole)
@@ -276,7 +276,7 @@ static void test_vs_cub_first_screen(void **state)
     /* the ties at the top sizes of the reductions, with their % of copy */
     const confirm_line *t30 = confirmed_best(l, n, "reduce", "f32", (size_t)1 << 30);
     assert_string_equal(t30->verdict, "tie");
-    char line[2048], want[64];
+    char line[2048], want[80];
     snprintf(want, sizeof want, "| 2^30 | %s", t30->variant);
     if (!line_with(head, want, line, sizeof line)) fail_msg("no line for reduce f32 at 2^30 (%s)", t30->variant);
     assert_non_null(strstr(line, "tie "));
@@ -315,7 +315,7 @@ static void test_rows_answer(void **state)
         else if (x < ours) ours = x, who = f[cv];
     }
     assert_non_null(who);
-    char line[2048], want[64];
+    char line[2048], want[80];
     assert_non_null(line_with(head, "| reduce f32 sum | 2^20", line, sizeof line));
     assert_non_null(strstr(line, who));
     double s = lib / ours;
@@ -391,7 +391,7 @@ static void test_no_ladder_table_without_ladder(void **state)
     free(md);
     free(head);
     /* index.html: the answer and the lead chart open, everything after them a click away */
-    char path[4200];
+    char path[sizeof last_out + 16];
     snprintf(path, sizeof path, "%s/index.html", last_out);
     char *html = tu_read_file(path);
     assert_non_null(html);
@@ -465,7 +465,7 @@ static void test_sweep_carries_question(void **state)
     snprintf(rep, sizeof rep, "%s/report", dir);
     po.out_dir = rep;
     assert_int_equal(plots_render(out, &po, msg, sizeof msg), 0);
-    snprintf(path, sizeof path, "%s/report.md", rep);
+    assert_true(snprintf(path, sizeof path, "%s/report.md", rep) < (int)sizeof path);
     char *md = tu_read_file(path);
     assert_non_null(strstr(md, "Question: Does the shuffle beat CUB at 2^12?\n"));
     const char *lead = strstr(md, "## The lead chart");

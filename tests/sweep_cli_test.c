@@ -22,8 +22,8 @@
 
 #include "harness/config/axes.h"
 #include "harness/config/cli.h"
-#include "harness/run/device.h"
-#include "harness/results/files.h"
+#include "harness/device/device.h"
+#include "harness/core/files.h"
 #include "harness/config/plan.h"
 #include "harness/results/results.h"
 #include "kernels/registry.h"

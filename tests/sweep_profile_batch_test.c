@@ -1,4 +1,4 @@
-/* The profile phase in batches (harness/run/profiler.h, 2b) end to end on the
+/* The profile phase in batches (harness/device/profiler.h, 2b) end to end on the
  * fake device layer (no GPU): the same rows in the same order as a run
  * without metrics, every valid row with its metric values, one batch per
  * run of configurations on the same buffers (kind, dtype, n) and its

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/run/profiler.h"
+#include "harness/device/profiler.h"
 #include "tests/sweep_test_util.h"
 
 #define FAKE "SWEEP_FAKE_DEVICE=1"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/results/results.h"
 #include "kernels/registry.h"
 #include "results_io/run_keys.h"

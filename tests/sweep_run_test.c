@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "harness/run/device.h"
+#include "harness/device/device.h"
 #include "harness/config/plan.h"
 #include "harness/results/results.h"
 #include "kernels/registry.h"

@@ -13,8 +13,8 @@
 #include <cmocka.h>
 
 #include "harness/run/progress.h"
-#include "harness/run/sweep_device.h"
-#include "harness/run/timing.h"
+#include "harness/backend/sweep_device.h"
+#include "harness/core/timing.h"
 
 static void test_stats(void **state)
 {

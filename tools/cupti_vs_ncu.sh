@@ -202,7 +202,7 @@ while IFS=$'\t' read -r variant n label; do
     [ "$rep" -gt 1 ] && base="$out/ncu/$tag-r$rep"
     got=0
     # "sweep@profile/": the one "profile" push/pop range of the sweep's NVTX domain in a run of one
-    # configuration; the full path names it in any run (harness/run/nvtx_ranges.h).
+    # configuration; the full path names it in any run (harness/device/nvtx_ranges.h).
     short="sweep@profile/"
     full="sweep@run/$experiment/$variant/$label/profile/"
     if [ "$prefer" = short ]; then exprs=("$short" "$full"); else exprs=("$full" "$short"); fi

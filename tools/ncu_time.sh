@@ -443,7 +443,7 @@ for cfg in "${configs[@]}"; do
         for form in $prefer $([ $prefer = short ] && echo full || echo short); do
             if [ "$form" = short ]; then expr=$NCU_SHORT
             else
-                # the full path names the range in any run (harness/run/nvtx_ranges.h)
+                # the full path names the range in any run (harness/device/nvtx_ranges.h)
                 [ -z "$experiment" ] && experiment=$(json_string experiment "$base.sweep/run.json")
                 expr="sweep@run/${experiment:-default}/$v/$label/profile/"
             fi

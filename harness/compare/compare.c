@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/config/plan.h"
-#include "harness/run/sweep.h"
+#include "harness/core/exit_codes.h"
 #include "results_io/run_keys.h"
 
 /* ---- one results directory ------------------------------------------------------- */

@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "harness/compare/compare.h"
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "kernels/variant.h"
 
 /* ---- CSV -------------------------------------------------------------------------------------- */

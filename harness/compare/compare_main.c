@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "harness/compare/compare.h"
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/config/plan.h"
-#include "harness/run/sweep.h"
+#include "harness/core/exit_codes.h"
 #include "results_io/closest.h"
 
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness/compare/compare.h"
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "kernels/variant.h"
 #include "plots/compare_chart.h"
 #include "plots/render.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "harness/compare/compare.h"
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "results_io/run_keys.h"
 
 /* Copy bandwidths further apart than this: the machines differ. */

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "harness/config/axes.h"
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/config/settings.h"
 #include "harness/config/shard.h"
 #include "harness/config/axis_values.h"

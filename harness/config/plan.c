@@ -456,7 +456,7 @@ static int check_unheeded(const experiment *e, char *notes, size_t nlen, char *e
         for (int axis = 0; axis < 3 && !rc; axis++) {
             unheeded u;
             if (!axis_unheeded(ev, v, axis, &u)) continue;
-            char where[AXES_GLOB_LEN + 512];
+            char where[sizeof e->source + AXES_GLOB_LEN + 512]; /* file:line: [axes:glob] key */
             if (asked_of_variant_alone(e, v, u.key, where, sizeof where)) {
                 snprintf(err, errlen, "%s: %s runs at %s %s only, not %s (leave it out for this variant, or ask for %s)",
                          where, v->name, u.what, u.runs, u.asked, u.runs);

@@ -42,7 +42,7 @@
 #include <stdio.h>
 
 #include "harness/config/axes.h"
-#include "harness/run/timing.h"
+#include "harness/core/timing.h"
 #include "kernels/variant.h"
 
 #define EXPERIMENT_NAME_LEN 64
@@ -133,7 +133,7 @@ typedef struct experiment {
      * dtype) is larger are skipped, so one sizes list can stop each dtype at
      * its own n (2^34 f32, 2^33 f64 = 64 GiB); 0: no cap. */
     size_t max_input_bytes;
-    /* Also time the one-thread CPU loop (harness/reference/cpu_baseline.h) for every
+    /* Also time the one-thread CPU loop (harness/backend/cpu_baseline.h) for every
      * dtype, op and n of the plan's reductions: a `cpu_serial` row each. */
     int cpu_baseline;
     /* The plan's order: each variant's configurations together (PLAN_ORDER_VARIANT),
@@ -272,7 +272,7 @@ void config_label(const sweep_config *c, char *buf, size_t len);
 /* The axes that identify a configuration's row (resume matches on them). */
 int config_same_axes(const sweep_config *x, const sweep_config *y);
 
-/* Whether c may share a profile batch with `first` (harness/run/profiler.h):
+/* Whether c may share a profile batch with `first` (harness/device/profiler.h):
  * both launched on the device with the same input and output buffers, that
  * is the same kind, dtype and n (the input's seed is the dtype's and n's);
  * variant, op, finish and scan mode may differ. The sweep batches by it and
@@ -308,7 +308,7 @@ double estimate_config_s(const sweep_config *c, const timing_params *t, const es
 void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
                            double *measure_s);
 /* Validation's CPU references: one per input the plan's checks share
- * (harness/run/check.c keeps the last), in plan order; estimate_plan_s
+ * (harness/check/check.c keeps the last), in plan order; estimate_plan_s
  * includes it, estimate_config_s does not. */
 double estimate_references_s(const sweep_plan *p, const estimate_model *m);
 /* The run's fixed start-up: context, copy bandwidth, buffers. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "harness/config/plan.h"
-#include "harness/run/timing.h"
+#include "harness/core/timing.h"
 
 #include <string.h>
 
@@ -41,7 +41,7 @@ static double kernel_s(const sweep_config *c, const estimate_model *m)
     return kernel < 5e-6 ? 5e-6 : kernel;
 }
 
-/* ---- validation (harness/run/check.c) ----------------------------------------------------------
+/* ---- validation (harness/check/check.c) ----------------------------------------------------------
  * Per input (seed, dtype, n, op, scan mode; the checker keeps the last one):
  * the CPU reference, every chunk folded on the host's cores (and for a scan
  * computed again chunk by chunk and uploaded once, 16 bytes an element).
@@ -189,7 +189,7 @@ void format_duration(double s, char *buf, size_t len)
  * kind, dtype and n: config_batch_with) in one batch, after their timings;
  * with order = variant that is one variant's, with order = size every
  * variant's at that input: one CUPTI session per batch of at most PROFILE_BATCH_MAX
- * (harness/run/profiler.h, cupti/profiler.h), each configuration one range
+ * (harness/device/profiler.h, cupti/profiler.h), each configuration one range
  * of every pass, the L2 flushed before each range. Costs:
  *   per batch: the session -- enabling the range profiler, initialising the
  *     counter data image, SetConfig, decoding, disabling. When every

@@ -5,8 +5,8 @@
 
 #include "harness/config/plan.h"
 #include "harness/config/plan_axes.h"
-#include "harness/run/check_scratch.h"
-#include "harness/run/fit.h"
+#include "harness/check/check_scratch.h"
+#include "harness/config/plan_fit.h"
 
 static void glob_text(const glob_list *g, char *buf, size_t len)
 {

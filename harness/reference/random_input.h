@@ -1,7 +1,7 @@
 /* The checker's random input, element by element: splitmix64 of (mix(seed) +
  * index), a counter-based generator, so any element can be drawn on its own,
  * on the host (random_fill, the CPU reference regenerating a chunk) or on the
- * device (harness/run/check_device.cu), with bit-identical values: every
+ * device (harness/check/check_device.cu), with bit-identical values: every
  * conversion below is exact (a 24- or 53-bit integer scaled by powers of two,
  * then 0.5 subtracted, fits its type), so no rounding mode or fused
  * multiply-add can change it. Floats uniform in [-0.5, 1.5) (both signs, a

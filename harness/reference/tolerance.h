@@ -1,6 +1,6 @@
 /* The tolerance formula (validate.h explains it), in one place for the host
  * and the device: the CPU comparison (validate.c) and the device comparison
- * (harness/run/check_device.cu) both call tolerance_formula, so they cannot
+ * (harness/check/check_device.cu) both call tolerance_formula, so they cannot
  * disagree. Plain C; under nvcc the functions are __host__ __device__. */
 #ifndef HARNESS_TOLERANCE_H
 #define HARNESS_TOLERANCE_H

@@ -10,9 +10,9 @@
 
 #include <jansson.h>
 
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/results/results.h"
-#include "harness/run/sweep.h"
+#include "harness/core/exit_codes.h"
 #include "results_io/closest.h"
 #include "results_io/run_keys.h"
 

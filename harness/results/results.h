@@ -46,11 +46,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "harness/run/device.h"
-#include "harness/run/nvml_conditions.h"
+#include "harness/device/device.h"
+#include "harness/device/nvml_conditions.h"
 #include "harness/config/plan.h"
-#include "harness/run/profiler.h"
-#include "harness/run/timing.h"
+#include "harness/device/profiler.h"
+#include "harness/core/timing.h"
 #include "results_io/columns.h"
 #include "results_io/csv.h"
 #include "results_io/row.h"

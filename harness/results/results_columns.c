@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness/config/axes.h"
-#include "harness/reference/cpu_baseline.h"
+#include "harness/backend/cpu_baseline.h"
 #include "kernels/registry.h"
 #include "results_io/columns.h"
 #include "results_io/csv.h"
@@ -62,8 +62,6 @@ static void w_n(FILE *f, const sweep_row *r, const results_column *c)
     (void)c;
     fprintf(f, "%llu", r->plain.cfg.n);
 }
-
-static void w_uint(FILE *f, const sweep_row *r, const results_column *c) { fprintf(f, "%u", *CFIELD(r, c, unsigned)); }
 
 /* The configuration's numbers from the plain row (their readers fill cfg,
  * which row_init copies into the plain row). */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/drift.h"
+#include "harness/results/drift_report.h"
 #include "results_io/confirm_io.h"
 #include "results_io/run_keys.h"
 
@@ -218,6 +218,13 @@ static void minmax(double x, double *lo, double *hi)
     if (!isfinite(x)) return;
     if (!(x >= *lo)) *lo = x;
     if (!(x <= *hi)) *hi = x;
+}
+
+double drift_size(const drift_report *d)
+{
+    if (!d->ran) return NAN;
+    double a = fabs(d->cold_ratio - 1), b = fabs(d->hot_ratio - 1);
+    return a > b ? a : b;
 }
 
 /* The speed-ups over CUB in the best-per-n tables smaller than the drift. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/results/results.h"
 #include "harness/results/results_columns.h"
 #include "results_io/columns.h"
@@ -110,14 +110,13 @@ static int parse_row(char **f, metric_columns mc, int schema, int any_variant, s
     memset(&cfg, 0, sizeof cfg);
     for (size_t k = 0; k < VARIANT_AXES_MAX; k++) cfg.cfg.axis[k] = 1; /* the file has axis 0 only */
     char msg[256] = "";
-    char *fields[256]; /* by column: the file's field, or NULL where the schema has none */
+    char *fields[RC_COUNT]; /* by column: the file's field, or NULL where the schema has none */
     size_t k = 0;
-    for (size_t i = 0; i < results_column_count && i < 256; i++)
-        fields[i] = results_column_in_schema(i, schema) ? f[k++] : NULL;
+    for (size_t i = 0; i < RC_COUNT; i++) fields[i] = results_column_in_schema(i, schema) ? f[k++] : NULL;
     if (any_variant && !(cfg.cfg.v = results_variant_read(fields[RC_VARIANT], fields[RC_ALIAS], fields[RC_FAMILY],
                                                           fields[RC_KIND], err, errlen)))
         return -1;
-    for (size_t i = 0; i < results_column_count; i++) {
+    for (size_t i = 0; i < RC_COUNT; i++) {
         const results_column *c = &results_columns[i];
         if (any_variant && i == RC_VARIANT) continue;
         if (c->config && c->read && fields[i] && c->read(&cfg, fields[i], c, msg, sizeof msg)) {
@@ -129,7 +128,7 @@ static int parse_row(char **f, metric_columns mc, int schema, int any_variant, s
         snprintf(err, errlen, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < results_column_count && !msg[0]; i++) {
+    for (size_t i = 0; i < RC_COUNT && !msg[0]; i++) {
         const results_column *c = &results_columns[i];
         if (!c->config && c->read && fields[i]) c->read(r, fields[i], c, msg, sizeof msg);
     }

@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/config/plan.h"
 #include "harness/results/results.h"
 #include "harness/results/results_conditions.h"

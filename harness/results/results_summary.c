@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness/config/axes.h"
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/results/results.h"
 #include "harness/results/results_columns.h"
 #include "harness/results/results_conditions.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "harness/run/confirm_stats.h"
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 #include "harness/run/remeasure.h"
 
 static int is_library(const variant *v)

@@ -17,7 +17,7 @@
 #include <signal.h>
 
 #include "harness/results/results.h"
-#include "harness/run/sweep_device.h"
+#include "harness/backend/sweep_device.h"
 #include "results_io/confirm_io.h"
 
 #define CONFIRM_MAX_ROUNDS 100

@@ -17,8 +17,8 @@
 
 #include "harness/config/axes.h"
 #include "harness/run/confirm.h"
-#include "harness/results/files.h"
-#include "harness/run/nvml_conditions.h"
+#include "harness/core/files.h"
+#include "harness/device/nvml_conditions.h"
 #include "harness/results/results_conditions.h"
 #include "harness/run/drift.h"
 #include "harness/run/sweep.h"
@@ -46,7 +46,7 @@ typedef struct job {
     int device, fake;
     confirm_params p;
     timing_params t;
-    char err[4200];
+    char err[SWEEP_PATH_MAX + 512]; /* a path and what went wrong there (jansson: up to 160 bytes) */
 } job;
 
 static int usage(const char *msg)

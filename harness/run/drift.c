@@ -73,9 +73,3 @@ int drift_check(sweep_device *dev, const timing_params *t, const sweep_row *rows
     return rc;
 }
 
-double drift_size(const drift_report *d)
-{
-    if (!d->ran) return NAN;
-    double a = fabs(d->cold_ratio - 1), b = fabs(d->hot_ratio - 1);
-    return a > b ? a : b;
-}

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "harness/config/plan.h"
-#include "harness/run/timing.h"
+#include "harness/core/timing.h"
 
 #define PLAIN_INTERVAL_S 10.0
 #define TTY_INTERVAL_S 0.1

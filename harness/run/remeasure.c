@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "harness/run/nvtx_ranges.h"
+#include "harness/device/nvtx_ranges.h"
 
 dev_status remeasure_config(sweep_device *dev, const sweep_config *cfg, const timing_params *t, const char *range,
                             unsigned *cold_batch, unsigned *hot_batch, volatile sig_atomic_t *stop,

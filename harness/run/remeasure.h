@@ -8,7 +8,7 @@
 #include <signal.h>
 
 #include "harness/config/plan.h"
-#include "harness/run/sweep_device.h"
+#include "harness/backend/sweep_device.h"
 
 /* prepare -> warmup -> cold (*cold_batch launches a sample; 0: sized from
  * the warm-up, and set) -> hot (*hot_batch; 0: sized from the cold median,

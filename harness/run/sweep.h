@@ -7,15 +7,11 @@
 
 #include <stdio.h>
 
-#include "harness/run/profiler.h"
-
-/* Exit codes. */
-#define SWEEP_EXIT_OK 0
-#define SWEEP_EXIT_FAILED 1 /* a validation failure, a CUDA error, no CUDA device */
-#define SWEEP_EXIT_USAGE 2
+#include "harness/core/exit_codes.h"
+#include "harness/device/profiler.h"
 
 /* Runs the sweep; returns the process exit code. `profiler` is the profile
- * phase (NULL: none built in; see harness/run/profiler.h). */
+ * phase (NULL: none built in; see harness/device/profiler.h). */
 int sweep_main(int argc, char **argv, const sweep_profiler *profiler);
 
 /* --list: every registered variant with its seed alias, description and axes. */

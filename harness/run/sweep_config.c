@@ -239,7 +239,7 @@ static void profile_config(run_ctx *ctx, const sweep_config *cfg, const kernel_a
     }
 }
 
-/* ---- the profile phase in batches (harness/run/profiler.h, 2b) -------------------------------------- */
+/* ---- the profile phase in batches (harness/device/profiler.h, 2b) -------------------------------------- */
 
 /* The variant's NVTX range, the one open at the experiment's level: the
  * loop's configurations and a batch's slots nest under their own variant's. */

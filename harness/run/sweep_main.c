@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/run/profiler_cupti.h"
+#include "harness/device/profiler_cupti.h"
 #include "harness/run/sweep.h"
 
 /* A crash names where it happened (results.csv already holds every finished
@@ -27,7 +27,7 @@ int main(int argc, char **argv)
     signal(SIGBUS, on_fatal_signal);
     signal(SIGFPE, on_fatal_signal);
     signal(SIGILL, on_fatal_signal);
-    /* The profile phase: the CUPTI Range Profiler (harness/run/profiler_cupti.h);
+    /* The profile phase: the CUPTI Range Profiler (harness/device/profiler_cupti.h);
      * --no-cupti turns it off, the fake device layer brings its own. */
     return sweep_main(argc, argv, sweep_profiler_cupti());
 }

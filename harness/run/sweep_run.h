@@ -22,20 +22,20 @@
 #include "harness/config/cli.h"
 #include "harness/config/plan.h"
 #include "harness/config/shard.h"
-#include "harness/reference/cpu_baseline.h"
-#include "harness/results/files.h"
+#include "harness/backend/cpu_baseline.h"
+#include "harness/core/files.h"
 #include "harness/results/merge.h"
 #include "harness/results/results.h"
 #include "harness/run/confirm.h"
 #include "harness/run/confirm_main.h"
 #include "harness/run/drift.h"
-#include "harness/run/fit.h"
-#include "harness/run/nvml_conditions.h"
-#include "harness/run/nvtx_ranges.h"
+#include "harness/config/plan_fit.h"
+#include "harness/device/nvml_conditions.h"
+#include "harness/device/nvtx_ranges.h"
 #include "harness/run/progress.h"
 #include "harness/run/remeasure.h"
 #include "harness/run/sweep.h"
-#include "harness/run/sweep_device.h"
+#include "harness/backend/sweep_device.h"
 #include "harness/run/workers.h"
 #include "kernels/registry.h"
 
@@ -79,7 +79,7 @@ typedef struct run_ctx {
     int signals_noted; /* the profiler's replacing of our handlers was reported */
     nvml_reader *nvml; /* NULL: no NVML on this host (run.json says why) */
     double validate_s; /* the validate phase's seconds so far (run.json validate_s) */
-    /* the profile phase in batches (harness/run/profiler.h, 2b): the single-device loop only */
+    /* the profile phase in batches (harness/device/profiler.h, 2b): the single-device loop only */
     int batching;
     const variant *open_variant; /* whose NVTX range is open (the single-device loop) */
     profile_entry queue[SWEEP_PROFILE_QUEUE_MAX];
@@ -132,7 +132,7 @@ typedef struct sweep_run {
     size_t todo, done, failures;
     double est_total, est_done;
     int signals, interrupted, sig;
-    char err[8192];
+    char err[2 * SWEEP_PATH_MAX + 512]; /* a message naming two paths (the output directory and the one that failed) */
     /* --devices: the workers (the parent's view), and in a worker the profiler to begin */
     worker_pool *pool;
     int ordinals[WORKERS_MAX];

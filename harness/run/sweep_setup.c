@@ -297,7 +297,7 @@ int run_open_output(sweep_run *r)
     return RUN_GO;
 }
 
-/* Device memory (harness/run/fit.h): a size that can never fit is bad usage;
+/* Device memory (harness/config/plan_fit.h): a size that can never fit is bad usage;
  * configurations that do not fit are skipped rows. */
 static int run_fit_memory(sweep_run *r)
 {

@@ -43,11 +43,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "harness/run/device.h"
-#include "harness/run/profiler.h"
+#include "harness/device/device.h"
+#include "harness/device/profiler.h"
 #include "harness/results/results.h"
 #include "harness/config/shard.h"
-#include "harness/run/sweep_device.h"
+#include "harness/backend/sweep_device.h"
 
 #define WORKERS_MAX DEVICES_MAX
 

@@ -7,6 +7,7 @@ Target architectures come from the build setting //tools/cuda:archs
 highest so newer GPUs can JIT it.
 """
 
+load("//tools:copts.bzl", "NVCC_COPTS")
 
 CudaArchsInfo = provider(fields = ["archs"])
 
@@ -75,6 +76,7 @@ def _cuda_objects_impl(ctx):
         args.add_all(_gencode_flags(archs))
         args.add_all(inc_flags)
         args.add_all(def_flags)
+        args.add_all(NVCC_COPTS)
         args.add_all(ctx.attr.copts)
         ctx.actions.run(
             executable = nvcc,

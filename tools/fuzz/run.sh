@@ -31,7 +31,7 @@ mkdir -p "$work"
 # The parsers and what they call: no CUDA runtime, no device layer, no I/O
 # beyond what the functions do themselves. kernels/registry.c is compiled
 # against the stub variant list (stub/ comes first on the include path).
-srcs=(harness/config/axes.c harness/config/axis_values.c harness/config/settings.c harness/config/experiment_file.c harness/config/plan.c harness/config/config_value.c results_io/label.c harness/config/plan_axes.c harness/config/plan_axes_table.c harness/config/plan_overrides.c harness/config/plan_estimate.c harness/config/plan_speed.c harness/config/plan_print.c harness/run/fit.c harness/run/timing.c harness/reference/cpu_variant.c harness/config/cli.c harness/config/shard.c harness/results/files.c kernels/registry.c kernels/names.c)
+srcs=(harness/config/axes.c harness/config/axis_values.c harness/config/settings.c harness/config/experiment_file.c harness/config/plan.c harness/config/config_value.c results_io/label.c harness/config/plan_axes.c harness/config/plan_axes_table.c harness/config/plan_overrides.c harness/config/plan_estimate.c harness/config/plan_speed.c harness/config/plan_print.c harness/config/plan_fit.c harness/core/timing.c harness/reference/cpu_variant.c harness/config/cli.c harness/config/shard.c harness/core/files.c kernels/registry.c kernels/names.c)
 [ -e "$root/cupti/metrics.c" ] && srcs+=(cupti/metrics.c cupti/msg.c results_io/closest.c)
 flags=(-std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -fno-omit-frame-pointer -I"$here/stub" -I"$root" -I"$cuda/include")

@@ -1,5 +1,5 @@
 /* See l2_flush.h. */
-#include "harness/run/l2_flush.h"
+#include "harness/device/l2_flush.h"
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* See profiler_cupti.h. */
-#include "harness/run/profiler_cupti.h"
+#include "harness/device/profiler_cupti.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cupti/metrics.h"
-#include "harness/run/l2_flush.h"
+#include "harness/device/l2_flush.h"
 
 /* The workspaces of queued configurations, together, before queue() asks for
  * the batch to run: they are held while the next configurations are timed. */
@@ -252,7 +252,7 @@ static int plug_after(void *state, const variant *v, const kernel_args *a, cudaS
     return 0;
 }
 
-/* ---- batches (harness/run/profiler.h, 2b) ---------------------------------------------------------- */
+/* ---- batches (harness/device/profiler.h, 2b) ---------------------------------------------------------- */
 
 /* Slot k: the configuration's buffers with a workspace of its own, made
  * ready as a fresh one is (kernels/variant.h): the shared one is the next

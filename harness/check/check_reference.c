@@ -1,5 +1,5 @@
 /* See check_reference.h. */
-#include "harness/run/check_reference.h"
+#include "harness/check/check_reference.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "harness/reference/random_input.h"
-#include "harness/run/check.h"
+#include "harness/check/check.h"
 
 /* ---- host work split over the CPU's cores ---------------------------------- */
 

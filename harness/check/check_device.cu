@@ -1,5 +1,5 @@
 /* See check_device.h. */
-#include "harness/run/check_device.h"
+#include "harness/check/check_device.h"
 
 #include "harness/reference/random_input.h"
 #include "harness/reference/tolerance.h"

@@ -1,5 +1,5 @@
 /* See clock_probe.h. */
-#include "harness/run/clock_probe.h"
+#include "harness/device/clock_probe.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "harness/run/stream_block.h"
+#include "harness/device/stream_block.h"
 
 #ifdef __cplusplus
 extern "C" {

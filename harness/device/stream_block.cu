@@ -1,5 +1,5 @@
 /* See stream_block.h. */
-#include "harness/run/stream_block.h"
+#include "harness/device/stream_block.h"
 
 #include <stdlib.h>
 

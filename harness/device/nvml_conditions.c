@@ -1,6 +1,6 @@
 /* See nvml_conditions.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "harness/run/nvml_conditions.h"
+#include "harness/device/nvml_conditions.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/nvml_api.h"
+#include "harness/device/nvml_api.h"
 
 struct nvml_reader {
     void *lib;

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "harness/reference/validate.h"
-#include "harness/run/check_scratch.h"
+#include "harness/check/check_scratch.h"
 #include "kernels/variant.h"
 
 typedef struct check_ctx check_ctx;

@@ -55,13 +55,13 @@
  * "metrics", "profiler_passes" and "profiler_status". --no-cupti, a [profile]
  * `metrics = none`, or a begin() answering neither READY nor UNAVAILABLE
  * leave the run without metric columns and without profile ranges.
- * The CUPTI implementation: harness/run/profiler_cupti.h. */
+ * The CUPTI implementation: harness/device/profiler_cupti.h. */
 #ifndef HARNESS_PROFILER_H
 #define HARNESS_PROFILER_H
 
 #include <stddef.h>
 
-#include "harness/run/device.h"
+#include "harness/device/device.h"
 #include "kernels/variant.h"
 
 #define SWEEP_MAX_METRICS 64

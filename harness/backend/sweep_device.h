@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "harness/run/device.h"
-#include "harness/run/profiler.h"
-#include "harness/run/timing.h"
+#include "harness/device/device.h"
+#include "harness/device/profiler.h"
+#include "harness/core/timing.h"
 #include "kernels/variant.h"
 
 typedef enum {

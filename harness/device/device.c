@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "harness/run/device.h"
+#include "harness/device/device.h"
 
 #include <dlfcn.h>
 #include <glob.h>

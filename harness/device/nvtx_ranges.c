@@ -1,4 +1,4 @@
-#include "harness/run/nvtx_ranges.h"
+#include "harness/device/nvtx_ranges.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "harness/run/timing.h"
+#include "harness/core/timing.h"
 
 #include <math.h>
 #include <stdlib.h>

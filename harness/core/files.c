@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "harness/results/files.h"
+#include "harness/core/files.h"
 
 #include <dirent.h>
 #include <errno.h>

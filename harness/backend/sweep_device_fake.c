@@ -38,7 +38,7 @@
  *                      unknown       ... BAD_METRIC, as for a name the chip does not know
  *                      off           ... OFF (no metric columns)
  *                      batch-fail    ... READY, but every batch fails (its rows' error)
- * It batches as the CUPTI one does (harness/run/profiler.h, 2b); two more knobs:
+ * It batches as the CUPTI one does (harness/device/profiler.h, 2b); two more knobs:
  *   SWEEP_FAKE_PROFILE_LOG=PATH  one line per batch appended to PATH: "batch<TAB>count",
  *                              then per slot "slot<TAB>k<TAB>variant<TAB>n<TAB>block dim"
  *   SWEEP_FAKE_INTERRUPT_QUEUED=K  SIGINT to this process when the K-th configuration of
@@ -53,7 +53,7 @@
 
 #include "cupti/metrics.h"
 #include "harness/config/axes.h"
-#include "harness/run/sweep_device.h"
+#include "harness/backend/sweep_device.h"
 
 typedef struct fake_impl {
     uint64_t counter;

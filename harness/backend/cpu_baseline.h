@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #include "harness/reference/cpu_variant.h"
-#include "harness/run/sweep_device.h"
-#include "harness/run/timing.h"
+#include "harness/backend/sweep_device.h"
+#include "harness/core/timing.h"
 #include "kernels/variant.h"
 
 /* Validate (fresh input from `seed`, result against the reference) and time

@@ -31,13 +31,13 @@
 
 #include <cuda_runtime_api.h>
 
-#include "harness/run/check.h"
-#include "harness/run/check_scratch.h"
-#include "harness/run/clock_probe.h"
-#include "harness/run/l2_flush.h"
-#include "harness/run/launch_probe.h"
-#include "harness/run/stream_block.h"
-#include "harness/run/sweep_device.h"
+#include "harness/check/check.h"
+#include "harness/check/check_scratch.h"
+#include "harness/device/clock_probe.h"
+#include "harness/device/l2_flush.h"
+#include "harness/device/launch_probe.h"
+#include "harness/device/stream_block.h"
+#include "harness/backend/sweep_device.h"
 
 typedef struct cuda_impl {
     int ordinal;

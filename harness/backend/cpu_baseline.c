@@ -1,13 +1,13 @@
 /* See cpu_baseline.h. */
 #define _POSIX_C_SOURCE 200809L
-#include "harness/reference/cpu_baseline.h"
+#include "harness/backend/cpu_baseline.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/run/check.h"
+#include "harness/check/check.h"
 #include "harness/reference/reference.h"
 #include "harness/reference/validate.h"
 

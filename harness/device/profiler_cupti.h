@@ -1,4 +1,4 @@
-/* The sweep's profile phase (harness/run/profiler.h) on the CUPTI Range Profiler
+/* The sweep's profile phase (harness/device/profiler.h) on the CUPTI Range Profiler
  * library (cupti/profiler.h, cupti/metrics.h).
  *
  * begin(): the requested names (none: the study's default set) become a
@@ -9,14 +9,14 @@
  * profile(): profiler_measure() over one CUPTI range covering the whole
  *   launcher (multi-kernel variants are one range): in each pass, once the
  *   profiler has started it, the L2 is flushed and emptied (l2_flush_empty,
- *   harness/run/l2_flush.h, outside the range), so the DRAM columns see cold data
+ *   harness/device/l2_flush.h, outside the range), so the DRAM columns see cold data
  *   and none of the profiler's own write-backs; then v->launch(a, stream)
  *   runs inside the range. Nothing
  *   else needs restoring between passes: launchers never write their input,
  *   write every output element they produce, and initialise the workspace
  *   they rely on themselves (kernels/variant.h).
  * queue() / run_queue(): the same for a batch of one group's configurations
- *   (harness/run/profiler.h, 2b) through profiler_measure_batch(): one CUPTI
+ *   (harness/device/profiler.h, 2b) through profiler_measure_batch(): one CUPTI
  *   session, its set-up and passes shared by up to PROFILER_BATCH_MAX
  *   configurations, one CUPTI range each, the L2 flushed and emptied before
  *   every range. Each queued configuration gets a workspace of its own
@@ -49,7 +49,7 @@
 #include <stddef.h>
 
 #include "cupti/profiler.h"
-#include "harness/run/profiler.h"
+#include "harness/device/profiler.h"
 
 /* The CUPTI profile phase, for sweep_main(). One per process. */
 const sweep_profiler *sweep_profiler_cupti(void);

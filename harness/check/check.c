@@ -1,13 +1,13 @@
 #define _POSIX_C_SOURCE 200809L
-#include "harness/run/check.h"
+#include "harness/check/check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "harness/run/check_device.h"
-#include "harness/run/check_reference.h"
+#include "harness/check/check_device.h"
+#include "harness/check/check_reference.h"
 #include "kernels/registry.h"
 
 /* Margin left free beside a resident reference: the streamed path's scratch,

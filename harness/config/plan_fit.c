@@ -1,12 +1,12 @@
 #define _POSIX_C_SOURCE 200809L
-#include "harness/run/fit.h"
+#include "harness/config/plan_fit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness/config/axes.h"
-#include "harness/run/check_scratch.h"
+#include "harness/check/check_scratch.h"
 
 size_t config_device_bytes(const variant *v, const kernel_args *a)
 {

@@ -1,5 +1,5 @@
 /* See launch_probe.h. */
-#include "harness/run/launch_probe.h"
+#include "harness/device/launch_probe.h"
 
 #include <stdlib.h>
 
