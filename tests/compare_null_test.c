@@ -9,7 +9,7 @@
  *     configuration and one 5 % slower from 2^24 up. Both are slower at the
  *     variant level with intervals that hold 0.95, the second from 2^24 up,
  *     and no other variant is flagged; the same with --normalize machine. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ftw.h>
 #include <sys/stat.h>
 
 #include <cmocka.h>
@@ -113,6 +114,68 @@ static void test_same_code_two_hosts(void **state)
     json_decref(ra);
     json_decref(rb);
     check_same_code(a, b, "two hosts");
+}
+
+/* ---- every committed pair of one build ----------------------------------------------------------- */
+
+/* Runs of one clean commit and one plan, large enough for the null (at
+ * least 1000 rows): every such pair is the same code measured twice, so the
+ * same bar holds for it as for the pairs above, including pairs committed
+ * after this test was written. */
+#define SAME_CODE_MAX 64
+#define SAME_CODE_MIN_ROWS 1000
+static char same_dirs[SAME_CODE_MAX][4096];
+static size_t same_n;
+
+static int collect_run(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    size_t len = strlen(path);
+    if (type != FTW_F || len < 9 || strcmp(path + len - 9, "/run.json") || same_n == SAME_CODE_MAX) return 0;
+    json_t *o = json_load_file(path, 0, NULL);
+    int keep = o && json_is_false(json_object_get(o, "git_dirty")) &&
+               json_integer_value(json_object_get(o, "rows")) >= SAME_CODE_MIN_ROWS &&
+               json_is_string(json_object_get(o, "plan_fingerprint"));
+    if (keep) snprintf(same_dirs[same_n++], sizeof same_dirs[0], "%.*s", (int)(len - 9), path);
+    json_decref(o);
+    return 0;
+}
+
+static int same_code(const char *a, const char *b)
+{
+    json_t *x = tu_load_json(tu_path(a, "run.json")), *y = tu_load_json(tu_path(b, "run.json"));
+    const char *keys[] = {"git_sha", "plan_fingerprint", "experiment"};
+    int same = 1;
+    for (size_t k = 0; k < 3; k++)
+        same &= !strcmp(json_string_value(json_object_get(x, keys[k])), json_string_value(json_object_get(y, keys[k])));
+    json_decref(x);
+    json_decref(y);
+    return same;
+}
+
+static void test_every_same_code_pair(void **state)
+{
+    (void)state;
+    const char *any = tu_runfile(PAIR_A "/run.json", "run.json");
+    assert_non_null(any);
+    char root[4096];
+    snprintf(root, sizeof root, "%.*s", (int)(strlen(any) - strlen(PAIR_A "/run.json")), any);
+    strcat(root, "experiments/results");
+    same_n = 0;
+    assert_int_equal(nftw(root, collect_run, 16, 0), 0); /* runfiles are links: followed */
+    size_t pairs = 0;
+    for (size_t i = 0; i < same_n; i++)
+        for (size_t j = i + 1; j < same_n; j++)
+            if (same_code(same_dirs[i], same_dirs[j])) {
+                char what[600];
+                snprintf(what, sizeof what, "%.290s against %.290s", same_dirs[i] + strlen(root) + 1,
+                         same_dirs[j] + strlen(root) + 1);
+                check_same_code(same_dirs[i], same_dirs[j], what);
+                pairs++;
+            }
+    fprintf(stderr, "%zu committed pairs of one build and plan checked\n", pairs);
+    assert_true(pairs >= 3); /* gpu0-gpu1, and each against the other host */
 }
 
 /* NEW with the two changes made in its rows. */
@@ -217,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_code_one_host),
         cmocka_unit_test(test_same_code_two_hosts),
+        cmocka_unit_test(test_every_same_code_pair),
         cmocka_unit_test(test_real_change_found),
         cmocka_unit_test(test_refused),
     };
