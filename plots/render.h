@@ -36,6 +36,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The renderer's one entry for the harness: this header. Besides the report
+ * (below), the compare chart and the chart families an experiment's
+ * lead_chart may name come through it. */
+#include "plots/chart_families.h"
+#include "plots/compare_chart.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -3,7 +3,7 @@
 # call between their objects (nm, on the libraries' archives), runs down the
 # order below. A folder uses its own files and those of folders before it in
 # ORDER, never one after it. harness/ reaches plots/ only through the
-# renderer's entry headers (PLOTS_ENTRY); plots/ reads results files and the
+# renderer's one entry header (PLOTS_ENTRY); plots/ reads results files and the
 # shared row and columns (results_io/) and knows nothing of harness/.
 # usage: layers_test.sh FILE... (sources and headers, and .a archives; a .so,
 # and a .pic.a beside its .a, are ignored)
@@ -13,7 +13,7 @@ set -euo pipefail
 ORDER="kernels cupti results_io plots
        harness/core harness/reference harness/device harness/check harness/config
        harness/backend harness/results harness/compare harness/run"
-PLOTS_ENTRY="plots/render.h plots/compare_chart.h plots/chart_families.h"
+PLOTS_ENTRY="plots/render.h"
 
 # The folder of a repository path: harness/<folder>, else its first component.
 folder_of() {

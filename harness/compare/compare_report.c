@@ -10,7 +10,6 @@
 #include "harness/compare/compare.h"
 #include "harness/core/files.h"
 #include "kernels/variant.h"
-#include "plots/compare_chart.h"
 #include "plots/render.h"
 #include "results_io/run_keys.h"
 

@@ -10,7 +10,7 @@
 #include "cupti/metrics.h"
 #include "harness/config/axes.h"
 #include "harness/config/plan_axes.h"
-#include "plots/chart_families.h"
+#include "plots/render.h"
 
 #define FIELD(type) ((type *)((char *)e + s->field))
 
