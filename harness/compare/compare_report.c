@@ -450,7 +450,8 @@ static int draw_charts(const char *dir, const compare_result *r, FILE *log, char
             for (int h = 0; h < 2; h++) {
                 const compare_phase *ph = h ? &r->pairs[g[k].idx[i]].hot : &r->pairs[g[k].idx[i]].cold;
                 if (ph->verdict == CV_NA) continue;
-                pts[np++] = (compare_chart_point){(double)r->pairs[g[k].idx[i]].base->cfg.n, ph->speedup, ph->lo, ph->hi,
+                double s = ph->adj > 0 ? ph->adj : ph->speedup; /* the figure judged, as its interval */
+                pts[np++] = (compare_chart_point){(double)r->pairs[g[k].idx[i]].base->cfg.n, s, ph->lo, ph->hi,
                                                   ph->threshold, h,
                                                   ph->verdict == CV_FASTER ? CCP_FASTER : ph->verdict == CV_SLOWER ? CCP_SLOWER : CCP_SAME};
             }
@@ -458,7 +459,9 @@ static int draw_charts(const char *dir, const compare_result *r, FILE *log, char
         snprintf(stem, sizeof stem, "compare-%s", g[k].name);
         char norm[64] = "";
         if (r->normalize != CN_NONE) snprintf(norm, sizeof norm, ", normalised by %s", compare_norm_name(r->normalize));
-        snprintf(title, sizeof title, "%s: speed-up of NEW over BASE%s", g[k].name, norm);
+        int null = r->null[0].nbands || r->null[1].nbands;
+        snprintf(title, sizeof title, "%s: speed-up of NEW over BASE%s%s", g[k].name, norm,
+                 null ? ", relative to the machine" : "");
         snprintf(sub, sizeof sub, "BASE %.200s, NEW %.200s; bars: 95 %% intervals; blue faster, vermillion slower, grey same",
                  base_name(r->base.dir), base_name(r->newer.dir));
         int d = compare_chart_draw(dir, stem, title, sub, pts, np, msg, sizeof msg);
