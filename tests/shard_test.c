@@ -63,6 +63,14 @@ static void check_dealing(const char *name)
             }
             lo = load < lo ? load : lo;
             hi = load > hi ? load : hi;
+            /* the part's variant count: its distinct variants, in whatever order the plan has them */
+            size_t distinct = 0;
+            for (size_t k = 0; k < part.count; k++) {
+                size_t j = 0;
+                while (j < k && part.configs[j].v != part.configs[k].v) j++;
+                distinct += j == k;
+            }
+            assert_int_equal(part.variants, distinct);
             free(part.configs);
             free(pos);
         }
@@ -84,6 +92,13 @@ static void test_dealing_default(void **state)
 {
     (void)state;
     check_dealing("default");
+}
+
+/* order = size: a variant's configurations are spread over the plan */
+static void test_dealing_by_size(void **state)
+{
+    (void)state;
+    check_dealing("vs-cub");
 }
 
 static void test_parse(void **state)
@@ -347,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_dealing_smoke),
         cmocka_unit_test(test_dealing_default),
+        cmocka_unit_test(test_dealing_by_size),
         cmocka_unit_test(test_merge_equals_unsharded),
         cmocka_unit_test(test_merge_variant_not_in_build),
         cmocka_unit_test(test_auto),

@@ -157,8 +157,10 @@ int shard_select(sweep_plan *p, const timing_params *t, const shard_spec *s, siz
     size_t kept = 0, skipped = 0, variants = 0;
     for (size_t i = 0; i < p->count; i++) {
         if (owner[i] != s->index) continue;
-        /* plan order keeps a variant's configurations together: a new variant is a change */
-        if (!kept || p->configs[kept - 1].v != p->configs[i].v) variants++;
+        /* distinct variants: with order = size a variant's configurations are not together */
+        size_t j = 0;
+        while (j < kept && p->configs[j].v != p->configs[i].v) j++;
+        variants += j == kept;
         if (p->configs[i].skip_reason) skipped++;
         pos[kept] = i;
         p->configs[kept++] = p->configs[i];
