@@ -144,8 +144,9 @@ void compare_norm_describe(const compare_result *r, char *buf, size_t len)
         break;
     case CN_NONE:
         snprintf(buf, len,
-                 "Not normalised: absolute times. A machine a few per cent faster or slower than the other counts as "
-                 "a change (--normalize cub|copy compares each run relative to its own machine).");
+                 "Not normalised: absolute times. Where the empirical null was fitted, a shift that moves a whole "
+                 "size band alike is its centre (the machine's), not a change; --normalize cub|copy|machine "
+                 "compares each run relative to its own machine first.");
         break;
     }
 }

@@ -265,11 +265,15 @@ static void doc_summary(const doc *d, const compare_result *r)
     static const char *const head[7] = {"variant", "configurations", "cold geomean speed-up [95 % CI]",
                                         "hot geomean speed-up [95 % CI]", "variant verdict", "faster / slower / same",
                                         "worst (speed-up n block×own axis phase)"};
+    static const char *const head_null[7] = {"variant", "configurations",
+                                             "cold geomean speed-up to the machine [95 % CI]",
+                                             "hot geomean speed-up to the machine [95 % CI]", "variant verdict",
+                                             "faster / slower / same", "worst (speed-up n block×own axis phase)"};
     size_t ng;
     compare_group *g = compare_groups(r, &ng);
     if (!g) return;
     doc_h(d, 2, "Summary");
-    doc_table(d, head, 7);
+    doc_table(d, r->null[0].nbands || r->null[1].nbands ? head_null : head, 7);
     for (size_t k = 0; k < ng; k++) {
         cells c;
         snprintf(c[0], CELL, "%s %s%s%s", g[k].name, g[k].dtype, g[k].by_op ? " " : "",
