@@ -67,8 +67,9 @@ static size_t flagged(json_t *o, size_t *rows)
 
 static double num(json_t *o, const char *key) { return json_number_value(json_object_get(o, key)); }
 
-/* Same code: few configurations flagged, no variant, every variant near 1. */
-static void check_same_code(const char *base, const char *newer, const char *what)
+/* Same code: few configurations flagged, no variant, every variant near 1.
+ * Returns how many were flagged. */
+static size_t check_same_code(const char *base, const char *newer, const char *what)
 {
     json_t *o = compare_json(base, newer, NULL, NULL);
     size_t rows, k = flagged(o, &rows);
@@ -88,14 +89,17 @@ static void check_same_code(const char *base, const char *newer, const char *wha
                      h ? "hot" : "cold", gm, lo, hi);
     }
     json_decref(o);
+    return k;
 }
 
 static void test_same_code_one_host(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("null-host");
-    check_same_code(copy_committed_run(PAIR_A, dir, "a"), copy_committed_run(PAIR_B, dir, "b"),
-                    "two cards of one host");
+    /* FINDINGS §9 and docs/compare.md quote the count */
+    assert_int_equal(check_same_code(copy_committed_run(PAIR_A, dir, "a"), copy_committed_run(PAIR_B, dir, "b"),
+                                     "two cards of one host"),
+                     78);
 }
 
 static void test_same_code_two_hosts(void **state)
@@ -113,7 +117,7 @@ static void test_same_code_two_hosts(void **state)
                         json_string_value(json_object_get(rb, "git_sha")));
     json_decref(ra);
     json_decref(rb);
-    check_same_code(a, b, "two hosts");
+    assert_int_equal(check_same_code(a, b, "two hosts"), 59); /* quoted with the one above */
 }
 
 /* ---- every committed pair of one build ----------------------------------------------------------- */
@@ -238,6 +242,14 @@ static void test_real_change_found(void **state)
     assert_string_equal(json_string_value(json_object_get(o, "normalize")), "machine");
     check_change(o, "--normalize machine");
     json_decref(o);
+    /* compare.csv: the figure judged beside the speed-up as measured */
+    char *csv = tu_path(dir, "c.csv");
+    tu_result c = run_compare(base, newer, "--csv", csv, NULL);
+    assert_int_equal(c.status, 0);
+    tu_result_free(&c);
+    char *text = tu_read_file(csv);
+    assert_non_null(strstr(text, ",cold_speedup,cold_speedup_to_machine,cold_ci_low,cold_ci_high,"));
+    free(text);
     /* --fail-on-regression follows the variants' verdicts */
     tu_result r = run_compare(base, newer, "--fail-on-regression", NULL, NULL);
     assert_int_equal(r.status, 1);

@@ -42,6 +42,7 @@ static void csv_phase(FILE *f, const compare_phase *ph, double ref_base, double 
     csv_num(f, ref_base, 1);
     csv_num(f, ref_new, 1);
     csv_num(f, ph->speedup, 1);
+    csv_num(f, ph->adj > 0 ? ph->adj : NAN, 1); /* the figure judged; ci_low / ci_high are its interval */
     csv_num(f, ph->lo, 1);
     csv_num(f, ph->hi, 1);
     csv_num(f, ph->p, 1);
@@ -69,7 +70,7 @@ static void csv_apart(FILE *f, const compare_result *r, const compare_apart *a)
             !a->base ? "only_new" : !a->newer ? "only_base" : a->no_reference ? "no_reference" : "not_ok",
             a->base ? row_status_name(a->base->status) : "", a->newer ? row_status_name(a->newer->status) : "");
     csv_str(f, a->reason);
-    for (int h = 0; h < 2; h++) fputs(",,,,,,,,,,,n/a,n/a", f); /* ten empty, method, verdict */
+    for (int h = 0; h < 2; h++) fputs(",,,,,,,,,,,,n/a,n/a", f); /* eleven empty, method, verdict */
     for (size_t m = 0; m < r->nmetrics; m++) fputc(',', f);
     fputc('\n', f);
 }
@@ -81,7 +82,8 @@ static int render_csv(FILE *f, void *ctx)
           "status_base,status_new,reason",
           f);
     for (int h = 0; h < 2; h++)
-        fprintf(f, ",%1$s_base_ms,%1$s_new_ms,%1$s_base_ref_ms,%1$s_new_ref_ms,%1$s_speedup,%1$s_ci_low,%1$s_ci_high,"
+        fprintf(f, ",%1$s_base_ms,%1$s_new_ms,%1$s_base_ref_ms,%1$s_new_ref_ms,%1$s_speedup,%1$s_speedup_to_machine,"
+                   "%1$s_ci_low,%1$s_ci_high,"
                    "%1$s_p,%1$s_change_pct,%1$s_threshold_pct,%1$s_method,%1$s_verdict",
                 h ? "hot" : "cold");
     for (size_t i = 0; i < r->nmetrics; i++) fprintf(f, ",\"m:%s[%s]_change_pct\"", r->metrics[i].m->name, r->metrics[i].m->unit);

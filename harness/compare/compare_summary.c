@@ -256,7 +256,7 @@ void compare_print_footer(FILE *f, const compare_result *r, int detail)
                "%zu against the empirical null, of %zu from samples.csv by Mann-Whitney U, of %zu from the rows' "
                "noise); faster / slower: rejected and beyond the threshold, %s\n",
             r->fdr_q, r->ntests, by_null, by_samples, by_noise, rule);
-    compare_null_describe(f, r, detail);
+    if (!detail) compare_null_describe(f, r, 0); /* with --detail the document holds it */
     if (!detail)
         fprintf(f, "interval of a geometric mean: percentile bootstrap of its configurations' log speed-ups (%d "
                    "resamples, fixed seed)\n",
