@@ -1,5 +1,6 @@
 /* A configuration as a value: its text, its identity, and the launch
  * boundary, where its named values become the kernel_args a launcher reads. */
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,6 +66,24 @@ int config_same_axes(const sweep_config *x, const sweep_config *y)
         return 0;
     if (x->v->kind == KIND_SCAN) return x->scan_mode == y->scan_mode;
     return x->finish == y->finish;
+}
+
+int config_same_input(const sweep_config *a, const sweep_config *b)
+{
+    return a->dtype == b->dtype && a->n == b->n && a->op == b->op && a->v->kind == b->v->kind &&
+           (a->v->kind == KIND_REDUCE || a->scan_mode == b->scan_mode);
+}
+
+int plan_groups(const sweep_plan *p, plan_group **out, size_t *n)
+{
+    *n = 0;
+    *out = malloc((p->count ? p->count : 1) * sizeof **out);
+    if (!*out) return -1;
+    for (size_t i = 0; i < p->count; i++) {
+        if (*n && config_same_input(&p->configs[(*out)[*n - 1].first], &p->configs[i])) (*out)[*n - 1].count++;
+        else (*out)[(*n)++] = (plan_group){i, 1};
+    }
+    return 0;
 }
 
 int config_batch_with(const sweep_config *first, const sweep_config *c)

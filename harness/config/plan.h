@@ -279,6 +279,22 @@ int config_same_axes(const sweep_config *x, const sweep_config *y);
  * the time model counts batches by it. */
 int config_batch_with(const sweep_config *first, const sweep_config *c);
 
+/* Whether a and b read the same input: kind, dtype, n, op and (scans) scan
+ * mode -- one CPU reference, one set of buffers (so also config_batch_with). */
+int config_same_input(const sweep_config *a, const sweep_config *b);
+
+/* The plan's input groups: maximal runs of consecutive configurations of one
+ * input (config_same_input), skipped ones included. The unit of work of
+ * --devices and --shard: a group is measured by one process, which keeps its
+ * CPU reference and profiles it in one CUPTI session a batch. With order =
+ * size a group is every variant at that input; with order = variant, one
+ * variant's. */
+typedef struct plan_group {
+    size_t first, count; /* plan indices first .. first + count - 1 */
+} plan_group;
+/* *out (malloc'd, one per group, plan order) and *n. 0, or -1: no memory. */
+int plan_groups(const sweep_plan *p, plan_group **out, size_t *n);
+
 /* ---- the time a plan takes ------------------------------------------------------
  * A model, not a measurement: kernels at a third of peak bandwidth, the L2
  * flush, launch and synchronisation overheads, min_samples x 1.5 samples per

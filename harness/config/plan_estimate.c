@@ -96,12 +96,6 @@ static double input_reference_s(const sweep_config *c, const estimate_model *m)
     return fold + scan_reference_s(c, m, threads);
 }
 
-static int same_input(const sweep_config *a, const sweep_config *b)
-{
-    return a->dtype == b->dtype && a->n == b->n && a->op == b->op && a->v->kind == b->v->kind &&
-           (a->v->kind == KIND_REDUCE || a->scan_mode == b->scan_mode);
-}
-
 double estimate_references_s(const sweep_plan *p, const estimate_model *m)
 {
     double total = 0;
@@ -109,7 +103,7 @@ double estimate_references_s(const sweep_plan *p, const estimate_model *m)
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *c = &p->configs[i];
         if (c->skip_reason || !c->validate || c->v->runner == RUNNER_HOST) continue;
-        if (!last || !same_input(last, c)) total += input_reference_s(c, m);
+        if (!last || !config_same_input(last, c)) total += input_reference_s(c, m);
         last = c;
     }
     return total;
