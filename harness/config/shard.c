@@ -145,6 +145,34 @@ int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *or
     return 0;
 }
 
+static int piece_heavier_first(const void *a, const void *b)
+{
+    const plan_piece *x = a, *y = b;
+    if (x->cost_s != y->cost_s) return x->cost_s > y->cost_s ? -1 : 1;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+int plan_pieces(const sweep_plan *p, const timing_params *t, unsigned workers, plan_piece **out, size_t *n)
+{
+    (void)workers;
+    estimate_model m = estimate_model_default();
+    plan_group *g;
+    if (plan_groups(p, &g, n)) return -1;
+    *out = malloc((*n ? *n : 1) * sizeof **out);
+    if (!*out) {
+        free(g);
+        return -1;
+    }
+    for (size_t k = 0; k < *n; k++) {
+        double cost = 0;
+        for (size_t i = g[k].first; i < g[k].first + g[k].count; i++) cost += estimate_config_s(&p->configs[i], t, &m);
+        (*out)[k] = (plan_piece){g[k].first, g[k].count, cost};
+    }
+    free(g);
+    qsort(*out, *n, sizeof **out, piece_heavier_first);
+    return 0;
+}
+
 int shard_select(sweep_plan *p, const timing_params *t, const shard_spec *s, size_t **positions)
 {
     unsigned *owner = malloc((p->count ? p->count : 1) * sizeof *owner);

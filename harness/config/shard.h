@@ -46,6 +46,19 @@ int devices_parse_list(const char *text, int *ordinals, size_t max, size_t *n, i
  * deals them in this order). order: room for p->count. 0, or -1: no memory. */
 int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order);
 
+/* A piece of work: consecutive plan indices of one input group (the whole
+ * group unless the group was split), and its modelled seconds (the built-in
+ * model: its configurations, its input's CPU reference, its profile batches). */
+typedef struct plan_piece {
+    size_t first, count;
+    double cost_s;
+} plan_piece;
+
+/* The plan cut into pieces for `workers` processes running side by side,
+ * heaviest first (ties: plan order): --devices deals them in this order to
+ * whichever worker is free. *out malloc'd. 0, or -1: no memory. */
+int plan_pieces(const sweep_plan *p, const timing_params *t, unsigned workers, plan_piece **out, size_t *n);
+
 /* Keep shard s's configurations of p (plan order). positions (malloc'd, one
  * per kept configuration) get their indices in the whole plan. */
 int shard_select(sweep_plan *p, const timing_params *t, const shard_spec *s, size_t **positions);
