@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <zlib.h>
 
 typedef struct strbuf {
     char *s;
@@ -232,21 +235,56 @@ int csv_parse(const char *text, size_t len, csv_table *t, char *err, size_t errl
     return csv_parse_flags(text, len, 0, t, err, errlen);
 }
 
+int csv_resolve(const char *path, char *out, size_t outlen)
+{
+    struct stat st;
+    if (snprintf(out, outlen, "%s", path) >= (int)outlen) return -1;
+    if (stat(path, &st) == 0) return 0;
+    size_t len = strlen(path);
+    if (len < 4 || strcmp(path + len - 4, ".csv")) return -1;
+    if (snprintf(out, outlen, "%s.gz", path) >= (int)outlen || stat(out, &st) != 0) {
+        snprintf(out, outlen, "%s", path);
+        return -1;
+    }
+    return 0;
+}
+
+int csv_exists(const char *path)
+{
+    char p[4096];
+    return csv_resolve(path, p, sizeof p) == 0;
+}
+
 char *csv_slurp(const char *path, size_t *len_out, char *err, size_t errlen)
 {
     *len_out = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+    char name[4096];
+    if (csv_resolve(path, name, sizeof name)) {
+        snprintf(err, errlen, "%s: %s", path, strerror(ENOENT));
         return NULL;
     }
+    /* gzread reads a plain file as it stands, and a .gz file inflated */
+    errno = 0;
+    gzFile f = gzopen(name, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", name, errno ? strerror(errno) : "out of memory");
+        return NULL;
+    }
+    gzbuffer(f, 1 << 17);
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap + 1);
+    int rerr = 0;
     for (;;) {
         if (!buf) break;
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (len < cap) break;
+        size_t want = cap - len > (1u << 30) ? (1u << 30) : cap - len;
+        int got = gzread(f, buf + len, (unsigned)want);
+        if (got < 0) {
+            rerr = 1;
+            break;
+        }
+        len += (size_t)got;
+        if ((size_t)got < want) break;
+        if (len < cap) continue;
         cap *= 2;
         char *nb = realloc(buf, cap + 1);
         if (!nb) {
@@ -256,11 +294,14 @@ char *csv_slurp(const char *path, size_t *len_out, char *err, size_t errlen)
         }
         buf = nb;
     }
-    int rerr = ferror(f);
-    fclose(f);
+    int zerr = 0;
+    const char *zmsg = rerr ? gzerror(f, &zerr) : NULL;
+    char why[200];
+    snprintf(why, sizeof why, "%s", zmsg && *zmsg ? zmsg : "read error");
+    gzclose(f);
     if (!buf || rerr) {
         free(buf);
-        snprintf(err, errlen, "%s: %s", path, rerr ? "read error" : "out of memory");
+        snprintf(err, errlen, "%s: %s", name, rerr ? why : "out of memory");
         return NULL;
     }
     buf[len] = '\0';

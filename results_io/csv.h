@@ -34,7 +34,15 @@ enum {
 int csv_parse(const char *text, size_t len, csv_table *t, char *err, size_t errlen);
 int csv_parse_flags(const char *text, size_t len, int flags, csv_table *t, char *err, size_t errlen);
 
-/* The whole file in a malloc'd buffer (NUL-terminated); NULL with "PATH: why". */
+/* A results file stored packed: PATH where it exists, else PATH.gz where PATH
+ * ends in .csv and PATH.gz exists (`sweep pack`: results.csv.gz, samples.csv.gz).
+ * csv_resolve writes the name that exists into out (PATH itself when neither
+ * does) and returns 0, or -1 when neither exists; csv_exists says whether one does. */
+int csv_resolve(const char *path, char *out, size_t outlen);
+int csv_exists(const char *path);
+
+/* The whole file in a malloc'd buffer (NUL-terminated); NULL with "PATH: why".
+ * PATH, else PATH.gz (csv_resolve); either plain or gzip-compressed. */
 char *csv_slurp(const char *path, size_t *len, char *err, size_t errlen);
 
 /* Read and parse a file; messages start with the path. */

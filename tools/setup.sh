@@ -11,6 +11,7 @@ packages=(
     libcmocka-dev       # tests
     libinih-dev         # experiment files
     libjansson-dev      # run.json
+    zlib1g-dev          # packed results (results.csv.gz), linked static
     libpng-dev          # plot tests: decode the PNG charts
     libexpat1-dev       # plot tests: check the SVG charts are well-formed XML
     clang               # libFuzzer targets for the parsers

@@ -13,6 +13,7 @@
 #include "harness/core/files.h"
 #include "harness/config/plan.h"
 #include "harness/core/exit_codes.h"
+#include "results_io/csv.h"
 #include "results_io/run_keys.h"
 
 /* ---- one results directory ------------------------------------------------------- */
@@ -80,12 +81,12 @@ int compare_load_run(const char *dir, compare_run *run, char *err, size_t errlen
         snprintf(err, errlen, "%s: %s", dir, path_exists(dir) ? "not a directory" : "no such directory");
         return -1;
     }
-    if (!path_exists(csv) || !path_exists(json)) {
-        snprintf(err, errlen, "%s: not a results directory (no %s)", dir, path_exists(csv) ? "run.json" : "results.csv");
+    if (!csv_exists(csv) || !path_exists(json)) { /* results.csv, or results.csv.gz (sweep pack) */
+        snprintf(err, errlen, "%s: not a results directory (no %s)", dir, csv_exists(csv) ? "run.json" : "results.csv");
         return -1;
     }
     if (load_run_json(json, run, err, errlen) || load_results(csv, run, err, errlen)) return -1;
-    if (path_exists(samples)) {
+    if (csv_exists(samples)) {
         if (samples_read_csv(samples, &run->samples, err, errlen)) return -1;
         run->has_samples = 1;
     }

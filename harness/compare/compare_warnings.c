@@ -12,6 +12,7 @@
 
 #include "harness/compare/compare.h"
 #include "harness/core/files.h"
+#include "results_io/csv.h"
 #include "results_io/run_keys.h"
 
 /* Copy bandwidths further apart than this: the machines differ. */
@@ -64,7 +65,7 @@ static int same_card(json_t *a, json_t *b)
 
 static void warn_same_run(compare_result *r)
 {
-    char ra[PATH_MAX], rb[PATH_MAX], ca[SWEEP_PATH_MAX], cb[SWEEP_PATH_MAX];
+    char ra[PATH_MAX], rb[PATH_MAX], ca[SWEEP_PATH_MAX], cb[SWEEP_PATH_MAX], fa[SWEEP_PATH_MAX + 4], fb[SWEEP_PATH_MAX + 4];
     const char *why = NULL;
     json_t *a = r->base.run, *b = r->newer.run;
     if (realpath(r->base.dir, ra) && realpath(r->newer.dir, rb) && !strcmp(ra, rb)) why = "the same directory";
@@ -72,7 +73,8 @@ static void warn_same_run(compare_result *r)
              same_json_string(a, b, RK(GIT_SHA)) && same_card(a, b))
         why = "run.json: the same start time, host, commit and card";
     else if (!path_join(ca, sizeof ca, r->base.dir, "results.csv") &&
-             !path_join(cb, sizeof cb, r->newer.dir, "results.csv") && same_file_bytes(ca, cb))
+             !path_join(cb, sizeof cb, r->newer.dir, "results.csv") && !csv_resolve(ca, fa, sizeof fa) &&
+             !csv_resolve(cb, fb, sizeof fb) && same_file_bytes(fa, fb)) /* each as stored: .csv or .csv.gz */
         why = "identical results.csv";
     if (!why) return;
     char line[400];

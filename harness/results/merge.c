@@ -14,6 +14,7 @@
 #include "harness/results/results.h"
 #include "harness/core/exit_codes.h"
 #include "results_io/closest.h"
+#include "results_io/csv.h"
 #include "results_io/run_keys.h"
 
 static const char merge_usage_text[] =
@@ -170,7 +171,7 @@ static int load_shard(merge_shard *s, char *err, size_t errlen)
         snprintf(err, errlen, "%s: path too long", s->dir);
         return -1;
     }
-    if (!path_exists(json) || !path_exists(csv)) {
+    if (!path_exists(json) || !csv_exists(csv)) { /* results.csv, or results.csv.gz (sweep pack) */
         snprintf(err, errlen, "%s: no run.json and results.csv: not a results directory", s->dir);
         return -1;
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/results/pack.h"
 #include "harness/run/sweep_run.h"
 
 /* The steps of one run in order (harness/run/sweep_run.h says which file
@@ -14,6 +15,8 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     if (argc > 1 && !strcmp(argv[1], "compare")) return compare_main(argc - 1, argv + 1);
     /* `sweep merge OUT DIR...`: the shards of one plan into one run (harness/results/merge.h) */
     if (argc > 1 && !strcmp(argv[1], "merge")) return merge_main(argc - 1, argv + 1);
+    /* `sweep pack DIR...`: a finished run's CSVs gzipped for committing (harness/results/pack.h) */
+    if (argc > 1 && !strcmp(argv[1], "pack")) return pack_main(argc - 1, argv + 1);
     /* `sweep confirm DIR`: the confirmation phase on a finished run (harness/run/confirm_main.h) */
     if (argc > 1 && !strcmp(argv[1], "confirm")) return confirm_main(argc - 1, argv + 1);
     sweep_run *r = calloc(1, sizeof *r);

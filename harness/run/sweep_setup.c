@@ -3,6 +3,7 @@
  * created; and --list. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/run/sweep_run.h"
+#include "harness/results/pack.h"
 
 #include <errno.h>
 #include <dirent.h>
@@ -256,6 +257,8 @@ static int run_check_resume(sweep_run *r)
     int schema = 0;
     const char *dir = r->out_dir;
     if (!path_is_dir(dir)) snprintf(r->err, sizeof r->err, "--resume: %s is not a directory", dir);
+    else if (results_unpack_dir(dir, why, sizeof why)) /* a packed run (sweep pack): plain CSVs to append to */
+        snprintf(r->err, sizeof r->err, "--resume: %s", why);
     else if (!path_exists(r->json_path) || !path_exists(r->csv_path))
         snprintf(r->err, sizeof r->err, "--resume: %s has no run.json and results.csv: not a sweep's output", dir);
     else if (run_json_read_identity(r->json_path, name, sizeof name, &schema, why, sizeof why))
