@@ -287,14 +287,14 @@ static int gp_run(render_ctx *ctx, const char *script_path, const char *params, 
     return -1;
 }
 
-/* Draw chart c with script (e.g. "bandwidth.gp") as PNG and SVG. */
+/* Draw chart c with script (e.g. "bandwidth.gp") as PNG, and SVG where asked (plots_options.svg). */
 void draw(render_ctx *ctx, chart *c, const char *script, int w, int h, const char *params)
 {
     char script_path[PATH_LEN];
     if (strcmp(ctx->gpdir, ".") == 0) snprintf(script_path, sizeof script_path, "%s", script);
     else join_path(script_path, sizeof script_path, ctx->gpdir, script);
     static const char *const fmts[2] = {"png", "svg"};
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < (ctx->opt.svg ? 2 : 1); k++) {
         pbuf p = {0};
         char out[300], full[PATH_LEN];
         snprintf(out, sizeof out, "../charts/%s.%s", c->stem, fmts[k]);

@@ -162,8 +162,8 @@ int compare_chart_draw(const char *dir, const char *stem, const char *title, con
         snprintf(msg, msglen, "gnuplot not found: no chart (data in %s)", data_dir);
         return 0;
     }
-    static const char *const fmts[2] = {"png", "svg"};
-    for (int k = 0; k < 2; k++) {
+    static const char *const fmts[1] = {"png"}; /* one format: the PNG the docs link */
+    for (int k = 0; k < 1; k++) {
         char *params = NULL, out[4400];
         size_t plen = 0;
         FILE *m = open_memstream(&params, &plen);

@@ -160,7 +160,8 @@ void doc_chart(doc *d, const chart *c, const char *prefix)
     }
     fprintf(d->md, "![%s](charts/%s.png)\n\n", c->title, c->stem);
     md_esc(d->md, c->caption, 0);
-    fprintf(d->md, " ([SVG](charts/%s.svg))\n\n", c->stem);
+    if (ctx->opt.svg) fprintf(d->md, " ([SVG](charts/%s.svg))", c->stem);
+    fputs("\n\n", d->md);
     char png[PATH_LEN];
     textf(png, sizeof png, "%s/%s.png", ctx->charts_dir, c->stem);
     fputs("<figure><img alt=\"", d->html);
@@ -173,6 +174,7 @@ void doc_chart(doc *d, const chart *c, const char *prefix)
     }
     fputs("\"><figcaption>", d->html);
     html_esc(d->html, c->caption);
-    fprintf(d->html, " <a href=\"charts/%s.svg\">SVG</a></figcaption></figure>\n", c->stem);
+    if (ctx->opt.svg) fprintf(d->html, " <a href=\"charts/%s.svg\">SVG</a>", c->stem);
+    fputs("</figcaption></figure>\n", d->html);
 }
 

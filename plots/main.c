@@ -32,6 +32,7 @@ static void usage(FILE *f)
           "  --gnuplot PATH   gnuplot executable (default: $GNUPLOT, else gnuplot on PATH)\n"
           "  --no-charts      the report only\n"
           "  --link-charts    index.html links charts/*.png instead of embedding them\n"
+          "  --svg            each chart also as SVG (default: PNG only)\n"
           "  -q, --quiet      no progress lines\n"
           "  -h, --help       this text\n"
           "Exit status: 0 done, 1 report written but charts missing, 2 bad input (one line,\n"
@@ -80,7 +81,7 @@ static int out_path(const char *dir, const char *out, const char *bwd, char *buf
 static int unknown_option(const char *a)
 {
     static const char *const flags[] = {"--out", "--n", "--baseline", "--scripts", "--gnuplot", "--no-charts",
-                                        "--link-charts", "--quiet", "--help"};
+                                        "--link-charts", "--svg", "--quiet", "--help"};
     char err[512];
     unknown_flag_message(err, sizeof err, a, flags, sizeof flags / sizeof flags[0], "render --help");
     fprintf(stderr, "render: %s\n", err);
@@ -141,6 +142,8 @@ static int parse_args(int argc, char **argv, plots_options *o, const char **dir)
             o->no_charts = 1;
         } else if (!strcmp(a, "--link-charts")) {
             o->link_charts = 1;
+        } else if (!strcmp(a, "--svg")) {
+            o->svg = 1;
         } else if ((t = TAKES("--n"))) {
             if (t < 0 || parse_n(val, &o->n)) {
                 fprintf(stderr, "render: --n wants 2^K or a positive number, not %s\n", t < 0 ? "nothing" : val);

@@ -4,7 +4,8 @@
  * nothing about kernels) and writes, into the output directory (out_dir,
  * else RESULTS_DIR itself):
  *
- *   charts/<chart>.png and .svg   every chart, drawn by gnuplot (plots/<chart>.gp)
+ *   charts/<chart>.png            every chart, drawn by gnuplot (plots/<chart>.gp);
+ *                                 also .svg with plots_options.svg (render --svg)
  *   plots-data/                   the chart data (.dat), the gnuplot scripts
  *                                 and commands.sh, which redraws every chart
  *                                 by hand; gnuplot.log holds gnuplot's output
@@ -58,6 +59,8 @@ typedef struct plots_options {
     const char *scripts_dir; /* directory holding the *.gp scripts; NULL: $PLOTS_SCRIPTS_DIR,
                                 else the copies built into the library */
     int no_charts;           /* non-zero: write the report only, without running gnuplot */
+    int svg;                 /* non-zero: each chart also as SVG (charts/<chart>.svg); 0: PNG
+                                only, the one format the docs link and results keep */
     int link_charts;         /* non-zero: index.html refers to the charts/ PNG files instead of
                                 embedding them (for results kept beside their charts,
                                 as the committed ones are: half the bytes) */

@@ -17,6 +17,7 @@
 #include "plots/internal.h"
 #include "plots/render.h"
 #include "results_io/confirm_io.h"
+#include "results_io/csv.h"
 #include "results_io/run_keys.h"
 
 /* ---- metadata ---------------------------------------------------------------- */
@@ -499,7 +500,7 @@ int report_write(render_ctx *ctx, char *err, size_t errlen)
         return -1;
     }
     write_head(&d);
-    write_nav(&d, access(confirm_path, F_OK) == 0);
+    write_nav(&d, csv_exists(confirm_path)); /* confirm.csv, or confirm.csv.gz (sweep pack) */
     answer_write(&d);
     write_chart_warning(&d);
     int from_run;

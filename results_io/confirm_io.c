@@ -87,8 +87,7 @@ int confirm_read_csv(const char *path, confirm_line **lines, size_t *count, char
 {
     *lines = NULL;
     *count = 0;
-    struct stat st;
-    if (stat(path, &st) != 0 && errno == ENOENT) return 1;
+    if (!csv_exists(path)) return 1; /* neither confirm.csv nor confirm.csv.gz (sweep pack) */
     csv_table t;
     if (csv_read_file(path, &t, err, errlen)) return -1;
     int col[NCOLS];

@@ -46,11 +46,12 @@ static const char *render_copy(const char *run, int draw, int *rc)
     *strrchr(srcdir, '/') = '\0';
     const char *dir = tu_tempdir(run);
     int w = snprintf(cmd, sizeof cmd,
-                     "cp -L '%s/results.csv' '%s/run.json' '%s/' && { [ ! -e '%s/confirm.csv' ] || cp -L '%s/confirm.csv' '%s/'; }",
-                     srcdir, srcdir, dir, srcdir, srcdir, dir);
+                     "cp -L '%s'/results.csv* '%s/run.json' '%s/' && for c in '%s'/confirm.csv*; do [ ! -e \"$c\" ] || cp -L \"$c\" '%s/'; done",
+                     srcdir, srcdir, dir, srcdir, dir); /* results.csv or results.csv.gz (sweep pack) */
     assert_true(w < (int)sizeof cmd);
     assert_int_equal(system(cmd), 0);
     plots_options o = {0};
+    o.svg = 1; /* the point counts read the SVGs */
     if (!draw) o.gnuplot = "/nonexistent/gnuplot";
     char msg[2048];
     *rc = plots_render(dir, &o, msg, sizeof msg);

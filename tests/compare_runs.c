@@ -206,7 +206,11 @@ char *copy_committed_run(const char *rel_dir, const char *parent, const char *na
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(rel, sizeof rel, "%s/%s", rel_dir, files[i]);
         const char *from = tu_runfile(rel, rel);
+        char gz[600], from_gz[4200];
+        snprintf(gz, sizeof gz, "%s.gz", files[i]);
+        snprintf(from_gz, sizeof from_gz, "%s.gz", from ? from : "");
         if (from && tu_exists(from)) copy_file(from, tu_path(dest, files[i]));
+        else if (from && tu_exists(from_gz)) copy_file(from_gz, tu_path(dest, gz)); /* packed (sweep pack): as it is */
         else assert_true(i >= 2); /* results.csv and run.json: every run has them */
     }
     return dest;

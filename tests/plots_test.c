@@ -362,7 +362,9 @@ static void test_every_chart(void **state)
     if (!need_gnuplot()) skip();
     char *dir = make_fixture(FX_ALL, NULL);
     char msg[2048];
-    int rc = plots_render(dir, NULL, msg, sizeof msg);
+    plots_options o = {0};
+    o.svg = 1; /* PNG and SVG both checked */
+    int rc = plots_render(dir, &o, msg, sizeof msg);
     print_message("%s\n", msg);
     assert_int_equal(rc, 0);
     static const char *const stems[] = {
@@ -426,7 +428,9 @@ static void test_absent_data_is_skipped(void **state)
     /* no metric columns, no hot times, no run.json */
     char *dir = make_fixture(0, NULL);
     char msg[2048];
-    int rc = plots_render(dir, NULL, msg, sizeof msg);
+    plots_options o = {0};
+    o.svg = 1; /* PNG and SVG both checked */
+    int rc = plots_render(dir, &o, msg, sizeof msg);
     print_message("%s\n", msg);
     assert_int_equal(rc, 0);
     assert_true(contains(msg, "skipped"));
@@ -668,6 +672,7 @@ static void test_vs_cub_charts(void **state)
     (void)state;
     char *dir = make_cub_fixture(1);
     plots_options o = {0};
+    o.svg = 1; /* PNG and SVG both checked */
     int draw_charts = plots_gnuplot_available();
     o.no_charts = !draw_charts;
     char msg[2048];

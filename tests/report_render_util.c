@@ -21,10 +21,11 @@ char *tu_render_report(const char *run, int with_confirm, char *out_dir, size_t 
     *strrchr(src, '/') = '\0';
     snprintf(in, sizeof in, "%s", tu_tempdir(strrchr(run, '/') ? strrchr(run, '/') + 1 : run));
     snprintf(out_dir, out_len, "%s/report", in);
-    snprintf(cmd, sizeof cmd, "cp -L '%s/results.csv' '%s/run.json' '%s/'", src, src, in);
+    /* results.csv or results.csv.gz (sweep pack), whichever is committed */
+    snprintf(cmd, sizeof cmd, "cp -L '%s'/results.csv* '%s/run.json' '%s/'", src, src, in);
     assert_int_equal(system(cmd), 0);
     if (with_confirm) {
-        snprintf(cmd, sizeof cmd, "cp -L '%s/confirm.csv' '%s/'", src, in);
+        snprintf(cmd, sizeof cmd, "cp -L '%s'/confirm.csv* '%s/'", src, in);
         assert_int_equal(system(cmd), 0);
     }
     plots_options o = {0};

@@ -335,7 +335,7 @@ static void test_baseline_answer(void **state)
     (void)state;
     const char *dir = tu_tempdir("nolib");
     char cmd[8400], out[4200];
-    snprintf(cmd, sizeof cmd, "grep -v '^reduce_cub,' '%s' > '%s/results.csv' && cp -L '%s' '%s/'",
+    snprintf(cmd, sizeof cmd, "gzip -dcf '%s'* | grep -v '^reduce_cub,' > '%s/results.csv' && cp -L '%s' '%s/'",
              tu_data_file(RESULTS "harris-ladder/results.csv"), dir, tu_data_file(RESULTS "harris-ladder/run.json"),
              dir);
     assert_int_equal(system(cmd), 0);

@@ -31,6 +31,7 @@
 #include "results_io/axis_names.h"
 #include "results_io/columns.h"
 #include "results_io/confirm_io.h"
+#include "results_io/csv.h"
 #include "results_io/run_keys.h"
 #include "tests/sweep_test_util.h"
 
@@ -127,12 +128,22 @@ static void migrated_reads_back(const results_file *rf, metric_columns mc)
     results_file_free(&back);
 }
 
+/* A committed results file's text: results.csv, or results.csv.gz inflated. */
+static char *committed_text(const char *path)
+{
+    size_t len = 0;
+    char e[1024];
+    char *t = csv_slurp(path, &len, e, sizeof e);
+    if (!t) fail_msg("%s", e);
+    return t;
+}
+
 static void roundtrip(const char *experiment)
 {
     char rel[256];
     snprintf(rel, sizeof rel, RESULTS "%s/results.csv", experiment);
     const char *csv_path = tu_data_file(rel);
-    char *committed = tu_read_file(csv_path);
+    char *committed = committed_text(csv_path);
     assert_non_null(committed);
     results_file rf;
     char err[512];
@@ -226,7 +237,7 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     if (type != FTW_F) return 0;
-    if (!strcmp(base, "results.csv")) {
+    if (!strcmp(base, "results.csv") || !strcmp(base, "results.csv.gz")) { /* plain, or packed (sweep pack) */
         committed.csv = realloc(committed.csv, (committed.ncsv + 1) * sizeof *committed.csv);
         committed.csv[committed.ncsv++] = strdup(path);
     } else if (!strcmp(base, "run.json")) {
@@ -258,7 +269,7 @@ static void test_every_committed_csv(void **state)
     collect_committed();
     for (size_t k = 0; k < committed.ncsv; k++) {
         const char *path = committed.csv[k];
-        char *want = tu_read_file(path), err[512], *text = NULL;
+        char *want = committed_text(path), err[512], *text = NULL;
         size_t len = 0;
         results_file rf;
         if (results_read_csv_any(path, &rf, err, sizeof err)) fail_msg("%s", err);

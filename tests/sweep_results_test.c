@@ -16,8 +16,10 @@
 #include <jansson.h>
 
 #include "harness/core/files.h"
+#include "harness/results/pack.h"
 #include "harness/results/results.h"
 #include "kernels/registry.h"
+#include "results_io/csv.h"
 #include "results_io/run_keys.h"
 #include "tests/sweep_test_util.h"
 
@@ -372,6 +374,47 @@ static void test_derived(void **state)
     for (int i = 0; i < 5; i++) row_free(&rows[i]);
 }
 
+/* sweep pack: results.csv, samples.csv and confirm.csv into .gz, read back
+ * through the plain names byte for byte; --resume's unpack gives the same files. */
+static void test_pack_round_trip(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("pack");
+    static const char *const names[] = {"results.csv", "samples.csv", "confirm.csv"};
+    const char *text[3] = {"variant,n,note\nreduce_cub,1024,\"a, quoted\"\nreduce0,2048,\n",
+                           "variant,n,config,phase,batch,sample,time_ms\nreduce0,1024,x,cold,1,0,0.5\n",
+                           "kind,dtype\nreduce,f32\n"};
+    for (int i = 0; i < 3; i++) assert_int_equal(tu_write_file(tu_path(dir, names[i]), text[i]), 0);
+    assert_int_equal(results_pack_dir(dir, 1, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++) {
+        char gz[600];
+        snprintf(gz, sizeof gz, "%s.gz", names[i]);
+        assert_false(tu_exists(tu_path(dir, names[i])));
+        assert_true(tu_exists(tu_path(dir, gz)));
+        assert_true(csv_exists(tu_path(dir, names[i])));
+        size_t len = 0;
+        char *back = csv_slurp(tu_path(dir, names[i]), &len, err, sizeof err); /* the plain name, resolved */
+        assert_non_null(back);
+        assert_int_equal(len, strlen(text[i]));
+        assert_string_equal(back, text[i]);
+        free(back);
+    }
+    /* packed already: nothing to do */
+    assert_int_equal(results_pack_dir(dir, 1, err, sizeof err), 0);
+    assert_int_equal(results_unpack_dir(dir, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++) {
+        char gz[600];
+        snprintf(gz, sizeof gz, "%s.gz", names[i]);
+        assert_false(tu_exists(tu_path(dir, gz)));
+        char *plain = tu_read_file(tu_path(dir, names[i]));
+        assert_non_null(plain);
+        assert_string_equal(plain, text[i]);
+        free(plain);
+    }
+    /* neither form: absent */
+    assert_false(csv_exists(tu_path(dir, "other.csv")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -380,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_atomic_replace),
         cmocka_unit_test(test_run_json),
         cmocka_unit_test(test_derived),
+        cmocka_unit_test(test_pack_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

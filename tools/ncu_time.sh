@@ -128,7 +128,13 @@ case $harness in run | results) ;; *) die "--harness $harness: run or results" ;
 [ -z "$from" ] && [ -n "$sizes" ] && die "--sizes needs --from RESULTS_DIR"
 [ -z "$from" ] && [ -n "$dtypes$kinds" ] && die "--dtype and --kind narrow --from's pick: give --from"
 [ "$harness" = results ] && [ -z "$from" ] && die "--harness results needs --from RESULTS_DIR"
-[ -n "$from" ] && { [ -f "$from/results.csv" ] || die "--from $from: no results.csv there"; }
+# results.csv, or results.csv.gz where the run was packed for committing (sweep pack)
+from_csv=
+if [ -n "$from" ]; then
+    if [ -f "$from/results.csv" ]; then from_csv=$from/results.csv
+    elif [ -f "$from/results.csv.gz" ]; then from_csv=$from/results.csv.gz
+    else die "--from $from: no results.csv there"; fi
+fi
 
 # n: a count or 2^k, printed as the count; "" when it is neither.
 count() {
@@ -283,7 +289,7 @@ if [ -n "$from" ]; then
                 if (g in orow) print "ROW\t" orow[g]
                 if (g in lrow) print "ROW\t" lrow[g]
             }
-        }' "$from/results.csv")
+        }' < <(gzip -dcf "$from_csv"))
     while IFS= read -r line; do
         case $line in
         ERROR*) die "--from $from: ${line#ERROR$'\t'}" ;;

@@ -17,9 +17,9 @@
 static const char pack_usage_text[] =
     "usage: sweep pack DIR... [--quiet]\n"
     "\n"
-    "Packs finished results directories for committing: results.csv and\n"
-    "samples.csv (where there is one) become results.csv.gz and samples.csv.gz\n"
-    "(gzip). Each packed file is read back and must give the plain file's bytes\n"
+    "Packs finished results directories for committing: results.csv, and\n"
+    "samples.csv and confirm.csv where the run has them, become results.csv.gz,\n"
+    "samples.csv.gz and confirm.csv.gz (gzip). Each packed file is read back and must give the plain file's bytes\n"
     "before the plain file is removed. Every reader (sweep compare, merge,\n"
     "confirm, --resume, the renderer) takes either form; --resume unpacks first.\n"
     "A directory already packed is left as it is.\n"
@@ -28,7 +28,7 @@ static const char pack_usage_text[] =
     "\n"
     "Exit status: 0 packed; 1 a file could not be written or did not read back\n"
     "the same (its plain file kept); 2 bad input (no DIR, or a DIR without\n"
-    "results.csv or results.csv.gz).\n";
+    "results.csv or confirm.csv, plain or .gz).\n";
 
 /* bytes (len) into path as gzip, level 9: 0, or -1 with err. */
 static int write_gz(const char *path, const char *bytes, size_t len, char *err, size_t errlen)
@@ -113,7 +113,7 @@ static int pack_file(const char *dir, const char *name, int *done, char *err, si
 
 int results_pack_dir(const char *dir, int quiet, char *err, size_t errlen)
 {
-    static const char *const names[] = {"results.csv", "samples.csv"};
+    static const char *const names[] = {"results.csv", "samples.csv", "confirm.csv"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         int done = 0;
         if (pack_file(dir, names[i], &done, err, errlen)) return -1;
@@ -154,7 +154,10 @@ static int unpack_file(const char *dir, const char *name, char *err, size_t errl
 
 int results_unpack_dir(const char *dir, char *err, size_t errlen)
 {
-    return unpack_file(dir, "results.csv", err, errlen) || unpack_file(dir, "samples.csv", err, errlen) ? -1 : 0;
+    return unpack_file(dir, "results.csv", err, errlen) || unpack_file(dir, "samples.csv", err, errlen) ||
+                   unpack_file(dir, "confirm.csv", err, errlen)
+               ? -1
+               : 0;
 }
 
 int pack_main(int argc, char **argv)
@@ -178,14 +181,17 @@ int pack_main(int argc, char **argv)
     /* every directory checked before any is packed */
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-') continue;
-        char dir[SWEEP_PATH_MAX], csv[SWEEP_PATH_MAX];
-        if (resolve_user_path(argv[i], dir, sizeof dir) || path_join(csv, sizeof csv, dir, "results.csv")) {
+        char dir[SWEEP_PATH_MAX], csv[SWEEP_PATH_MAX], conf[SWEEP_PATH_MAX];
+        if (resolve_user_path(argv[i], dir, sizeof dir) || path_join(csv, sizeof csv, dir, "results.csv") ||
+            path_join(conf, sizeof conf, dir, "confirm.csv")) {
             fprintf(stderr, "sweep pack: %.200s...: path too long\n", argv[i]);
             return SWEEP_EXIT_USAGE;
         }
-        if (!path_is_dir(dir) || !csv_exists(csv)) {
+        /* a run, or a confirmation written elsewhere (sweep confirm --out) */
+        if (!path_is_dir(dir) || (!csv_exists(csv) && !csv_exists(conf))) {
             fprintf(stderr, "sweep pack: %s: %s\n", argv[i],
-                    path_is_dir(dir) ? "no results.csv or results.csv.gz: not a results directory" : "no such directory");
+                    path_is_dir(dir) ? "no results.csv or confirm.csv (plain or .gz): not a results directory"
+                                     : "no such directory");
             return SWEEP_EXIT_USAGE;
         }
     }
