@@ -27,7 +27,7 @@ cp -L "$ws"/plots/*.gp "$ws"/plots/*.sh "$out/plots/" 2>/dev/null || true
 # experiments/results/h200/vs-cub picks its configurations from.
 vs=experiments/results/h200/vs-cub
 mkdir -p "$out/$vs"
-cp -L "$ws/$vs/results.csv" "$ws/$vs/run.json" "$ws/$vs/summary.md" "$out/$vs/"
+cp -L "$ws/$vs/results.csv.gz" "$ws/$vs/run.json" "$ws/$vs/summary.md" "$out/$vs/"
 # cmocka ships only as a shared library in Debian: carry it.
 for lib in $(ldd "$out"/tests/* 2>/dev/null | awk '/libcmocka/ {print $3}' | sort -u); do cp -L "$lib" "$out/lib/"; done
 # The commit the bundle was built from: the sweep records it in run.json
