@@ -33,7 +33,8 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
 {
     (void)st, (void)ftw;
     const char *base = strrchr(path, '/');
-    if (type == FTW_F && !strcmp(base ? base + 1 : path, "results.csv")) {
+    base = base ? base + 1 : path;
+    if (type == FTW_F && (!strcmp(base, "results.csv") || !strcmp(base, "results.csv.gz"))) { /* plain or packed */
         csvs = realloc(csvs, (ncsv + 1) * sizeof *csvs);
         csvs[ncsv++] = strdup(path);
     }
