@@ -531,7 +531,8 @@ static dev_status cuda_measure_hot(sweep_device *d, const variant *v, const kern
      * input into L2 where it fits and lets the device settle after the cold
      * phase, so the first sample is as hot as the last. */
     cuda_impl *c = d->impl;
-    unsigned warm = (batch ? batch : 1) * (unsigned)ceil(WARM_TARGET_MS / SAMPLE_TARGET_MS);
+    double warm_ms = p->warm_ms > 0 ? p->warm_ms : WARM_TARGET_MS;
+    unsigned warm = (batch ? batch : 1) * (unsigned)ceil(warm_ms / SAMPLE_TARGET_MS);
     int off = c->block_off;
     c->block_off = 1;
     dev_status st = run_batch(c, v, a, warm, 0, 0, 0, msg, len);

@@ -26,7 +26,7 @@
  *                 validate, cpu_baseline
  *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
  *   [timing]      min_samples, max_samples, max_noise, timeout, throttle_threshold,
- *                 throttle_recovery, drift_check
+ *                 throttle_recovery, drift_check, screen, refine_within
  *   [profile]     metrics   (default | none | comma-separated metric names)
  *   [confirm]     rounds, candidates, within
  *   [axes:GLOB]   block_dims, coarse, scan_modes, finishes for the variants

@@ -30,6 +30,9 @@ estimate_model estimate_model_default(void)
  * s over two processes) at 550 s (-8 to -13 %); the speeds come from those
  * same runs, so this is a check of the rest, not of them. */
 #define CONFIG_FIXED_S 9e-3
+/* With a screen (timing.screen > 0), the share of configurations refined:
+ * a first guess until a screened run measures it (run.json refined). */
+#define REFINE_SHARE 0.35
 
 /* One launch: the variant's bytes at its own fraction of peak (plan_speed.c), 5 us at least. */
 static double kernel_s(const sweep_config *c, const estimate_model *m)
@@ -122,22 +125,20 @@ static double check_config_s(const sweep_config *c, const estimate_model *m, dou
     return s;
 }
 
-void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
-                           double *measure_s)
+/* One timed measurement, cold and hot, under t: warm-up, then cold and hot
+ * samples, min_samples each, of a batch lasting SAMPLE_TARGET_MS (timing.h);
+ * a cold sample also flushes (2x L2 read), hot ones follow a warm batch;
+ * CONFIG_FIXED_S beside. */
+static double measure_s(const sweep_config *c, const timing_params *t, const estimate_model *m, double kernel)
 {
-    double kernel = kernel_s(c, m);
-    /* Validation: the check on the device; the reference is the plan's (estimate_references_s). */
-    *validate_s = c->validate ? check_config_s(c, m, kernel) : 0.0;
-    /* Timing: warm-up, then cold and hot samples, min_samples each, of a
-     * batch lasting SAMPLE_TARGET_MS (timing.h); a cold sample also flushes
-     * (2x L2 read), hot ones follow a warm batch; CONFIG_FIXED_S beside. */
     double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
     double overhead = 25e-6;
     double samples = t->min_samples;
     if (samples > t->max_samples) samples = t->max_samples;
     double batch = sample_batch_for(kernel * 1e3);
+    double warm_ms = t->warm_ms > 0 ? t->warm_ms : WARM_TARGET_MS;
     double cold = samples * (batch * kernel + flush + overhead);
-    double warm = batch * ceil(WARM_TARGET_MS / SAMPLE_TARGET_MS) * kernel;
+    double warm = batch * ceil(warm_ms / SAMPLE_TARGET_MS) * kernel;
     double hot = warm + samples * (batch * kernel + overhead);
     /* The timeout caps each half once min_samples are in. */
     double floor_cold = t->min_samples * (batch * kernel + flush + overhead);
@@ -145,7 +146,24 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     double half = t->timeout_s / 2;
     if (cold > half) cold = floor_cold > half ? floor_cold : half;
     if (hot > half) hot = floor_hot > half ? floor_hot : half;
-    *measure_s = CONFIG_FIXED_S + 2 * kernel + overhead + cold + hot;
+    return CONFIG_FIXED_S + 2 * kernel + overhead + cold + hot;
+}
+
+void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
+                           double *measure)
+{
+    double kernel = kernel_s(c, m);
+    /* Validation: the check on the device; the reference is the plan's (estimate_references_s). */
+    *validate_s = c->validate ? check_config_s(c, m, kernel) : 0.0;
+    *measure = measure_s(c, t, m, kernel);
+    if (!t->screen_samples || c->v->runner == RUNNER_HOST) return;
+    /* Two stages (harness/run/sweep_piece.c): the screen for every one, the
+     * full rule again for the share refined. */
+    timing_params screen = *t;
+    screen.min_samples = screen.max_samples = t->screen_samples;
+    screen.screen_samples = 0;
+    screen.warm_ms = SCREEN_WARM_MS;
+    *measure = measure_s(c, &screen, m, kernel) + REFINE_SHARE * *measure;
 }
 
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes);
@@ -294,8 +312,9 @@ static int same_size(const sweep_config *a, const sweep_config *b)
 void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,
                          double *confirm_s, size_t *confirm_sizes)
 {
-    timing_params round = e->timing;
+    timing_params round = e->timing, full = e->timing;
     round.max_samples = round.min_samples;
+    round.screen_samples = full.screen_samples = 0; /* neither the drift check nor a round screens */
     double v, s;
     unsigned k = 0;
     *drift_s = *confirm_s = 0;
@@ -304,7 +323,7 @@ void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimat
         const sweep_config *c = &p->configs[i];
         if (c->skip_reason || c->v->runner == RUNNER_HOST) continue;
         if (k < e->drift_check) {
-            estimate_config_parts(c, &e->timing, m, &v, &s);
+            estimate_config_parts(c, &full, m, &v, &s);
             *drift_s += s;
             k++;
         }

@@ -44,6 +44,11 @@ static void print_experiment(FILE *f, const experiment *e)
                                   : "variant (each variant's configurations together)");
     fprintf(f, "timing: min %u samples, max %u, max noise %.3g %%, timeout %.3g s per configuration\n",
             e->timing.min_samples, e->timing.max_samples, e->timing.max_noise * 100, e->timing.timeout_s);
+    if (e->timing.screen_samples)
+        fprintf(f, "screen: %u samples a phase for every configuration; refined to the rule above: each variant's "
+                   "possible fastest at an input, and those within %.3g %% of the input's fastest\n",
+                e->timing.screen_samples, e->timing.refine_within * 100);
+    else fprintf(f, "screen: none (every configuration to the rule above)\n");
     if (e->metrics_mode == METRICS_NONE) fprintf(f, "metrics: none\n");
     else if (e->metrics_mode == METRICS_DEFAULT) fprintf(f, "metrics: the profiler's default set\n");
     else {

@@ -235,6 +235,16 @@ static const setting table[] = {
      SETTING_HELP_MEASURE, "K",
      "measure the first K timed configurations again at the end\n"
      "of the run and report the drift (default 8; 0: none)"},
+    {"timing", "screen", "--screen", set_count, 0, 1000, AT(timing.screen_samples), SIZE(timing.screen_samples), 0, "3",
+     SETTING_HELP_MEASURE, "N",
+     "time every configuration first to N samples a phase, then\n"
+     "to the full rule only those that could be their variant's\n"
+     "fastest at that input or lie within --refine-within of\n"
+     "the input's fastest (default 3; 0: every one to the full rule)"},
+    {"timing", "refine_within", "--refine-within", set_percent, 0, 0, AT(timing.refine_within), SIZE(timing.refine_within), 0, "5",
+     SETTING_HELP_MEASURE, "PCT",
+     "with --screen: also refine every configuration within PCT\n"
+     "percent of the input's fastest, cold or hot (default 5)"},
     {"confirm", "rounds", "--confirm-rounds", set_rounds, 0, 100, AT(confirm_rounds), SIZE(confirm_rounds), 0, "10",
      SETTING_HELP_MEASURE, "N",
      "where the plan has library rows (CUB), measure each size's\n"

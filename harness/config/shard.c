@@ -219,6 +219,9 @@ uint64_t plan_hash(const sweep_plan *p, const experiment *e)
     snprintf(line, sizeof line, "seed=%llu min=%u max=%u noise=%.17g timeout=%.17g metrics=%d",
              (unsigned long long)e->seed, e->timing.min_samples, e->timing.max_samples, e->timing.max_noise,
              e->timing.timeout_s, (int)e->metrics_mode);
+    if (e->timing.screen_samples) /* a plan without a screen keeps the fingerprint it had */
+        snprintf(line + strlen(line), sizeof line - strlen(line), " screen=%u refine=%.17g", e->timing.screen_samples,
+                 e->timing.refine_within);
     h = fnv(h, line);
     for (size_t i = 0; i < e->metric_count; i++) h = fnv(h, e->metrics[i]);
     for (size_t i = 0; i < p->count; i++) {

@@ -79,6 +79,7 @@ const char *timing_stop_name(timing_stop s)
     case STOP_MAX_SAMPLES: return "max_samples";
     case STOP_INTERRUPTED: return "interrupted";
     case STOP_ERROR: return "error";
+    case STOP_SCREEN: return "screen";
     default: return "";
     }
 }

@@ -26,6 +26,16 @@ typedef struct timing_params {
      * THROTTLE_MAX_DELAY_S) and takes it again. 0: no check. */
     double throttle_threshold;  /* fraction: 0.75 = 75 % */
     double throttle_recovery_s; /* seconds */
+    /* Untimed launches before the hot samples (ms); 0: WARM_TARGET_MS. */
+    double warm_ms;
+    /* Timing in two stages (harness/run/sweep_piece.c): every configuration
+     * first to screen_samples samples a phase (0: no screen, every one to the
+     * rule above); then, per input, the ones that could be their variant's
+     * fastest there (within twice their and its summed screen noise, cold or
+     * hot) or lie within refine_within (a fraction) of the input's fastest
+     * are measured again to the rule above. */
+    unsigned screen_samples;
+    double refine_within;
 } timing_params;
 
 #define TIMING_DEFAULT_MIN_SAMPLES 10
@@ -47,6 +57,7 @@ typedef enum {
     STOP_MAX_SAMPLES, /* max_samples reached */
     STOP_INTERRUPTED, /* SIGINT/SIGTERM */
     STOP_ERROR,       /* the sample function failed */
+    STOP_SCREEN,      /* the screen's samples were taken and the row was not refined (harness/run/sweep_piece.c) */
 } timing_stop;
 
 typedef struct timing_stats {
@@ -117,6 +128,10 @@ unsigned sample_batch_for(double launch_ms);
  * launches after the cold phase) were 15-19 % slower than the other 37,
  * which agreed within 0.5 %; one warm batch of 0.5 ms did not absorb it. */
 #define WARM_TARGET_MS 5.0
+/* The screen's warm-up before its hot samples (harness/run/sweep_piece.c):
+ * the configurations before it on the same input have warmed the device, and
+ * a configuration that is refined is warmed up in full again. */
+#define SCREEN_WARM_MS 1.0
 
 /* A measurement whose samples spread more than SAMPLE_MAX_SPREAD
  * (stdev/median) is taken again with twice the launches per sample, at most

@@ -72,6 +72,14 @@
 typedef enum { ROW_OK = 0, ROW_INVALID, ROW_ERROR, ROW_SKIPPED } row_status;
 const char *row_status_name(row_status s);
 
+/* Where a run's device time went, in seconds, summed over its devices; and
+ * how many configurations the timing's two stages measured
+ * (harness/run/sweep_piece.c). */
+typedef struct stage_times {
+    double validate, prepare, warmup, cold, hot, conditions, refine, profile, confirm;
+    size_t screened, refined;
+} stage_times;
+
 typedef struct sweep_row {
     /* The row as plain data, the type the renderer and the readers of stored
      * runs share (results_io/row.h): the configuration by names and values,
@@ -236,6 +244,8 @@ typedef struct run_info {
     /* Seconds the validate phase took over the run's configurations (this
      * process's; NaN where worker processes measured them: --devices). */
     double validate_s;
+    /* Where the run's time went, every device's summed (run.json "stages"). */
+    stage_times stages;
     /* --shard (harness/config/shard.h): shard_count 0 = the whole plan ("shard": null) */
     unsigned shard_index, shard_count;
     char shard_source[16];

@@ -335,7 +335,7 @@ static int r_stop(sweep_row *r, const char *s, const results_column *c, char *ms
     (void)msg, (void)len;
     timing_stop *stop = FIELD(r, c, timing_stop);
     *stop = STOP_NONE;
-    for (int t = STOP_NOISE; t <= STOP_ERROR; t++)
+    for (int t = STOP_NOISE; t <= STOP_SCREEN; t++)
         if (!strcmp(s, timing_stop_name((timing_stop)t))) *stop = (timing_stop)t;
     return 0;
 }

@@ -178,6 +178,22 @@ static void run_json_notes(json_t *o, const run_info *ri)
     json_object_set_new(o, RK(NOTES), a);
 }
 
+/* "stages": where the devices' time went, and the two timing stages' counts. */
+static void run_json_stages(json_t *o, const stage_times *s)
+{
+    json_t *st = json_object();
+    struct {
+        const char *key;
+        double v;
+    } parts[] = {{RK(VALIDATE_S), s->validate}, {RK(PREPARE_S), s->prepare}, {RK(WARMUP_S), s->warmup},
+                 {RK(COLD_S), s->cold},         {RK(HOT_S), s->hot},         {RK(CONDITIONS_S), s->conditions},
+                 {RK(REFINE_S), s->refine},     {RK(PROFILE_S), s->profile}, {RK(CONFIRM_S), s->confirm}};
+    for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) json_object_set_new(st, parts[k].key, json_real(parts[k].v));
+    json_object_set_new(st, RK(SCREENED), json_integer((json_int_t)s->screened));
+    json_object_set_new(st, RK(REFINED), json_integer((json_int_t)s->refined));
+    json_object_set_new(o, RK(STAGES), st);
+}
+
 static json_t *run_json(const run_info *ri)
 {
     json_t *o = json_object();
@@ -224,6 +240,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(SKIPPED), json_integer((json_int_t)ri->skipped));
     json_object_set_new(o, RK(WALL_TIME_S), json_real(ri->wall_time_s));
     json_object_set_new(o, RK(VALIDATE_S), isfinite(ri->validate_s) ? json_real(ri->validate_s) : json_null());
+    run_json_stages(o, &ri->stages);
     run_json_conditions(o, ri);
     return o;
 }

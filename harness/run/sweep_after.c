@@ -42,11 +42,13 @@ void run_after_pass(sweep_run *r)
         snprintf(ri->confirm_note, sizeof ri->confirm_note, "not run: %s", why ? why : "interrupted");
     } else {
         confirm_params p = {r->e.confirm_rounds, r->e.confirm_candidates, r->e.confirm_within, r->e.confirm_margin};
+        double t0 = timing_now();
         nvtx_push("confirm", NVTX_COLOR_RUN);
         if (confirm_run(r->dev, &p, &r->e.timing, r->rows, r->n_rows, ri->run.copy_GBps, &stop_signal,
                         r->o.quiet ? NULL : stderr, &r->confirm, &r->n_confirm, msg, sizeof msg))
             snprintf(ri->confirm_note, sizeof ri->confirm_note, "stopped: %.200s", stop_signal ? "interrupted" : msg);
         nvtx_pop();
+        r->ctx.stages.confirm += timing_now() - t0;
         ri->confirm = r->confirm;
         ri->confirm_count = r->n_confirm;
         char path[SWEEP_PATH_MAX + 16];
@@ -125,6 +127,7 @@ static int run_write_outputs(sweep_run *r)
         if (r->rows[i].status == ROW_SKIPPED) ri->skipped++;
     ri->wall_time_s = timing_now() - r->t0;
     ri->validate_s = ri->devices ? NAN : r->ctx.validate_s; /* --devices: the workers validated */
+    if (!r->pool) ri->stages = r->ctx.stages; /* --devices: the workers' sums, from their DONE messages */
     if (r->shard.active) ri->row_positions = r->row_positions = run_row_positions(r);
     run_device one;
     one_device_list(ri, &one, r->done);
@@ -163,6 +166,7 @@ void run_checkpoint(sweep_run *r, size_t written)
     }
     ri.wall_time_s = now - r->t0;
     ri.validate_s = ri.devices ? NAN : r->ctx.validate_s;
+    if (!r->pool) ri.stages = r->ctx.stages;
     ri.complete = 0;
     snprintf(ri.stop_reason, sizeof ri.stop_reason,
              "unfinished: written while the run went on, %zu rows after %.0f s; a run.json still saying this "

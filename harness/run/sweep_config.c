@@ -188,7 +188,7 @@ static int measure_once(void *p, unsigned *batch, timing_stats *out)
 {
     phase_call *c = p;
     sweep_device *dev = c->ctx->dev;
-    const timing_params *t = &c->ctx->e->timing;
+    const timing_params *t = c->ctx->timing ? c->ctx->timing : &c->ctx->e->timing;
     double half = t->timeout_s / 2;
     if (c->cold)
         return dev->ops->measure_cold(dev, c->cfg->v, c->a, t, batch, half, &stop_signal, out, c->msg, c->len);
@@ -361,6 +361,14 @@ static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
     }
 }
 
+/* Seconds since *t, and *t moved to now (run.json "stages"). */
+static double lap(double *t)
+{
+    double now = timing_now(), d = now - *t;
+    *t = now;
+    return d;
+}
+
 /* validate -> warmup -> cold -> hot -> profile, each in its NVTX range. */
 cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
@@ -383,6 +391,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
         double t0 = timing_now();
         st = dev->ops->validate(dev, v, &a, config_seed(e->seed, cfg), &val);
         ctx->validate_s += timing_now() - t0;
+        ctx->stages.validate += timing_now() - t0;
         nvtx_pop();
         if (st == DEV_NO_MEMORY) return no_memory(row, val.message, ctx, cfg);
         ctx->group = *cfg;
@@ -403,28 +412,87 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     if (stop_signal) return CFG_INTERRUPTED;
 
     msg[0] = '\0';
-    if ((st = dev->ops->prepare(dev, v, &a, msg, sizeof msg)) != DEV_OK)
-        return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
+    stage_times *sg = &ctx->stages;
+    double t = timing_now();
+    st = dev->ops->prepare(dev, v, &a, msg, sizeof msg);
+    sg->prepare += lap(&t);
+    if (st != DEV_OK) return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
 
     phase_push("warmup", v);
     double launch_ms = NAN;
     st = dev->ops->warmup(dev, v, &a, &launch_ms, msg, sizeof msg);
     nvtx_pop();
+    sg->warmup += lap(&t);
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (stop_signal) return CFG_INTERRUPTED;
 
-    if ((st = measure_phase(ctx, cfg, &a, 1, &row->cold_batch, &row->cold, launch_ms, msg, sizeof msg)) != DEV_OK)
-        return fail_row(row, st, msg, ctx);
+    st = measure_phase(ctx, cfg, &a, 1, &row->cold_batch, &row->cold, launch_ms, msg, sizeof msg);
+    sg->cold += lap(&t);
+    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
     row_read_conditions(ctx, row, 0);
-    if ((st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg)) != DEV_OK)
-        return fail_row(row, st, msg, ctx);
+    sg->conditions += lap(&t);
+    st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg);
+    sg->hot += lap(&t);
+    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
     row_read_conditions(ctx, row, 1);
+    sg->conditions += lap(&t);
 
-    if (ctx->prof && ctx->metric_count) {
+    if (ctx->prof && ctx->metric_count && !ctx->defer_profile) {
         if (ctx->batching) profile_enqueue(ctx, cfg, &a, row);
         else profile_config(ctx, cfg, &a, row);
     }
     return CFG_DONE;
+}
+
+/* A timed configuration measured again, cold and hot, under ctx->timing (the
+ * refine stage): its buffers made ready, warmed up, no validation (its screen
+ * validated it). The row's timings are replaced; a failure is its error. */
+cfg_outcome refine_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
+{
+    char msg[768] = "";
+    kernel_args a;
+    config_kernel_args(cfg, &a);
+    sweep_device *dev = ctx->dev;
+    dev_status st = dev->ops->prepare(dev, cfg->v, &a, msg, sizeof msg);
+    if (st != DEV_OK) return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
+    double launch_ms = NAN;
+    phase_push("warmup", cfg->v);
+    st = dev->ops->warmup(dev, cfg->v, &a, &launch_ms, msg, sizeof msg);
+    nvtx_pop();
+    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
+    timing_stats cold, hot;
+    unsigned cb = 0, hb = 0;
+    if ((st = measure_phase(ctx, cfg, &a, 1, &cb, &cold, launch_ms, msg, sizeof msg)) != DEV_OK)
+        return fail_row(row, st, msg, ctx);
+    if (cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    if ((st = measure_phase(ctx, cfg, &a, 0, &hb, &hot, cold.median, msg, sizeof msg)) != DEV_OK)
+        return fail_row(row, st, msg, ctx);
+    if (hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    row->cold = cold;
+    row->hot = hot;
+    row->cold_batch = cb;
+    row->hot_batch = hb;
+    row_read_conditions(ctx, row, 1);
+    return CFG_DONE;
+}
+
+/* The profile phase of a timed configuration whose run_config left it
+ * (ctx->defer_profile): batched where the profiler batches. */
+void profile_row(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
+{
+    if (!ctx->prof || !ctx->metric_count) return;
+    char msg[768] = "";
+    kernel_args a;
+    config_kernel_args(cfg, &a);
+    dev_status st = ctx->dev->ops->prepare(ctx->dev, cfg->v, &a, msg, sizeof msg);
+    if (st != DEV_OK) {
+        char full[800];
+        snprintf(full, sizeof full, "profile: %s", msg[0] ? msg : "buffers could not be prepared");
+        row_set_error(row, full);
+        return;
+    }
+    if (ctx->batching) profile_enqueue(ctx, cfg, &a, row);
+    else profile_config(ctx, cfg, &a, row);
 }

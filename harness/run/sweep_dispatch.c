@@ -35,6 +35,7 @@ static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t 
     ctx->prof = r->prof;
     ctx->e = &r->e;
     ctx->metric_count = r->mc.count;
+    ctx->batching = r->prof && r->prof->queue && r->prof->run_queue;
     ctx->cap_oom = registry_count() * DTYPE_COUNT;
     ctx->oom = calloc(ctx->cap_oom, sizeof *ctx->oom);
     if (!ctx->oom) ctx->cap_oom = 0;
@@ -49,21 +50,37 @@ static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t 
     return 0;
 }
 
-/* In a worker: one configuration, as run_loop runs it. */
-static int worker_run(void *p, size_t idx, sweep_row *row, char *fatal, size_t len)
+/* In a worker: one piece, as run_loop runs it (screen, refine, profile). */
+static long worker_run(void *p, const size_t *idx, size_t n, sweep_row *rows, char *fatal, size_t len)
 {
     sweep_run *r = p;
-    const sweep_config *cfg = &r->plan.configs[idx];
-    if (row_init(row, cfg, r->mc.count)) {
-        snprintf(fatal, len, "out of memory");
-        return -1;
-    }
-    if (run_one(r, cfg, row)) return -1;
+    int interrupted = 0;
+    size_t got = run_piece(r, idx, n, rows, &interrupted);
+    if (interrupted) return -1;
     if (r->ctx.fatal[0]) snprintf(fatal, len, "%s", r->ctx.fatal);
-    return 0;
+    return (long)got;
+}
+
+/* In a worker: one input's confirmation on its device. */
+static int worker_confirm(void *p, const sweep_row *rows, size_t n, confirm_line **lines, size_t *count, char *note,
+                          size_t len)
+{
+    sweep_run *r = p;
+    confirm_params cp = {r->e.confirm_rounds, r->e.confirm_candidates, r->e.confirm_within, r->e.confirm_margin};
+    char msg[512] = "";
+    double t0 = timing_now();
+    nvtx_push("confirm", NVTX_COLOR_RUN);
+    int rc = confirm_run(r->dev, &cp, &r->e.timing, rows, n, r->ri.run.copy_GBps, &stop_signal, NULL, lines, count,
+                         msg, sizeof msg);
+    nvtx_pop();
+    r->ctx.stages.confirm += timing_now() - t0;
+    if (rc) snprintf(note, len, "stopped: %.200s", stop_signal ? "interrupted" : msg);
+    return rc;
 }
 
 static void worker_close(void *p) { run_release_device(p); }
+
+static void worker_stages(void *p, stage_times *out) { *out = ((sweep_run *)p)->ctx.stages; }
 
 /* In the parent: a finished row, appended to results.csv at once. */
 static void parent_row(void *p, worker_state *w, size_t idx, sweep_row *row)
@@ -92,7 +109,25 @@ static void parent_label(void *p, size_t idx, char *buf, size_t len)
     config_label(&((sweep_run *)p)->plan.configs[idx], buf, len);
 }
 
-static const worker_hooks run_hooks = {NULL, worker_open, worker_run, worker_close, parent_row, parent_label};
+/* The confirmation's lines by job, put in job order once all are in. */
+typedef struct confirm_batch {
+    confirm_line *lines;
+    size_t n;
+} confirm_batch;
+
+static confirm_batch *confirm_batches; /* one per confirmation job (the parent's) */
+
+static void parent_lines(void *p, size_t job, const confirm_line *l, size_t n, const char *note)
+{
+    sweep_run *r = p;
+    if (note[0] && !r->ri.confirm_note[0]) snprintf(r->ri.confirm_note, sizeof r->ri.confirm_note, "%s", note);
+    if (!confirm_batches || !n || !(confirm_batches[job].lines = malloc(n * sizeof *l))) return;
+    memcpy(confirm_batches[job].lines, l, n * sizeof *l);
+    confirm_batches[job].n = n;
+}
+
+static const worker_hooks run_hooks = {NULL,          worker_open, worker_run,   worker_confirm, worker_stages,
+                                       worker_close, parent_row,  parent_lines, parent_label};
 
 /* --devices: the ordinals (all: every device the layer counts), one worker
  * forked for each after the plan is built; the run's identity and metric
@@ -138,23 +173,30 @@ int run_start_workers(sweep_run *r, const sweep_profiler *built_in)
     return RUN_GO;
 }
 
-/* The configurations not in results.csv yet, heaviest first. NULL: no memory. */
-static size_t *run_deal_order(sweep_run *r, size_t *n)
+/* The pieces (shard.h plan_pieces: whole inputs, heaviest first) with the
+ * configurations not in results.csv yet. NULL: no memory. */
+static worker_job *run_deal_pieces(sweep_run *r, size_t *n_jobs)
 {
-    size_t *order = malloc((r->plan.count ? r->plan.count : 1) * sizeof *order);
-    *n = 0;
-    if (!order || shard_heaviest_first(&r->plan, &r->e.timing, order)) {
-        free(order);
-        return NULL;
+    plan_piece *pc = NULL;
+    size_t np = 0;
+    *n_jobs = 0;
+    if (plan_pieces(&r->plan, &r->e.timing, (unsigned)r->pool->n, &pc, &np)) return NULL;
+    worker_job *jobs = calloc(np ? np : 1, sizeof *jobs);
+    for (size_t k = 0; jobs && k < np; k++) {
+        size_t *idx = malloc(pc[k].count * sizeof *idx), n = 0;
+        if (!idx) continue;
+        for (size_t i = pc[k].first; i < pc[k].first + pc[k].count; i++) {
+            const sweep_config *cfg = &r->plan.configs[i];
+            if (index_has(&r->ix, cfg)) continue;
+            idx[n++] = i;
+            r->est_total += estimate_config_s(cfg, &r->e.timing, &r->model);
+        }
+        r->todo += n;
+        if (n) jobs[(*n_jobs)++] = (worker_job){idx, n};
+        else free(idx);
     }
-    for (size_t k = 0; k < r->plan.count; k++) {
-        const sweep_config *cfg = &r->plan.configs[order[k]];
-        if (index_has(&r->ix, cfg)) continue;
-        order[(*n)++] = order[k];
-        r->est_total += estimate_config_s(cfg, &r->e.timing, &r->model);
-    }
-    r->todo = *n;
-    return order;
+    free(pc);
+    return jobs;
 }
 
 /* run.json "devices": each worker's device, what it ran, how it ended. */
@@ -170,6 +212,14 @@ static void run_note_devices(sweep_run *r)
         snprintf(r->devices[i].fault, sizeof r->devices[i].fault, "%s", p->w[i].fault);
     }
     r->ri.devices = r->devices;
+    memset(&r->ri.stages, 0, sizeof r->ri.stages);
+    for (size_t i = 0; i < p->n; i++) {
+        const stage_times *s = &p->w[i].stages;
+        stage_times *t = &r->ri.stages;
+        t->validate += s->validate, t->prepare += s->prepare, t->warmup += s->warmup, t->cold += s->cold;
+        t->hot += s->hot, t->conditions += s->conditions, t->refine += s->refine, t->profile += s->profile;
+        t->confirm += s->confirm, t->screened += s->screened, t->refined += s->refined;
+    }
     r->ri.device_count = p->n;
     r->ri.worker_faults = p->faults;
     r->ri.left_for_resume = p->left;
@@ -200,37 +250,124 @@ static void run_rows_in_plan_order(sweep_run *r)
     free(p);
 }
 
-/* --devices: run_loop's counterpart in the parent -- it deals, the workers
- * measure, every row is appended to results.csv as it comes. */
+/* One confirmation job per input with an ok library row, over every row of
+ * that input (those resumed too), the largest inputs first. */
+static worker_confirm_job *run_confirm_jobs(sweep_run *r, size_t *n_jobs)
+{
+    *n_jobs = 0;
+    worker_confirm_job *jobs = calloc(r->n_rows ? r->n_rows : 1, sizeof *jobs);
+    const sweep_row **ptrs = malloc((r->n_rows ? r->n_rows : 1) * sizeof *ptrs);
+    size_t used = 0;
+    if (!jobs || !ptrs) {
+        free(jobs);
+        free(ptrs);
+        return NULL;
+    }
+    for (size_t i = 0; i < r->n_rows; i++) { /* each input's first row opens its job */
+        const sweep_row *a = &r->rows[i];
+        size_t j = 0;
+        while (j < *n_jobs && !config_same_input(&jobs[j].rows[0]->cfg, &a->cfg)) j++;
+        if (j < *n_jobs) continue;
+        jobs[*n_jobs].rows = ptrs + used;
+        int library = 0;
+        for (size_t k = i; k < r->n_rows; k++)
+            if (config_same_input(&r->rows[k].cfg, &a->cfg)) {
+                ptrs[used++] = &r->rows[k];
+                jobs[*n_jobs].n++;
+                library |= confirm_has_library(&r->rows[k], 1);
+            }
+        if (library) (*n_jobs)++;
+        else used -= jobs[*n_jobs].n, jobs[*n_jobs].n = 0;
+    }
+    return jobs;
+}
+
+/* The confirmation phase over the workers; confirm.csv. Not with --shard (a
+ * part's inputs may be split: `sweep confirm` the merged run), nor after an
+ * interrupt or a fault. */
+static void run_dispatch_confirm(sweep_run *r, const worker_hooks *h)
+{
+    run_info *ri = &r->ri;
+    snprintf(ri->drift_note, sizeof ri->drift_note, "not run: --devices (one device's first configurations again)");
+    ri->confirm_rounds = r->e.confirm_rounds;
+    ri->confirm_margin = r->e.confirm_margin;
+    if (!r->e.confirm_rounds || !confirm_has_library(r->rows, r->n_rows)) return;
+    const char *why = r->interrupted || stop_signal ? "the run was interrupted"
+                      : r->ctx.fatal[0]           ? "the run stopped early"
+                      : r->shard.active           ? "a --shard part (run `sweep confirm` on the merged run)"
+                                                  : NULL;
+    if (why) {
+        snprintf(ri->confirm_note, sizeof ri->confirm_note, "not run: %s", why);
+        return;
+    }
+    size_t n = 0;
+    worker_confirm_job *jobs = run_confirm_jobs(r, &n);
+    confirm_batches = calloc(n ? n : 1, sizeof *confirm_batches);
+    if (!jobs || !confirm_batches) {
+        snprintf(ri->confirm_note, sizeof ri->confirm_note, "not run: out of memory");
+    } else {
+        if (!r->o.quiet) fprintf(stderr, "sweep: confirming %zu inputs over %zu workers\n", n, r->pool->n);
+        workers_confirm(r->pool, jobs, n, h, &stop_signal);
+        size_t total = 0;
+        for (size_t k = 0; k < n; k++) total += confirm_batches[k].n;
+        r->confirm = malloc((total ? total : 1) * sizeof *r->confirm);
+        for (size_t k = 0; r->confirm && k < n; k++) {
+            if (confirm_batches[k].n)
+                memcpy(r->confirm + r->n_confirm, confirm_batches[k].lines, confirm_batches[k].n * sizeof *r->confirm);
+            r->n_confirm += confirm_batches[k].n;
+        }
+        if (r->pool->confirm_lost && !ri->confirm_note[0])
+            snprintf(ri->confirm_note, sizeof ri->confirm_note, "stopped: %zu inputs not confirmed (a worker was lost)",
+                     r->pool->confirm_lost);
+        ri->confirm = r->confirm;
+        ri->confirm_count = r->n_confirm;
+        char path[SWEEP_PATH_MAX + 16];
+        snprintf(path, sizeof path, "%s/confirm.csv", r->out_dir);
+        if (confirm_write_csv(path, r->confirm, r->n_confirm, r->err, sizeof r->err)) run_failed(r->err);
+    }
+    for (size_t k = 0; confirm_batches && k < n; k++) free(confirm_batches[k].lines);
+    free(confirm_batches);
+    confirm_batches = NULL;
+    if (jobs && n) free((void *)jobs[0].rows);
+    free(jobs);
+}
+
+/* --devices: run_loop's counterpart in the parent -- it deals the pieces,
+ * the workers measure, every row is appended to results.csv as it comes;
+ * then the confirmation, dealt the same way. */
 void run_dispatch(sweep_run *r)
 {
     if (r->setup.metric_count) r->model.profile_passes = r->ri.profiler_passes;
     size_t n;
-    size_t *order = run_deal_order(r, &n);
+    worker_job *jobs = run_deal_pieces(r, &n);
     if (!r->o.quiet) {
         char est[32];
         format_duration(r->est_total, est, sizeof est);
-        fprintf(stderr, "sweep: experiment %s, %zu configurations%s (%zu skipped in the plan), about %s of one "
-                        "device's time over %zu -> %s\n",
-                r->e.name, r->todo, r->n_loaded ? " left" : "", r->plan.skipped, est, r->pool->n, r->out_dir);
+        fprintf(stderr, "sweep: experiment %s, %zu configurations%s (%zu skipped in the plan) in %zu pieces, about %s "
+                        "of one device's time over %zu -> %s\n",
+                r->e.name, r->todo, r->n_loaded ? " left" : "", r->plan.skipped, n, est, r->pool->n, r->out_dir);
     }
     /* the ETA scales the model by the pace so far: the workers' parallelism included */
     progress_begin(&r->pr, stderr, r->o.quiet, r->todo, r->est_total);
     worker_hooks h = run_hooks;
     h.ctx = r;
     r->row_plan = malloc((r->plan.count ? r->plan.count : 1) * sizeof *r->row_plan);
-    if (!order || workers_dispatch(r->pool, order, n, &h, &stop_signal))
+    if (!jobs || workers_dispatch(r->pool, jobs, n, &h, &stop_signal))
         snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
-    free(order);
+    for (size_t k = 0; jobs && k < n; k++) free(jobs[k].idx);
+    free(jobs);
     run_rows_in_plan_order(r);
     progress_update(&r->pr, r->done, r->est_done, r->failures, NULL);
     progress_end(&r->pr);
     if (stop_signal) r->interrupted = 1;
     r->sig = stop_signal;
-    run_note_devices(r);
     if (!r->interrupted && r->pool->left && !r->ctx.fatal[0])
         snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "%zu configuration%s not run: %zu worker%s lost", r->pool->left,
                  r->pool->left == 1 ? "" : "s", r->pool->faults, r->pool->faults == 1 ? "" : "s");
     fclose(r->csv);
     r->csv = NULL;
+    run_dispatch_confirm(r, &h);
+    workers_stop(r->pool, &h, &stop_signal);
+    if (stop_signal) r->interrupted = 1;
+    run_note_devices(r);
 }

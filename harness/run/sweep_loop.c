@@ -54,63 +54,6 @@ static void run_begin_loop(sweep_run *r)
     if (!ctx->oom) ctx->cap_oom = 0;
 }
 
-/* A measured configuration's row: bandwidths, notes for skips and failures,
- * and recovery of the device after a failure. */
-static void run_settle_row(sweep_run *r, sweep_row *row, cfg_outcome out, const char *label)
-{
-    char note[1200], msg[1024];
-    row_derive_bandwidth(row, r->ri.run.peak_GBps, r->ri.run.copy_GBps);
-    if (out == CFG_NO_MEMORY) {
-        snprintf(note, sizeof note, "sweep: SKIPPED %s: %s", label, row->skip_reason ? row->skip_reason : "");
-        progress_note(&r->pr, note);
-    }
-    if (row->status == ROW_INVALID || row->status == ROW_ERROR) {
-        r->failures++;
-        snprintf(note, sizeof note, "sweep: %s %s: %s", row->status == ROW_INVALID ? "INVALID" : "ERROR", label,
-                 row->error ? row->error : "");
-        progress_note(&r->pr, note);
-        /* the queued profile phases first: recovering may take the device's buffers */
-        if (out != CFG_FATAL) profile_queue_run(&r->ctx);
-        if (out != CFG_FATAL && r->dev->ops->recover(r->dev, msg, sizeof msg) != 0)
-            snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "%.511s", msg);
-    }
-    if (out == CFG_FATAL && !r->ctx.fatal[0]) snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "the device failed");
-}
-
-/* One configuration of the plan into its row: skipped (the plan's reason, or
- * an earlier allocation failure), or measured inside its NVTX ranges.
- * 0: the row is done; -1: interrupted (no row). */
-int run_one(sweep_run *r, const sweep_config *cfg, sweep_row *row)
-{
-    char label[256];
-    config_label(cfg, label, sizeof label);
-    row_set_device(row, &r->ri.device);
-    size_t oom_n = cfg->skip_reason ? 0 : oom_floor(&r->ctx, cfg);
-    if (cfg->skip_reason) {
-        row_set_skip(row, cfg->skip_reason);
-        return 0;
-    }
-    if (oom_n) {
-        char reason[128], ns[32];
-        format_size(oom_n, ns, sizeof ns);
-        snprintf(reason, sizeof reason, "out of device memory at n=%s for this variant and dtype", ns);
-        row_set_skip(row, reason);
-        return 0;
-    }
-    progress_update(&r->pr, r->done, r->est_done, r->failures, label);
-    variant_range_open(&r->ctx, cfg->v);
-    nvtx_push(label, nvtx_family_color(cfg->v->family));
-    cfg_outcome out = run_config(&r->ctx, cfg, row);
-    nvtx_pop();
-    if (out == CFG_INTERRUPTED) {
-        row_free(row); /* a half-measured configuration is not a row */
-        return -1;
-    }
-    run_settle_row(r, row, out, label);
-    r->est_done += estimate_config_s(cfg, &r->e.timing, &r->model);
-    return 0;
-}
-
 /* Every configuration not already there, a results.csv line each as it
  * finishes; stops at a signal or a fatal device error. */
 /* The process's first measured configuration ran 1.2-1.95x slower than the
@@ -139,55 +82,40 @@ static void run_process_warmup(sweep_run *r)
     }
 }
 
-/* The rows not yet in results.csv, in plan order, once no profile phase
- * waits (a row after a queued one waits too, so the order stays). */
-static void write_ready_rows(sweep_run *r)
-{
-    if (r->ctx.n_queued) return;
-    for (; r->n_written < r->n_rows; r->n_written++) csv_write_row(r->csv, &r->rows[r->n_written], r->mc);
-    fflush(r->csv);
-}
-
-/* The run's end, interrupted or not: the queued profile phases run (given up
- * when the device failed), and every row is written. */
-static void finish_rows(sweep_run *r)
-{
-    if (r->ctx.fatal[0]) profile_queue_drop(&r->ctx, "not measured: the device failed before the batch ran");
-    else profile_queue_run(&r->ctx);
-    write_ready_rows(r);
-}
-
+/* Every input group of the plan (plan_groups), its configurations not
+ * already there measured as one piece (sweep_piece.c), its rows written to
+ * results.csv together; stops at a signal or a fatal device error. */
 void run_loop(sweep_run *r)
 {
     run_begin_loop(r);
     run_process_warmup(r);
-    r->n_written = r->n_rows;
-    for (size_t i = 0; i < r->plan.count; i++) {
-        const sweep_config *cfg = &r->plan.configs[i];
-        if (index_has(&r->ix, cfg)) continue;
+    plan_group *g = NULL;
+    size_t ng = 0;
+    size_t *idx = malloc((r->plan.count ? r->plan.count : 1) * sizeof *idx);
+    if (!idx || plan_groups(&r->plan, &g, &ng)) snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
+    for (size_t k = 0; k < ng && !r->ctx.fatal[0]; k++) {
+        size_t n = 0;
+        for (size_t i = g[k].first; i < g[k].first + g[k].count; i++)
+            if (!index_has(&r->ix, &r->plan.configs[i])) idx[n++] = i;
+        if (!n) continue;
         if (stop_signal) {
             r->interrupted = 1;
             break;
         }
-        /* a batch ends before a configuration of another group, outside its ranges */
-        if (!cfg->skip_reason) profile_queue_settle(&r->ctx, cfg);
-        write_ready_rows(r);
-        sweep_row *row = &r->rows[r->n_rows];
-        if (row_init(row, cfg, r->mc.count)) {
-            snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
-            break;
-        }
-        if (run_one(r, cfg, row)) {
+        int interrupted = 0;
+        size_t got = run_piece(r, idx, n, &r->rows[r->n_rows], &interrupted);
+        for (size_t i = 0; i < got; i++) csv_write_row(r->csv, &r->rows[r->n_rows + i], r->mc);
+        fflush(r->csv);
+        r->n_rows += got;
+        r->done += got;
+        run_checkpoint(r, r->n_rows);
+        if (interrupted) {
             r->interrupted = 1;
             break;
         }
-        r->n_rows++;
-        r->done++;
-        write_ready_rows(r);
-        run_checkpoint(r, r->n_written);
-        if (r->ctx.fatal[0]) break;
     }
-    finish_rows(r);
+    free(idx);
+    free(g);
     nvtx_pop_all();
     progress_update(&r->pr, r->done, r->est_done, r->failures, NULL);
     progress_end(&r->pr);

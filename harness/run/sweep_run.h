@@ -5,6 +5,7 @@
  *                     resumed rows, the files created; --list
  *   sweep_config.c    one configuration: validate, warm up, time, profile
  *   sweep_loop.c      the single-device loop and the process warm-up
+ *   sweep_piece.c     one input's configurations: screen, refine, profile
  *   sweep_dispatch.c  --devices: the workers and the parent that deals to them
  *   sweep_after.c     the phases after the rows (drift, confirmation), the
  *                     output files and the charts
@@ -79,6 +80,10 @@ typedef struct run_ctx {
     int signals_noted; /* the profiler's replacing of our handlers was reported */
     nvml_reader *nvml; /* NULL: no NVML on this host (run.json says why) */
     double validate_s; /* the validate phase's seconds so far (run.json validate_s) */
+    stage_times stages; /* where this process's time went (run.json "stages") */
+    /* the timing rule of the stage measuring now (sweep_piece.c); NULL: e->timing */
+    const timing_params *timing;
+    int defer_profile; /* run_config leaves the profile phase to the piece (profile_row) */
     /* the profile phase in batches (harness/device/profiler.h, 2b): the single-device loop only */
     int batching;
     const variant *open_variant; /* whose NVTX range is open (the single-device loop) */
@@ -166,6 +171,8 @@ int index_build(row_index *ix, const sweep_row *rows, size_t n);
 int index_has(const row_index *ix, const sweep_config *c);
 size_t oom_floor(const run_ctx *ctx, const sweep_config *cfg);
 cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row);
+cfg_outcome refine_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row);
+void profile_row(run_ctx *ctx, const sweep_config *cfg, sweep_row *row);
 void variant_range_open(run_ctx *ctx, const variant *v); /* the variant's NVTX range, once */
 /* The queued profile phases: run them unless `next` (NULL: none) joins their
  * batch; run them now; or give them up, each row's error saying why. */
@@ -188,6 +195,14 @@ int run_create_files(sweep_run *r);
 
 int run_one(sweep_run *r, const sweep_config *cfg, sweep_row *row);
 void run_loop(sweep_run *r);
+
+/* ---- sweep_piece.c ---- */
+
+/* Plan configurations idx[0..n) (one input, plan order) screened, refined and
+ * profiled into rows[0..n). Returns how many rows are finished: n, or fewer
+ * when the device failed (ctx.fatal; the rows up to the failing one). 0 and
+ * *interrupted on a signal: no row of the piece is kept. */
+size_t run_piece(sweep_run *r, const size_t *idx, size_t n, sweep_row *rows, int *interrupted);
 
 /* ---- sweep_dispatch.c ---- */
 

@@ -14,9 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { MSG_HELLO = 1, MSG_FAIL, MSG_ROW, MSG_FATAL, MSG_RUN, MSG_STOP };
-#define NO_CONFIG SIZE_MAX
-#define MSG_MAX ((uint32_t)1 << 24)
+enum { MSG_HELLO = 1, MSG_FAIL, MSG_ROW, MSG_FATAL, MSG_RUN, MSG_STOP, MSG_DONE, MSG_CONFIRMATION, MSG_LINES };
+#define MSG_MAX ((uint32_t)1 << 30)
 
 /* ---- framing ------------------------------------------------------------------------------ */
 
@@ -85,18 +84,23 @@ static void put_text(FILE *m, const char *s)
     if (n) fwrite(s, 1, n, m);
 }
 
-static int send_row(int fd, size_t idx, const sweep_row *r, size_t metric_count)
+static void put_row(FILE *m, size_t idx, const sweep_row *r, size_t metric_count)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return -1;
     uint64_t i64 = idx;
     fwrite(&i64, sizeof i64, 1, m);
     fwrite(r, sizeof *r, 1, m);
     put_text(m, r->skip_reason);
     put_text(m, r->error);
     if (metric_count && r->plain.metrics) fwrite(r->plain.metrics, sizeof(double), metric_count, m);
+}
+
+static int send_row(int fd, size_t idx, const sweep_row *r, size_t metric_count)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return -1;
+    put_row(m, idx, r, metric_count);
     fclose(m);
     int rc = send_msg(fd, MSG_ROW, buf, len);
     free(buf);
@@ -142,9 +146,100 @@ bad:
 
 /* ---- the worker ---------------------------------------------------------------------------- */
 
-/* The worker's life: open, HELLO, then RUN/ROW until STOP, EOF or a signal.
- * It never returns: _exit, so nothing of the parent's (atexit, stdio
- * buffers) runs twice. */
+/* RUN: a piece's plan indices; its rows, each as it is sent, then DONE (or
+ * FATAL after the rows finished before the device was lost). -1: stop. */
+static int worker_piece(int fd, const char *buf, size_t len, const worker_hooks *h, size_t metric_count)
+{
+    uint64_t n;
+    if (len < sizeof n) return -1;
+    memcpy(&n, buf, sizeof n);
+    if (len != sizeof n + n * sizeof(uint64_t) || !n) return -1;
+    size_t *idx = malloc(n * sizeof *idx);
+    sweep_row *rows = calloc(n, sizeof *rows);
+    if (!idx || !rows) {
+        free(idx);
+        free(rows);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        uint64_t i;
+        memcpy(&i, buf + sizeof n + k * sizeof i, sizeof i);
+        idx[k] = (size_t)i;
+    }
+    char fatal[512] = "";
+    long got = h->run(h->ctx, idx, n, rows, fatal, sizeof fatal);
+    int rc = got < 0 ? -1 : 0; /* interrupted: no row */
+    for (long k = 0; k < got; k++) {
+        if (!rc && send_row(fd, idx[k], &rows[k], metric_count)) rc = -1;
+        row_free(&rows[k]);
+    }
+    free(idx);
+    free(rows);
+    if (rc) return -1;
+    if (fatal[0]) {
+        send_msg(fd, MSG_FATAL, fatal, strlen(fatal));
+        return -1;
+    }
+    stage_times st = {0};
+    if (h->stages) h->stages(h->ctx, &st);
+    return send_msg(fd, MSG_DONE, &st, sizeof st);
+}
+
+/* CONFIRM: {u64 job, u64 n, n x (u32 length, a row)}; LINES back: {u64 job,
+ * u64 count, the lines, the note's text}. -1: stop. */
+static int worker_confirm(int fd, const char *buf, size_t len, const worker_hooks *h, size_t metric_count)
+{
+    uint64_t head[2];
+    if (len < sizeof head) return -1;
+    memcpy(head, buf, sizeof head);
+    const char *p = buf + sizeof head, *end = buf + len;
+    sweep_row *rows = calloc(head[1] ? head[1] : 1, sizeof *rows);
+    size_t n = 0;
+    int bad = !rows;
+    for (; !bad && n < head[1]; n++) {
+        uint32_t rl;
+        size_t idx;
+        if (end - p < (ptrdiff_t)sizeof rl) bad = 1;
+        else memcpy(&rl, p, sizeof rl);
+        if (bad || end - p - (ptrdiff_t)sizeof rl < (ptrdiff_t)rl ||
+            decode_row(p + sizeof rl, rl, metric_count, &idx, &rows[n])) {
+            bad = 1;
+            break;
+        }
+        p += sizeof rl + rl;
+    }
+    confirm_line *lines = NULL;
+    size_t count = 0;
+    char note[512] = "";
+    if (!bad && h->confirm(h->ctx, rows, n, &lines, &count, note, sizeof note)) bad = !note[0];
+    for (size_t k = 0; k < n; k++) row_free(&rows[k]);
+    free(rows);
+    if (bad) {
+        free(lines);
+        return -1;
+    }
+    char *out = NULL;
+    size_t olen = 0;
+    FILE *m = open_memstream(&out, &olen);
+    if (!m) return -1;
+    uint64_t c64 = count;
+    fwrite(&head[0], sizeof head[0], 1, m);
+    fwrite(&c64, sizeof c64, 1, m);
+    if (count) fwrite(lines, sizeof *lines, count, m);
+    stage_times st = {0};
+    if (h->stages) h->stages(h->ctx, &st);
+    fwrite(&st, sizeof st, 1, m);
+    fputs(note, m);
+    fclose(m);
+    free(lines);
+    int rc = send_msg(fd, MSG_LINES, out, olen);
+    free(out);
+    return rc;
+}
+
+/* The worker's life: open, HELLO, then RUN and CONFIRM jobs until STOP, EOF
+ * or a signal. It never returns: _exit, so nothing of the parent's (atexit,
+ * stdio buffers) runs twice. */
 static void worker_main(int fd, int ordinal, const worker_hooks *h, volatile sig_atomic_t *stop)
 {
     prctl(PR_SET_PDEATHSIG, SIGTERM); /* a parent killed outright takes its workers along */
@@ -160,22 +255,12 @@ static void worker_main(int fd, int ordinal, const worker_hooks *h, volatile sig
         uint32_t type;
         char *buf;
         size_t len;
-        uint64_t idx;
         if (recv_msg(fd, &type, &buf, &len, stop)) break;
-        int run = type == MSG_RUN && len == sizeof idx;
-        if (run) memcpy(&idx, buf, sizeof idx);
+        int rc = type == MSG_RUN       ? worker_piece(fd, buf, len, h, hello.metric_count)
+                 : type == MSG_CONFIRMATION ? worker_confirm(fd, buf, len, h, hello.metric_count)
+                                       : -1;
         free(buf);
-        if (!run) break;
-        sweep_row row;
-        char fatal[512] = "";
-        if (h->run(h->ctx, (size_t)idx, &row, fatal, sizeof fatal)) break; /* interrupted: no row */
-        int sent = send_row(fd, (size_t)idx, &row, hello.metric_count);
-        row_free(&row);
-        if (sent) break;
-        if (fatal[0]) {
-            send_msg(fd, MSG_FATAL, fatal, strlen(fatal));
-            break;
-        }
+        if (rc) break;
     }
     if (h->close) h->close(h->ctx);
     _exit(0);
@@ -217,7 +302,7 @@ static int spawn_one(worker_state *w, int ordinal, const worker_hooks *h, volati
     memset(w, 0, sizeof *w);
     w->ordinal = ordinal;
     w->fd = -1;
-    w->current = NO_CONFIG;
+    w->job = -1;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
         snprintf(err, len, "socketpair: %s", strerror(errno));
         return -1;
@@ -285,30 +370,105 @@ int workers_start(worker_pool *p, const int *ordinals, size_t n, size_t plan_cou
 
 /* ---- the parent: dealing ------------------------------------------------------------------------ */
 
-static int next_config(worker_pool *p, size_t *idx)
+enum { PHASE_PIECES, PHASE_CONFIRM, PHASE_STOP };
+
+static int push_again(worker_pool *p, const size_t *idx, size_t n)
 {
-    if (p->n_again) *idx = p->again[--p->n_again];
-    else if (p->next < p->n_order) *idx = p->order[p->next++];
-    else return 0;
-    return 1;
+    if (!n) return 0;
+    size_t *copy = malloc(n * sizeof *copy);
+    if (!copy || p->n_again == p->cap_again) {
+        free(copy);
+        p->left += n; /* no room to deal them again: --resume will */
+        return -1;
+    }
+    memcpy(copy, idx, n * sizeof *copy);
+    p->again[p->n_again++] = (worker_job){copy, n};
+    return 0;
 }
 
-/* w's next configuration, or STOP when there is none or the run is stopping. */
-static void deal(worker_pool *p, worker_state *w, int stopping)
+static void send_piece(worker_pool *p, worker_state *w, const worker_job *j)
 {
-    size_t idx;
-    if (!stopping && !w->stopped && next_config(p, &idx)) {
-        uint64_t i64 = idx;
-        if (send_msg(w->fd, MSG_RUN, &i64, sizeof i64) == 0) w->current = idx;
-        else p->again[p->n_again++] = idx; /* its socket is gone: its EOF comes next, the configuration goes back */
+    size_t len = sizeof(uint64_t) * (1 + j->n);
+    uint64_t *buf = malloc(len);
+    size_t *cur = realloc(w->cur, j->n * sizeof *w->cur);
+    if (cur) w->cur = cur;
+    if (!buf || !cur) {
+        free(buf);
+        push_again(p, j->idx, j->n);
         return;
     }
-    if (!w->stopped && w->fd >= 0) send_msg(w->fd, MSG_STOP, NULL, 0);
-    w->stopped = 1;
+    buf[0] = j->n;
+    for (size_t k = 0; k < j->n; k++) buf[1 + k] = j->idx[k];
+    memcpy(w->cur, j->idx, j->n * sizeof *w->cur);
+    w->n_cur = j->n;
+    w->busy = 1;
+    if (send_msg(w->fd, MSG_RUN, buf, len)) { /* its socket is gone: its EOF comes next, the piece goes back */
+        push_again(p, j->idx, j->n);
+        w->n_cur = 0;
+        w->busy = 0;
+    }
+    free(buf);
 }
 
-/* w's socket closed: reap it; an end nobody asked for is a fault, and the
- * configuration it was running is dealt again (once) or left for --resume. */
+static void send_confirm(worker_pool *p, worker_state *w, size_t job)
+{
+    const worker_confirm_job *j = &p->cjobs[job];
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return;
+    uint64_t head[2] = {job, j->n};
+    fwrite(head, sizeof head, 1, m);
+    for (size_t k = 0; k < j->n; k++) {
+        char *one = NULL;
+        size_t ol = 0;
+        FILE *r = open_memstream(&one, &ol);
+        if (!r) continue;
+        put_row(r, 0, j->rows[k], p->metric_count);
+        fclose(r);
+        uint32_t l32 = (uint32_t)ol;
+        fwrite(&l32, sizeof l32, 1, m);
+        fwrite(one, 1, ol, m);
+        free(one);
+    }
+    fclose(m);
+    w->job = (long)job;
+    w->busy = 1;
+    if (send_msg(w->fd, MSG_CONFIRMATION, buf, len)) {
+        w->job = -1;
+        w->busy = 0;
+        p->confirm_lost++;
+    }
+    free(buf);
+}
+
+/* w's next job of this phase; STOP when stopping; else it waits idle. */
+static void deal(worker_pool *p, worker_state *w, int stopping, int phase)
+{
+    if (w->stopped || w->fd < 0) return;
+    if (!stopping && phase == PHASE_PIECES && (p->n_again || p->next < p->n_jobs)) {
+        if (p->n_again) {
+            worker_job j = p->again[--p->n_again];
+            send_piece(p, w, &j);
+            free(j.idx);
+        } else {
+            send_piece(p, w, &p->jobs[p->next++]);
+        }
+        return;
+    }
+    if (!stopping && phase == PHASE_CONFIRM && p->cnext < p->n_cjobs) {
+        send_confirm(p, w, p->cnext++);
+        return;
+    }
+    if (stopping || phase == PHASE_STOP) {
+        send_msg(w->fd, MSG_STOP, NULL, 0);
+        w->stopped = 1;
+    }
+}
+
+/* w's socket closed: reap it; an end nobody asked for is a fault, and what
+ * its piece had not sent back is dealt again (once per configuration) or left
+ * for --resume. */
 static void worker_gone(worker_pool *p, worker_state *w, const worker_hooks *h, int stopping)
 {
     int st = 0;
@@ -316,11 +476,14 @@ static void worker_gone(worker_pool *p, worker_state *w, const worker_hooks *h, 
     w->fd = -1;
     while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR) {}
     w->pid = 0;
-    size_t idx = w->current;
-    w->current = NO_CONFIG;
-    int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0 && w->stopped && idx == NO_CONFIG;
+    size_t n = w->n_cur;
+    w->n_cur = 0;
+    w->busy = 0;
+    if (w->job >= 0) p->confirm_lost++;
+    w->job = -1;
+    int clean = WIFEXITED(st) && WEXITSTATUS(st) == 0 && w->stopped && !n;
     if (stopping) { /* interrupted: what it was running is left for --resume */
-        p->left += idx != NO_CONFIG;
+        p->left += n;
         return;
     }
     if (clean && !w->fault[0]) return; /* done */
@@ -330,22 +493,52 @@ static void worker_gone(worker_pool *p, worker_state *w, const worker_hooks *h, 
     if (!w->fault[0]) snprintf(w->fault, sizeof w->fault, "worker %s", how);
     p->faults++;
     char label[256] = "", then[400] = "";
-    if (idx != NO_CONFIG) {
-        h->label(h->ctx, idx, label, sizeof label);
-        if (++p->tries[idx] < 2) {
-            p->again[p->n_again++] = idx;
-            snprintf(then, sizeof then, "; %s is dealt to another device", label);
-        } else {
-            p->left++;
-            snprintf(then, sizeof then, "; %s took down a second worker: left for --resume", label);
-        }
+    size_t again = 0, left = 0;
+    for (size_t k = 0; k < n; k++) { /* the ones it may have taken down twice stay for --resume */
+        if (++p->tries[w->cur[k]] < 2) w->cur[again++] = w->cur[k];
+        else left++;
+    }
+    p->left += left;
+    push_again(p, w->cur, again);
+    if (n) {
+        h->label(h->ctx, w->cur[0], label, sizeof label);
+        snprintf(then, sizeof then, "; its piece from %s: %zu configuration%s dealt to another device, %zu left for --resume",
+                 label, again, again == 1 ? "" : "s", left);
     }
     fprintf(stderr, "sweep: device %d lost: %s (after %zu rows, every one kept)%s\n", w->ordinal, w->fault, w->ran,
             then);
 }
 
+/* A row of w's piece: one of the indices it was dealt, once. */
+static int take_current(worker_state *w, size_t idx)
+{
+    for (size_t k = 0; k < w->n_cur; k++)
+        if (w->cur[k] == idx) {
+            w->cur[k] = w->cur[--w->n_cur];
+            return 1;
+        }
+    return 0;
+}
+
+static void on_lines(worker_pool *p, worker_state *w, const worker_hooks *h, const char *buf, size_t len)
+{
+    uint64_t head[2];
+    if (len < sizeof head) return;
+    memcpy(head, buf, sizeof head);
+    size_t need = sizeof head + head[1] * sizeof(confirm_line) + sizeof(stage_times);
+    if (head[0] != (uint64_t)w->job || len < need) {
+        snprintf(w->fault, sizeof w->fault, "worker sent a bad confirmation (%zu bytes)", len);
+        kill(w->pid, SIGKILL);
+        return;
+    }
+    memcpy(&w->stages, buf + need - sizeof(stage_times), sizeof(stage_times));
+    h->lines(h->ctx, (size_t)head[0], (const confirm_line *)(buf + sizeof head), (size_t)head[1], buf + need);
+    w->job = -1;
+    w->busy = 0;
+}
+
 /* One message from w (or its end). */
-static void on_message(worker_pool *p, worker_state *w, const worker_hooks *h, int stopping)
+static void on_message(worker_pool *p, worker_state *w, const worker_hooks *h, int stopping, int phase)
 {
     uint32_t type;
     char *buf;
@@ -356,17 +549,28 @@ static void on_message(worker_pool *p, worker_state *w, const worker_hooks *h, i
         return;
     }
     int decoded = type == MSG_ROW && !decode_row(buf, len, p->metric_count, &idx, &row);
-    if (decoded && idx != w->current) row_free(&row); /* not what it was dealt: a bad message, below */
-    if (decoded && idx == w->current) {
-        w->current = NO_CONFIG;
+    if (decoded && take_current(w, idx)) {
         w->ran++;
         h->row(h->ctx, w, idx, &row);
-        deal(p, w, stopping);
+    } else if (decoded) {
+        row_free(&row);
+        snprintf(w->fault, sizeof w->fault, "worker sent a row it was not dealt (plan index %zu)", idx);
+        kill(w->pid, SIGKILL); /* its EOF follows: reaped and reported there */
+    } else if (type == MSG_DONE) {
+        if (len == sizeof w->stages) memcpy(&w->stages, buf, sizeof w->stages);
+        push_again(p, w->cur, w->n_cur); /* cannot happen: a piece's rows all come before DONE */
+        w->n_cur = 0;
+        w->busy = 0;
+        deal(p, w, stopping, phase);
+    } else if (type == MSG_LINES) {
+        on_lines(p, w, h, buf, len);
+        if (w->job < 0) deal(p, w, stopping, phase);
     } else if (type == MSG_FATAL) {
-        /* its device is lost after the row it sent: what it was dealt since never started */
+        /* its device is lost after the rows it sent: the rest of its piece goes back */
         snprintf(w->fault, sizeof w->fault, "%s", buf);
-        if (w->current != NO_CONFIG) p->again[p->n_again++] = w->current;
-        w->current = NO_CONFIG;
+        push_again(p, w->cur, w->n_cur);
+        w->n_cur = 0;
+        w->busy = 0;
         w->stopped = 1;
     } else {
         snprintf(w->fault, sizeof w->fault, "worker sent a bad message (type %u, %zu bytes)", type, len);
@@ -382,27 +586,31 @@ static void stop_all(worker_pool *p)
         worker_state *w = &p->w[i];
         if (w->fd < 0) continue;
         kill(w->pid, SIGINT);
-        deal(p, w, 1);
+        deal(p, w, 1, PHASE_STOP);
     }
 }
 
-int workers_dispatch(worker_pool *p, const size_t *order, size_t n_order, const worker_hooks *h,
-                     volatile sig_atomic_t *stop)
+static int work_left(const worker_pool *p, int phase)
 {
-    p->order = malloc((n_order ? n_order : 1) * sizeof *p->order);
-    p->again = malloc((n_order ? n_order : 1) * sizeof *p->again);
-    p->tries = calloc(p->plan_count ? p->plan_count : 1, 1);
-    if (!p->order || !p->again || !p->tries) return -1;
-    if (n_order) memcpy(p->order, order, n_order * sizeof *order);
-    p->n_order = n_order;
-    int stopping = 0;
-    for (size_t i = 0; i < p->n; i++) deal(p, &p->w[i], 0);
+    if (phase == PHASE_PIECES && (p->n_again || p->next < p->n_jobs)) return 1;
+    if (phase == PHASE_CONFIRM && p->cnext < p->n_cjobs) return 1;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->w[i].fd >= 0 && (p->w[i].busy || phase == PHASE_STOP)) return 1;
+    return 0;
+}
+
+/* Messages until the phase's work is done (every worker idle), every worker
+ * is gone, or a signal has stopped them all. */
+static void pump(worker_pool *p, const worker_hooks *h, volatile sig_atomic_t *stop, int phase)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!p->w[i].busy) deal(p, &p->w[i], p->stopping, phase);
     for (;;) {
         struct pollfd fds[WORKERS_MAX];
         worker_state *who[WORKERS_MAX];
         size_t nf = 0;
-        if (*stop && !stopping) {
-            stopping = 1;
+        if (*stop && !p->stopping) {
+            p->stopping = 1;
             stop_all(p);
         }
         for (size_t i = 0; i < p->n; i++)
@@ -410,13 +618,49 @@ int workers_dispatch(worker_pool *p, const size_t *order, size_t n_order, const 
                 fds[nf] = (struct pollfd){.fd = p->w[i].fd, .events = POLLIN};
                 who[nf++] = &p->w[i];
             }
-        if (!nf) break;
+        if (!nf || (!p->stopping && !work_left(p, phase))) break;
+        if (!p->stopping) /* a worker that has left leaves its share to the others */
+            for (size_t i = 0; i < p->n; i++)
+                if (p->w[i].fd >= 0 && !p->w[i].busy && !p->w[i].stopped) deal(p, &p->w[i], 0, phase);
         if (poll(fds, nf, 250) <= 0) continue; /* a signal, or time to look at *stop again */
         for (size_t i = 0; i < nf; i++)
-            if (fds[i].revents) on_message(p, who[i], h, stopping || *stop);
+            if (fds[i].revents) on_message(p, who[i], h, p->stopping || *stop, phase);
     }
-    p->left += p->n_again + (p->n_order - p->next);
+}
+
+int workers_dispatch(worker_pool *p, const worker_job *jobs, size_t n_jobs, const worker_hooks *h,
+                     volatile sig_atomic_t *stop)
+{
+    p->jobs = jobs;
+    p->n_jobs = n_jobs;
+    p->next = 0;
+    p->cap_again = n_jobs + 8 * WORKERS_MAX;
+    p->again = calloc(p->cap_again, sizeof *p->again);
+    p->tries = calloc(p->plan_count ? p->plan_count : 1, 1);
+    if (!p->again || !p->tries) return -1;
+    pump(p, h, stop, PHASE_PIECES);
+    for (size_t k = 0; k < p->n_again; k++) {
+        p->left += p->again[k].n;
+        free(p->again[k].idx);
+    }
+    p->n_again = 0;
+    for (; p->next < p->n_jobs; p->next++) p->left += p->jobs[p->next].n;
     return 0;
+}
+
+void workers_confirm(worker_pool *p, const worker_confirm_job *jobs, size_t n, const worker_hooks *h,
+                     volatile sig_atomic_t *stop)
+{
+    p->cjobs = jobs;
+    p->n_cjobs = n;
+    p->cnext = 0;
+    pump(p, h, stop, PHASE_CONFIRM);
+    p->confirm_lost += p->n_cjobs - p->cnext;
+}
+
+void workers_stop(worker_pool *p, const worker_hooks *h, volatile sig_atomic_t *stop)
+{
+    pump(p, h, stop, PHASE_STOP);
 }
 
 void workers_free(worker_pool *p)
@@ -430,10 +674,13 @@ void workers_free(worker_pool *p)
             while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {}
         }
         w->pid = 0;
+        free(w->cur);
+        w->cur = NULL;
     }
-    free(p->order);
+    if (p->again)
+        for (size_t k = 0; k < p->n_again; k++) free(p->again[k].idx);
     free(p->again);
     free(p->tries);
-    p->order = p->again = NULL;
+    p->again = NULL;
     p->tries = NULL;
 }

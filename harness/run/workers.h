@@ -7,35 +7,43 @@
  * CUDA (a CUDA context does not survive fork), so every one opens its own
  * device in its own process.
  *
+ * The unit of work is a piece: consecutive configurations of one input
+ * (shard.h plan_pieces), so a worker draws the input and computes its CPU
+ * reference once, screens, refines and profiles the piece in batches on its
+ * buffers (harness/run/sweep_piece.c), as the single-device loop does.
+ *
  * The protocol, over one socketpair per worker; every message is a header
  * {uint32 type, uint32 payload length} and its payload:
  *   worker -> parent  HELLO  worker_hello (the device opened, its copy bandwidth, the metric columns)
  *                     FAIL   text: the device could not be opened; the worker exits
  *                     ROW    uint64 plan index, the sweep_row, its skip reason, error
  *                            (uint32 length + bytes each) and metric values (doubles)
- *                     FATAL  text: the device is lost after the row just sent; the worker exits
- *   parent -> worker  RUN    uint64 plan index: run that configuration, answer with ROW
- *                     STOP   nothing left: exit
+ *                     DONE   stage_times: the piece's rows are all sent; where its time went
+ *                     FATAL  text: the device is lost after the rows just sent; the worker exits
+ *                     LINES  uint64 job, uint64 count, the confirm_lines, stage_times, a note (text)
+ *   parent -> worker  RUN     uint64 count, the piece's plan indices: answer with its ROWs and DONE
+ *                     CONFIRM uint64 job, uint64 count, the rows (uint32 length + a ROW's
+ *                             payload each): the confirmation of one input, answered by LINES
+ *                     STOP    nothing left: exit
  * Rows cross as binary records, not CSV text: the worker is a fork of the
  * parent, so the variant pointers in the row mean the same in both, and the
  * parent writes the line itself (one writer, one format). A worker that dies
- * mid-message leaves a short read, which is an EOF: that row was not
- * finished, its configuration is dealt again.
+ * mid-message leaves a short read, which is an EOF.
  *
- * Dealing: the configurations left (not in results.csv already) heaviest
- * first by the --dry-run time model (plan_estimate.c's, as --shard deals),
- * the next one to whichever worker is free. The long ones start first, so the
- * run does not end waiting on one device with the longest configuration.
+ * Dealing: the pieces not in results.csv already, heaviest first by the
+ * --dry-run time model, the next one to whichever worker is free; after the
+ * rows, each input's confirmation (CUB and its candidates in one process)
+ * the same way.
  *
  * Faults: a worker that ends without being told to (EOF, waitpid says how)
- * is reported on stderr and in run.json (devices[].fault). The configuration
- * it was running is dealt to another worker -- once: a configuration that
- * takes down a second worker is left for --resume, so one poisonous
+ * is reported on stderr and in run.json (devices[].fault). The rows of its
+ * piece it had not sent are dealt to another worker -- once: a configuration
+ * in the pieces of two lost workers is left for --resume, so one poisonous
  * configuration cannot take every device down in turn. With no worker left
  * the run stops; the rows so far are kept and --resume finishes it.
- * SIGINT/SIGTERM to the parent: every worker is sent SIGINT (its
- * configuration in flight is dropped, as in a single-process run), the rows
- * that finished are kept, run.json says interrupted. */
+ * SIGINT/SIGTERM to the parent: every worker is sent SIGINT (its piece in
+ * flight is dropped, as in a single-process run), the rows that finished are
+ * kept, run.json says interrupted. */
 #ifndef HARNESS_WORKERS_H
 #define HARNESS_WORKERS_H
 
@@ -48,6 +56,7 @@
 #include "harness/results/results.h"
 #include "harness/config/shard.h"
 #include "harness/backend/sweep_device.h"
+#include "harness/run/confirm.h"
 
 #define WORKERS_MAX DEVICES_MAX
 
@@ -69,26 +78,50 @@ typedef struct worker_state {
     pid_t pid;
     int fd;          /* -1 once closed */
     int hello;       /* its HELLO came */
-    size_t current;  /* the plan index it runs; SIZE_MAX: none */
+    size_t *cur;     /* its piece's plan indices not yet sent back */
+    size_t n_cur;
+    long job;        /* the confirmation job it runs; -1: none */
+    int busy;        /* a piece or a confirmation in flight */
     size_t ran;      /* rows it sent */
     int stopped;     /* told STOP (or the run is stopping): its end is no fault */
     worker_hello info;
+    stage_times stages; /* its latest report */
     char fault[512]; /* why it ended early; "" none */
 } worker_state;
+
+/* A piece to deal: plan indices, in plan order. */
+typedef struct worker_job {
+    size_t *idx;
+    size_t n;
+} worker_job;
+
+/* One input's confirmation: its rows (the library's and ours). */
+typedef struct worker_confirm_job {
+    const sweep_row **rows;
+    size_t n;
+} worker_confirm_job;
 
 typedef struct worker_hooks {
     void *ctx;
     /* In the worker: open device `ordinal` and say what it is. 0, or -1 and msg. */
     int (*open)(void *ctx, int ordinal, worker_hello *h, char *msg, size_t len);
-    /* In the worker: plan configuration idx into *row (row_init'ed by it).
-     * 0: the row is done (fatal set when the device is lost after it);
-     * -1: interrupted, no row. */
-    int (*run)(void *ctx, size_t idx, sweep_row *row, char *fatal, size_t len);
+    /* In the worker: plan configurations idx[0..n) into rows[0..n) (row_init'ed
+     * by it). The rows finished (a prefix: fewer with fatal set when the
+     * device is lost), or -1: interrupted, no row. */
+    long (*run)(void *ctx, const size_t *idx, size_t n, sweep_row *rows, char *fatal, size_t len);
+    /* In the worker: one input's confirmation; *lines malloc'd. 0, or -1
+     * and note (empty note: nothing can be said back). */
+    int (*confirm)(void *ctx, const sweep_row *rows, size_t n, confirm_line **lines, size_t *count, char *note,
+                   size_t len);
+    /* In the worker: where its time went so far (sent with DONE and LINES). */
+    void (*stages)(void *ctx, stage_times *out);
     /* In the worker, before it exits. */
     void (*close)(void *ctx);
     /* In the parent: a finished row from w (the hook owns row's heap parts). */
     void (*row)(void *ctx, worker_state *w, size_t idx, sweep_row *row);
-    /* In the parent: what to say about w's end (stderr), and configuration idx's label. */
+    /* In the parent: confirmation job `job`'s lines and note. */
+    void (*lines)(void *ctx, size_t job, const confirm_line *l, size_t n, const char *note);
+    /* In the parent: configuration idx's label. */
     void (*label)(void *ctx, size_t idx, char *buf, size_t len);
 } worker_hooks;
 
@@ -96,13 +129,16 @@ typedef struct worker_pool {
     worker_state w[WORKERS_MAX];
     size_t n;
     size_t metric_count; /* of the rows on the wire */
-    size_t *order;       /* plan indices to deal, heaviest first */
-    size_t n_order, next;
-    size_t *again; /* dealt again after a worker died */
-    size_t n_again;
+    const worker_job *jobs; /* the pieces, heaviest first (the caller's) */
+    size_t n_jobs, next;
+    worker_job *again; /* pieces made of what lost workers left */
+    size_t n_again, cap_again;
     unsigned char *tries; /* per plan index: workers lost on it */
     size_t plan_count;
-    size_t faults, left; /* workers lost; configurations left for --resume */
+    const worker_confirm_job *cjobs;
+    size_t n_cjobs, cnext, confirm_lost;
+    int stopping;          /* a signal: every worker told to stop */
+    size_t faults, left;   /* workers lost; configurations left for --resume */
 } worker_pool;
 
 /* How many devices the layer reports, asked in a child process so that the
@@ -114,11 +150,18 @@ int workers_count_devices(sweep_device *dev, char *msg, size_t len);
 int workers_start(worker_pool *p, const int *ordinals, size_t n, size_t plan_count, const worker_hooks *h,
                   volatile sig_atomic_t *stop, char *err, size_t len);
 
-/* Deal the plan indices in order (the pool keeps its own copy), receive every
- * row, until all are done, every worker is gone, or *stop (a signal): then
- * the workers are told to stop and waited for. 0, or -1: no memory. */
-int workers_dispatch(worker_pool *p, const size_t *order, size_t n_order, const worker_hooks *h,
+/* Deal the pieces in order, receive every row, until all are done, every
+ * worker is gone, or *stop (a signal: the workers are told to stop). The
+ * workers stay for the next phase. 0, or -1: no memory. */
+int workers_dispatch(worker_pool *p, const worker_job *jobs, size_t n_jobs, const worker_hooks *h,
                      volatile sig_atomic_t *stop);
+
+/* Deal the confirmation jobs the same way; jobs not done count in p->confirm_lost. */
+void workers_confirm(worker_pool *p, const worker_confirm_job *jobs, size_t n, const worker_hooks *h,
+                     volatile sig_atomic_t *stop);
+
+/* Tell every worker to stop and wait for them. */
+void workers_stop(worker_pool *p, const worker_hooks *h, volatile sig_atomic_t *stop);
 
 /* Stop (SIGKILL) and reap any worker still there; free the queues. */
 void workers_free(worker_pool *p);
