@@ -111,7 +111,7 @@ static void test_killed_worker_is_requeued(void **state)
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 1); /* a device was lost: said in the exit status */
     assert_non_null(strstr(r.err, "sweep: device 1 lost: worker killed by signal 9"));
-    assert_non_null(strstr(r.err, "is dealt to another device"));
+    assert_non_null(strstr(r.err, "dealt to another device"));
     tu_result_free(&r);
     size_t n;
     sweep_row *rows = load_rows(dir, &n);
@@ -122,8 +122,10 @@ static void test_killed_worker_is_requeued(void **state)
     assert_int_equal(json_integer_value(json_object_get(j, "worker_faults")), 1);
     json_t *dev1 = json_array_get(json_object_get(j, "devices"), 1);
     assert_non_null(strstr(json_string_value(json_object_get(dev1, "fault")), "signal 9"));
-    assert_int_equal(device_configs(j, 1), 1);
-    assert_int_equal(rows_of_device(rows, n, 1), 1); /* its finished row is kept */
+    /* it died in its first piece (the 2nd warm-up: the screen's or the refine's): no row of that piece
+     * was finished, every one is dealt again */
+    assert_int_equal(device_configs(j, 1), 0);
+    assert_int_equal(rows_of_device(rows, n, 1), 0);
     json_decref(j);
     tu_free_rows(rows, n);
 }
@@ -132,7 +134,8 @@ static void test_last_worker_killed_then_resume(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("dev-kill-resume");
-    const char *env[] = {FAKE, "SWEEP_FAKE_DEVICES=2", "SWEEP_FAKE_DIE_AFTER=2", NULL};
+    /* the 5th warm-up: after its first piece (at most 2 configurations, each screened and refined) */
+    const char *env[] = {FAKE, "SWEEP_FAKE_DEVICES=2", "SWEEP_FAKE_DIE_AFTER=4", NULL};
     const char *args[] = {SMALL, "--devices", "1", "--no-cupti", "--out", dir, "--force", "--quiet", NULL};
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 1);
@@ -140,11 +143,12 @@ static void test_last_worker_killed_then_resume(void **state)
     tu_result_free(&r);
     size_t n;
     sweep_row *rows = load_rows(dir, &n);
-    assert_int_equal(n, 2); /* the two it finished */
+    size_t finished = n;
+    assert_true(finished >= 1 && finished <= 2); /* its first piece's rows, kept */
     tu_free_rows(rows, n);
     json_t *j = load_run_json(dir);
     assert_true(json_is_false(json_object_get(j, "complete")));
-    assert_int_equal(json_integer_value(json_object_get(j, "left_for_resume")), SMALL_ROWS - 2);
+    assert_int_equal(json_integer_value(json_object_get(j, "left_for_resume")), SMALL_ROWS - finished);
     json_decref(j);
     /* on another device */
     const char *env2[] = {FAKE, "SWEEP_FAKE_DEVICES=2", NULL};
@@ -155,8 +159,8 @@ static void test_last_worker_killed_then_resume(void **state)
     rows = load_rows(dir, &n);
     assert_int_equal(n, SMALL_ROWS);
     assert_no_duplicates(rows, n);
-    assert_int_equal(rows_of_device(rows, n, 1), 2);
-    assert_int_equal(rows_of_device(rows, n, 0), SMALL_ROWS - 2);
+    assert_int_equal(rows_of_device(rows, n, 1), finished);
+    assert_int_equal(rows_of_device(rows, n, 0), SMALL_ROWS - finished);
     tu_free_rows(rows, n);
 }
 

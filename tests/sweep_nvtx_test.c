@@ -1,9 +1,12 @@
 /* The sweep's NVTX tree, recorded by tests/nvtx_injection.c loaded through
  * NVTX_INJECTION64_PATH into the sweep binary running on the fake device:
  *   run > <experiment> > <variant> > <configuration> > validate|warmup|cold|hot
+ *                                     <configuration> > refine > warmup|cold|hot
  *                                     <configuration> > profile
  * with copy_bandwidth directly under run, every range popped, and one
- * configuration range per configuration the plan runs; with the profile
+ * configuration range per configuration the plan runs; a configuration the
+ * screen keeps for the full rule opens its range again for "refine" (on the
+ * fake device every one: its times tie); with the profile
  * phase, each configuration's range opens once more, later, under the same
  * variant range, for its profile phase alone (they run in batches, one per
  * run of configurations on the same buffers, after their timings; with
@@ -108,6 +111,9 @@ static void check_tree(int with_profile, int order_size)
 
     static const char *const measure_phases[] = {"validate", "warmup", "cold", "hot"};
     static const char *const profile_phases[] = {"profile"};
+    static const char *const refine_phases[] = {"refine"};
+    static const char *const refine_steps[] = {"warmup", "cold", "hot"};
+    size_t refined = 0, next_step = 0;
     const char *const *phases = measure_phases;
     size_t n_phases = 4;
     char (*waiting)[512] = calloc(want_configs + 1, sizeof *waiting); /* measured, not yet profiled */
@@ -124,6 +130,7 @@ static void check_tree(int with_profile, int order_size)
             assert_true(depth > 0);
             if (depth == 4 && strcmp(stack[2], "process warm-up"))
                 assert_int_equal(next_phase, n_phases); /* every phase, in order */
+            if (depth == 5 && !strcmp(stack[4], "refine")) assert_int_equal(next_step, 3); /* its steps, in order */
             depth--;
             continue;
         }
@@ -139,7 +146,7 @@ static void check_tree(int with_profile, int order_size)
             snprintf(stack[depth++], sizeof stack[0], "%s", e->name);
             continue;
         }
-        assert_true(depth < 5); /* nothing below a phase */
+        assert_true(depth < 5 || (depth == 5 && !strcmp(stack[4], "refine"))); /* nothing below a phase but refine's */
         switch (depth) {
         case 0:
             assert_string_equal(e->name, "run");
@@ -187,25 +194,37 @@ static void check_tree(int with_profile, int order_size)
             next_phase = 0;
             size_t w = 0;
             while (w < n_waiting && strcmp(waiting[w], e->name)) w++;
-            if (w < n_waiting) { /* its profile phase: once, after its measurement */
-                assert_true(with_profile);
-                memmove(waiting[w], waiting[w + 1], (n_waiting - w - 1) * sizeof *waiting);
-                n_waiting--;
-                phases = profile_phases;
+            if (w < n_waiting) { /* its refine, then its profile phase: once each, after its measurement */
+                phases = refine_phases; /* or profile: its first child says (case 4) */
                 n_phases = 1;
-                profiled++;
                 break;
             }
             configs++;
             phases = measure_phases;
             n_phases = 4;
-            if (with_profile) snprintf(waiting[n_waiting++], sizeof *waiting, "%s", e->name);
+            snprintf(waiting[n_waiting++], sizeof *waiting, "%s", e->name);
             break;
         }
         case 4:
             assert_true(next_phase < n_phases);
+            if (phases == refine_phases && !strcmp(e->name, "profile")) { /* the configuration's last visit */
+                assert_true(with_profile);
+                size_t w = 0;
+                while (w < n_waiting && strcmp(waiting[w], stack[3])) w++;
+                assert_true(w < n_waiting);
+                memmove(waiting[w], waiting[w + 1], (n_waiting - w - 1) * sizeof *waiting);
+                n_waiting--;
+                phases = profile_phases;
+                profiled++;
+            }
             assert_string_equal(e->name, phases[next_phase]);
+            if (phases == refine_phases) refined++, next_step = 0;
             next_phase++;
+            break;
+        case 5:
+            assert_true(next_step < 3);
+            assert_string_equal(e->name, refine_steps[next_step]);
+            next_step++;
             break;
         }
         snprintf(stack[depth], sizeof stack[depth], "%s", e->name);
@@ -220,7 +239,8 @@ static void check_tree(int with_profile, int order_size)
     else assert_int_equal(variant_ranges, variants);
     assert_int_equal(configs, want_configs);
     assert_int_equal(profiled, with_profile ? want_configs : 0);
-    assert_int_equal(n_waiting, 0);
+    assert_int_equal(refined, want_configs); /* the fake device's times tie: every one could be its variant's fastest */
+    assert_int_equal(n_waiting, with_profile ? 0 : want_configs);
     free(waiting);
     free(ev);
     free(text);

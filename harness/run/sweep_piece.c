@@ -214,5 +214,10 @@ size_t run_piece(sweep_run *r, const size_t *idx, size_t n, sweep_row *rows, int
     }
     ctx->timing = NULL;
     profile_rows(r, rows, done);
+    if (stop_signal) { /* a profile stage cut short: its rows lack their metrics */
+        for (size_t k = 0; k < done; k++) row_free(&rows[k]);
+        *interrupted = 1;
+        return 0;
+    }
     return done;
 }
