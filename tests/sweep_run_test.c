@@ -578,6 +578,8 @@ static int cmp_dbl(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* --screen 0 in the two tests below: samples.csv in row order, one measurement a phase (with a
+ * screen, a refined row's screen-cold and screen-hot samples come first, with its input's) */
 static void test_samples_file(void **state)
 {
     (void)state;
@@ -585,7 +587,7 @@ static void test_samples_file(void **state)
     char *out = tu_path(dir, "out");
     const char *env[] = {FAKE, NULL};
     const char *args[] = {"--variants", "reduce0,scan_kogge_stone", "--sizes", "1000,2^20", "--block-dims", "256",
-                          "--min-samples", "5", "--timeout", "20ms", "--no-cupti", "--samples", "--out", out,
+                          "--min-samples", "5", "--timeout", "20ms", "--no-cupti", "--screen", "0", "--samples", "--out", out,
                           "--quiet", NULL};
     size_t n = 0;
     sweep_row *rows = run_and_read_rows(env, args, out, &n);
@@ -642,7 +644,7 @@ static void test_spread_retry(void **state)
     char *out = tu_path(dir, "out");
     const char *env[] = {FAKE, "SWEEP_FAKE_SPREAD=reduce_interleaved_divergent", NULL};
     const char *args[] = {"--variants", "reduce0,reduce1", "--sizes", "2^24", "--block-dims", "256",
-                          "--min-samples", "10", "--timeout", "50ms", "--no-cupti", "--samples", "--out", out,
+                          "--min-samples", "10", "--timeout", "50ms", "--no-cupti", "--screen", "0", "--samples", "--out", out,
                           "--quiet", NULL};
     size_t n = 0;
     sweep_row *rows = run_and_read_rows(env, args, out, &n);

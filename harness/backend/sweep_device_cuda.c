@@ -53,6 +53,7 @@ typedef struct cuda_impl {
     void *rot;
     size_t rot_stride;
     unsigned rot_slots;
+    size_t rot_bytes; /* rot's allocation, kept from one configuration to the next (an input's piece reuses it) */
     double hang_limit_s;
     /* Holds each batch's stream until the batch is queued; NULL: unheld.
      * block_off: the hold expired once in this configuration (the launch
@@ -316,6 +317,7 @@ static dev_status cuda_prepare(sweep_device *d, const variant *v, kernel_args *a
 {
     cuda_impl *c = d->impl;
     cudaError_t err = check_prepare(c->check, v, a);
+    if (err == cudaErrorMemoryAllocation) free_rotation(c);
     if (err == cudaErrorMemoryAllocation && renew_check(c) == 0) err = check_prepare(c->check, v, a);
     if (err != cudaSuccess) {
         set_msg(msg, len, "preparing buffers", err);
@@ -450,10 +452,17 @@ static dev_status cuda_measure(sweep_device *d, const variant *v, const kernel_a
     return DEV_OK;
 }
 
+/* The input copies stay allocated for the next configuration up to this
+ * size (cudaMalloc and cudaFree of them cost about a millisecond a
+ * configuration, more than the screen's samples at small n); larger ones
+ * (inputs over about 2 x L2) go back at once, as the device needs the room. */
+#define ROTATION_KEEP_BYTES ((size_t)1 << 30)
+
 static void free_rotation(cuda_impl *c)
 {
     if (c->rot) cudaFree(c->rot);
     c->rot = NULL;
+    c->rot_bytes = 0;
     c->rot_stride = 0;
     c->rot_slots = 1;
 }
@@ -465,8 +474,8 @@ static void free_rotation(cuda_impl *c)
 static unsigned alloc_rotation(cuda_impl *c, const variant *v, const kernel_args *a, unsigned batch, char *msg,
                                size_t len, dev_status *st)
 {
-    free_rotation(c);
     *st = DEV_OK;
+    c->rot_slots = 1; /* until filled below; the allocation stays for the next configuration */
     if (batch <= 1) return 1;
     size_t l2 = c->info.l2_bytes ? c->info.l2_bytes : ((size_t)64 << 20);
     size_t in_bytes = a->n * dtype_size(a->dtype);
@@ -477,23 +486,30 @@ static unsigned alloc_rotation(cuda_impl *c, const variant *v, const kernel_args
     /* Only the copies that fit beside a headroom of CHECK_DEVICE_SCRATCH_BYTES:
      * at large n (2^33 f32 and up) none does, and every launch of the batch
      * reads the one input (which overflows L2 many times anyway). */
-    size_t free_b = 0, total_b = 0;
-    if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
-        size_t room = free_b > CHECK_DEVICE_SCRATCH_BYTES ? (free_b - CHECK_DEVICE_SCRATCH_BYTES) / stride : 0;
-        if (room + 1 < slots) slots = (unsigned)(room + 1);
-        if (slots <= 1) return 1;
-    }
-    cudaError_t err = cudaMalloc(&c->rot, (size_t)(slots - 1) * stride);
-    if (err == cudaErrorMemoryAllocation) {
-        cudaGetLastError();
-        c->rot = NULL;
-        return 1;
-    }
-    if (err != cudaSuccess) {
-        c->rot = NULL;
-        set_msg(msg, len, "allocating input copies", err);
-        *st = DEV_FAILED;
-        return 1;
+    size_t need = (size_t)(slots - 1) * stride;
+    cudaError_t err = cudaSuccess;
+    if (need > c->rot_bytes) { /* a larger one: the last configuration's is given back first */
+        free_rotation(c);
+        size_t free_b = 0, total_b = 0;
+        if (cudaMemGetInfo(&free_b, &total_b) == cudaSuccess) {
+            size_t room = free_b > CHECK_DEVICE_SCRATCH_BYTES ? (free_b - CHECK_DEVICE_SCRATCH_BYTES) / stride : 0;
+            if (room + 1 < slots) slots = (unsigned)(room + 1);
+            if (slots <= 1) return 1;
+        }
+        need = (size_t)(slots - 1) * stride;
+        err = cudaMalloc(&c->rot, need);
+        if (err == cudaErrorMemoryAllocation) {
+            cudaGetLastError();
+            c->rot = NULL;
+            return 1;
+        }
+        if (err != cudaSuccess) {
+            c->rot = NULL;
+            set_msg(msg, len, "allocating input copies", err);
+            *st = DEV_FAILED;
+            return 1;
+        }
+        c->rot_bytes = need;
     }
     c->rot_stride = stride;
     c->rot_slots = slots;
@@ -519,7 +535,7 @@ static dev_status cuda_measure_cold(sweep_device *d, const variant *v, const ker
     *batch = alloc_rotation(c, v, a, *batch ? *batch : 1, msg, len, &st);
     if (st != DEV_OK) return st;
     st = cuda_measure(d, v, a, p, 1, *batch, budget_s, interrupt, out, msg, len);
-    free_rotation(c);
+    if (c->rot_bytes > ROTATION_KEEP_BYTES) free_rotation(c);
     return st;
 }
 

@@ -205,7 +205,8 @@ static dev_status measure_phase(run_ctx *ctx, const sweep_config *cfg, const ker
     samples_sink sink;
     *batch = sample_batch_for(launch_ms);
     phase_push(phase, cfg->v);
-    samples_begin(&sink, ctx, cfg, phase, batch);
+    /* samples.csv: the screen's samples apart from the full rule's (a refined row has both) */
+    samples_begin(&sink, ctx, cfg, ctx->screening ? (cold ? "screen-cold" : "screen-hot") : phase, batch);
     dev_status st = (dev_status)timing_measure_spread(measure_once, &call, batch, out);
     samples_end();
     nvtx_pop();

@@ -189,6 +189,7 @@ size_t run_piece(sweep_run *r, const size_t *idx, size_t n, sweep_row *rows, int
     screen.warm_ms = SCREEN_WARM_MS;
     *interrupted = 0;
     ctx->timing = screening ? &screen : full;
+    ctx->screening = screening;
     ctx->defer_profile = 1;
     size_t done = 0;
     for (; done < n && !ctx->fatal[0]; done++) {
@@ -199,6 +200,7 @@ size_t run_piece(sweep_run *r, const size_t *idx, size_t n, sweep_row *rows, int
         }
         if (run_one(r, &r->plan.configs[idx[done]], &rows[done])) break; /* interrupted: no row */
     }
+    ctx->screening = 0;
     if (done < n && !ctx->fatal[0]) { /* interrupted (or no memory): the piece's rows are not finished */
         for (size_t k = 0; k < done; k++) row_free(&rows[k]);
         *interrupted = 1;

@@ -84,6 +84,7 @@ typedef struct run_ctx {
     /* the timing rule of the stage measuring now (sweep_piece.c); NULL: e->timing */
     const timing_params *timing;
     int defer_profile; /* run_config leaves the profile phase to the piece (profile_row) */
+    int screening;     /* the screen stage measures now (samples.csv names its phases screen-cold, screen-hot) */
     /* the profile phase in batches (harness/device/profiler.h, 2b): the single-device loop only */
     int batching;
     const variant *open_variant; /* whose NVTX range is open (the single-device loop) */
