@@ -147,11 +147,12 @@ typedef struct experiment {
     /* Also time the one-thread CPU loop (harness/backend/cpu_baseline.h) for every
      * dtype, op and n of the plan's reductions: a `cpu_serial` row each. */
     int cpu_baseline;
-    /* The plan's order: each variant's configurations together (PLAN_ORDER_VARIANT),
-     * or each input's (dtype, op, kind, scan mode, n) together, every variant at
-     * one size before the next size (PLAN_ORDER_SIZE: one CPU reference per
-     * input, fuller profile batches, every variant timed in the same stretch of
-     * the run). Within an input the variant order stays. */
+    /* The plan's order: each input's (dtype, op, kind, scan mode, n)
+     * configurations together, every variant at one size before the next size
+     * (PLAN_ORDER_SIZE, the default: one CPU reference per input, fuller
+     * profile batches, every variant timed in the same stretch of the run), or
+     * each variant's together (PLAN_ORDER_VARIANT). Within an input the
+     * variant order stays. */
     plan_order order;
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
