@@ -486,7 +486,8 @@ static void test_order_size(void **state)
                                              "scan_modes = all\n",
                                              "t.ini", &e, err, sizeof err),
                      0);
-    assert_int_equal(e.order, PLAN_ORDER_VARIANT);
+    assert_int_equal(e.order, PLAN_ORDER_SIZE); /* the default */
+    e.order = PLAN_ORDER_VARIANT;
     assert_int_equal(plan_build(&e, &byv, err, sizeof err), 0);
     e.order = PLAN_ORDER_SIZE;
     assert_int_equal(plan_build(&e, &bys, err, sizeof err), 0);

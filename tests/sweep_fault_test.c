@@ -25,8 +25,9 @@
 #include "tests/sweep_test_util.h"
 
 #define FAKE "SWEEP_FAKE_DEVICE=1"
-/* registry order: reduce_interleaved_divergent (reduce0), reduce_cub, scan_kogge_stone */
-#define SMALL "--variants", "reduce0,reduce_cub,scan_kogge_stone", "--sizes", "1K,4K", "--block-dims", "128,256"
+/* registry order (order = variant): reduce_interleaved_divergent (reduce0), reduce_cub, scan_kogge_stone */
+#define SMALL "--variants", "reduce0,reduce_cub,scan_kogge_stone", "--sizes", "1K,4K", "--block-dims", "128,256", \
+              "--order", "variant"
 #define SMALL_ROWS 10 /* reduce0 2 x 2, reduce_cub 2 (CUB's own block dim), scan 2 x 2 */
 
 /* dir/run.json, parsed. */

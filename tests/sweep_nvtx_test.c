@@ -93,9 +93,9 @@ static void check_tree(int with_profile, int order_size)
     snprintf(rec, sizeof rec, "NVTX_RECORD_FILE=%s", record);
     const char *env[] = {"SWEEP_FAKE_DEVICE=1", inj, rec, NULL};
     const char *args_p[] = {"--variants", VARIANTS, "--sizes", SIZES, "--block-dims", BLOCKS, "--out", out,
-                            "--quiet", NULL};
+                            "--quiet", "--order", "variant", NULL};
     const char *args_n[] = {"--variants", VARIANTS, "--sizes", SIZES, "--block-dims", BLOCKS, "--out", out,
-                            "--quiet", "--no-cupti", NULL};
+                            "--quiet", "--no-cupti", "--order", "variant", NULL};
     const char *args_s[] = {"--variants", VARIANTS, "--sizes", SIZES, "--block-dims", BLOCKS, "--out", out,
                             "--quiet", "--order", "size", NULL};
     tu_result r = tu_run(NULL, env, order_size ? args_s : with_profile ? args_p : args_n);

@@ -363,9 +363,13 @@ static void test_default_plan_counts(void **state)
         if (popcount(c->v->block_dims) == 1) assert_int_equal(c->block_dim, c->v->block_dims);
     }
     assert_int_equal(p.skipped, want_skipped);
-    /* Variants come in registry order, each contiguous. */
+    /* order = size (the default): inputs by kind, then n; within each input the variants in registry order. */
     size_t vi = 0;
     for (size_t i = 0; i < p.count; i++) {
+        if (i && !config_same_input(&p.configs[i - 1], &p.configs[i])) {
+            if (p.configs[i].v->kind == p.configs[i - 1].v->kind) assert_true(p.configs[i].n > p.configs[i - 1].n);
+            vi = 0;
+        }
         while (vi < registry_count() && registry_get(vi) != p.configs[i].v) vi++;
         assert_true(vi < registry_count());
     }

@@ -305,6 +305,16 @@ int cli_apply(const sweep_options *o, experiment *e, char *err, size_t errlen)
         }
         experiment_drop_override_key(e, OVERRIDE_AXIS_BY_NAME, a->name);
     }
+    /* --devices and --shard, for the dry-run's model of them */
+    const char *fake = getenv("SWEEP_FAKE_DEVICE");
+    e->spread = (run_spread){
+        .workers = o->devices && !o->devices_all ? (unsigned)o->n_device_ordinals : 0,
+        .workers_all = o->devices && o->devices_all,
+        .fake = o->fake_device || (fake && *fake && strcmp(fake, "0") != 0),
+        .shard_index = o->shard && !o->shard_spec.is_auto ? o->shard_spec.index : 0,
+        .shard_count = o->shard && !o->shard_spec.is_auto ? o->shard_spec.count : 0,
+        .shard_auto = o->shard && o->shard_spec.is_auto,
+    };
     if (e->timing.max_samples < e->timing.min_samples) {
         snprintf(err, errlen, "%s: min samples (%u) above max samples (%u)",
                  cli_value(o, "--max-samples") ? "--max-samples" : "--min-samples", e->timing.min_samples,

@@ -96,6 +96,17 @@ typedef struct axis_values {
     char origin[96]; /* "--axis", "experiments/x.ini:7" */
 } axis_values;
 
+/* How the command line spreads the run over processes: --devices and
+ * --shard as cli_apply read them (an experiment file cannot set them). The
+ * dry-run models them (plan_print); nothing else reads them. */
+typedef struct run_spread {
+    unsigned workers;  /* --devices LIST: the devices listed; 0: one device, in this process */
+    int workers_all;   /* --devices all: as many as the device layer counts */
+    int fake;          /* the fake device layer: SWEEP_FAKE_DEVICES counts its devices */
+    unsigned shard_index, shard_count; /* --shard I/N; count 0: no --shard */
+    int shard_auto;    /* --shard auto: I and N are the launcher's */
+} run_spread;
+
 typedef struct experiment {
     char name[EXPERIMENT_NAME_LEN];
     char description[256];
@@ -136,11 +147,12 @@ typedef struct experiment {
     /* Also time the one-thread CPU loop (harness/backend/cpu_baseline.h) for every
      * dtype, op and n of the plan's reductions: a `cpu_serial` row each. */
     int cpu_baseline;
-    /* The plan's order: each variant's configurations together (PLAN_ORDER_VARIANT),
-     * or each input's (dtype, op, kind, scan mode, n) together, every variant at
-     * one size before the next size (PLAN_ORDER_SIZE: one CPU reference per
-     * input, fuller profile batches, every variant timed in the same stretch of
-     * the run). Within an input the variant order stays. */
+    /* The plan's order: each input's (dtype, op, kind, scan mode, n)
+     * configurations together, every variant at one size before the next size
+     * (PLAN_ORDER_SIZE, the default: one CPU reference per input, fuller
+     * profile batches, every variant timed in the same stretch of the run), or
+     * each variant's together (PLAN_ORDER_VARIANT). Within an input the
+     * variant order stays. */
     plan_order order;
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
@@ -156,6 +168,7 @@ typedef struct experiment {
     /* [axes:GLOB] sections, in file order; none: every variant takes [axes]. */
     axes_override overrides[EXPERIMENT_MAX_OVERRIDES];
     size_t n_overrides;
+    run_spread spread; /* the command line's --devices and --shard (the dry-run models them) */
 } experiment;
 
 /* The built-in default experiment (the same as experiments/default.ini):
@@ -221,6 +234,10 @@ typedef struct sweep_plan {
     size_t count;    /* every configuration, skipped ones included */
     size_t skipped;
     size_t variants; /* distinct variants */
+    /* The model's profiler passes for the experiment's metrics (0: none;
+     * estimate_profile_passes): what --shard and --devices weigh the pieces
+     * by, the same on every process whatever its device. */
+    unsigned profile_passes;
 } sweep_plan;
 
 /* Expand e against the registry. Fails (-1, message) when a variant or family
@@ -347,6 +364,25 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
 
 void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimate_model *m, double *drift_s,
                          double *confirm_s, size_t *confirm_sizes);
+
+/* The profiler's passes the model counts for e's metrics (the rule of
+ * estimate_profile_s): 0 with metrics none, 3 for the default set, one per
+ * 6.5 metrics of a list. */
+unsigned estimate_profile_passes(const experiment *e);
+/* One input's CPU reference (kind, dtype, n, op, scan mode of c), what
+ * estimate_references_s counts once per input. */
+double estimate_reference_s(const sweep_config *c, const estimate_model *m);
+/* A configuration's own time in a piece of work: estimate_config_s without
+ * any share of a profile batch (m->profile_passes is not read), plus, with
+ * `passes`, its own ranges of the profile phase. */
+double estimate_config_own_s(const sweep_config *c, const timing_params *t, const estimate_model *m, unsigned passes);
+/* Plan indices first .. first + count - 1 measured by one process on its
+ * own: each configuration's own time, its input's reference once per run of
+ * one input (where any validates), and with `passes` the profile batches as
+ * the sweep opens them (at most 64 configurations on the same buffers) --
+ * what a piece of --devices or --shard costs, its start-up aside. */
+double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const timing_params *t,
+                        const estimate_model *m, unsigned passes);
 
 /* "1 h 02 min", "3 min 12 s", "42 s", "0.4 s" */
 void format_duration(double s, char *buf, size_t len);

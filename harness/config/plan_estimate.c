@@ -346,3 +346,56 @@ void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimat
         (*confirm_sizes)++;
     }
 }
+
+/* ---- pieces of work (harness/config/shard.h: plan_pieces) -------------------------------------
+ * A process that measures consecutive configurations of one input computes
+ * its reference once and profiles them in real batches (profile_batch_s each),
+ * where estimate_config_s charges a nominal share of a batch; the pieces are
+ * costed so, and a group split in two pays its reference and a batch twice. */
+unsigned estimate_profile_passes(const experiment *e)
+{
+    if (e->metrics_mode == METRICS_NONE) return 0;
+    unsigned passes = e->metrics_mode == METRICS_LIST ? (unsigned)ceil(e->metric_count / PROFILE_METRICS_PER_PASS)
+                                                      : PROFILE_DEFAULT_PASSES;
+    return passes < 1 ? 1 : passes;
+}
+
+double estimate_reference_s(const sweep_config *c, const estimate_model *m) { return input_reference_s(c, m); }
+
+double estimate_config_own_s(const sweep_config *c, const timing_params *t, const estimate_model *m, unsigned passes)
+{
+    if (c->skip_reason) return 0;
+    double v, s;
+    estimate_config_parts(c, t, m, &v, &s);
+    if (passes && c->v->runner != RUNNER_HOST) s += profile_range_s(c, m, passes);
+    return v + s;
+}
+
+double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const timing_params *t,
+                        const estimate_model *m, unsigned passes)
+{
+    double total = 0;
+    const sweep_config *last_ref = NULL, *batch = NULL;
+    size_t in_batch = 0;
+    for (size_t i = first; i < first + count && i < p->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason) continue; /* costs nothing and ends no batch */
+        total += estimate_config_own_s(c, t, m, passes);
+        if (c->validate && c->v->runner != RUNNER_HOST) { /* the references as estimate_references_s counts them */
+            if (!last_ref || !config_same_input(last_ref, c)) total += input_reference_s(c, m);
+            last_ref = c;
+        }
+        if (!passes) continue;
+        if (c->v->runner == RUNNER_HOST) {
+            batch = NULL;
+            continue;
+        }
+        if (!same_batch(batch, c, in_batch)) {
+            total += profile_batch_s(passes);
+            batch = c;
+            in_batch = 0;
+        }
+        in_batch++;
+    }
+    return total;
+}

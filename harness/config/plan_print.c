@@ -1,12 +1,14 @@
 /* The dry-run rendering of a plan (harness/config/plan.h: plan_print). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness/config/plan.h"
 #include "harness/config/plan_axes.h"
 #include "harness/check/check_scratch.h"
 #include "harness/config/plan_fit.h"
+#include "harness/config/shard.h"
 
 static void glob_text(const glob_list *g, char *buf, size_t len)
 {
@@ -152,6 +154,75 @@ static void print_memory_needs(FILE *f, const sweep_plan *p)
     }
 }
 
+/* --shard: this part's place among all N (the whole plan built again and
+ * dealt as every process deals it) and what cutting the plan costs. */
+static void print_shards(FILE *f, const experiment *e, const estimate_model *m, unsigned index, unsigned count)
+{
+    sweep_plan whole;
+    char err[1024], a[64], b[64], c[64], d[64], w[64];
+    if (plan_build(e, &whole, err, sizeof err)) return;
+    double *est = malloc(count * sizeof *est);
+    if (!est || shard_estimates(&whole, e, m, count, est)) {
+        free(est);
+        plan_free(&whole);
+        return;
+    }
+    double lo = est[0], hi = est[0], sum = 0;
+    for (unsigned s = 0; s < count; s++) {
+        lo = est[s] < lo ? est[s] : lo;
+        hi = est[s] > hi ? est[s] : hi;
+        sum += est[s];
+    }
+    double all = estimate_rows_s(&whole, e, m);
+    format_duration(est[index], a, sizeof a);
+    format_duration(lo, b, sizeof b);
+    format_duration(hi, c, sizeof c);
+    format_duration(sum, d, sizeof d);
+    format_duration(all, w, sizeof w);
+    fprintf(f, "shards: this part %s; the %u parts %s .. %s (max/min %.2f), together %s against %s for the whole "
+               "plan in one process (%+.1f %%: each part's start-up, and the references and profile batches of the "
+               "groups split between parts)\n",
+            a, count, b, c, hi / (lo > 0 ? lo : 1e-9), d, w, 100 * (sum / all - 1));
+    free(est);
+    plan_free(&whole);
+}
+
+/* --devices: the workers' wall time against one worker's, then what comes after the rows. */
+static void print_devices(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m, double drift,
+                          double confirm)
+{
+    unsigned workers = e->spread.workers;
+    if (e->spread.workers_all && e->spread.fake) { /* the fake layer's count (sweep_device_fake.c) */
+        const char *s = getenv("SWEEP_FAKE_DEVICES");
+        long k = s && *s ? atol(s) : 1;
+        workers = k >= 1 && k <= 1024 ? (unsigned)k : 1;
+    } else if (e->spread.workers_all) {
+        fprintf(f, "devices: all -- as many workers as the driver counts, which the dry-run does not ask (it starts "
+                   "no CUDA); --dry-run --devices 0,1,2,3 models four\n");
+        return;
+    }
+    if (!workers) return;
+    unsigned passes = m->no_profile ? 0 : estimate_profile_passes(e);
+    devices_modelled many, one;
+    if (devices_model(p, &e->timing, m, passes, workers, &many) || devices_model(p, &e->timing, m, passes, 1, &one))
+        return;
+    char a[64], b[64], c[64], d[64];
+    format_duration(many.wall, a, sizeof a);
+    format_duration(one.wall, b, sizeof b);
+    format_duration(many.first_end, c, sizeof c);
+    fprintf(f, "devices: %u worker%s, the rows in %s (one worker: %s; %.2fx); %zu pieces of %zu input groups (%zu "
+               "split), heaviest first to the worker free first, each worker %.0f s to start; the first worker done "
+               "at %s\n",
+            workers, workers == 1 ? "" : "s", a, b, one.wall / many.wall, many.pieces, many.groups, many.split,
+            RUN_STARTUP_S, c);
+    format_duration(drift, c, sizeof c);
+    format_duration(confirm, d, sizeof d);
+    if (drift > 0 || confirm > 0)
+        fprintf(f, "devices: the drift check (%s) and the confirmation (%s) do not run with --devices (`sweep "
+                   "confirm` the finished run)\n",
+                c, d);
+}
+
 void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
 {
     char a[64], b[64], c[64], notes[2048];
@@ -163,25 +234,37 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     plan_unheeded_notes(e, notes, sizeof notes);
     if (notes[0]) fprintf(f, "\nasked values some variants do not have (they run their own): %s\n", notes);
     size_t to_run = p->count - p->skipped;
-    format_duration(total_v + total_m + RUN_STARTUP_S, a, sizeof a);
-    format_duration(total_v, b, sizeof b);
-    format_duration(total_m, c, sizeof c);
     fprintf(f, "\nplan: %zu configurations to run, %zu skipped (%zu rows), %zu variants\n", to_run, p->skipped,
             p->count, p->variants);
+    /* --shard I/N (or auto, the launcher's): p is that part */
+    unsigned shard_index = e->spread.shard_index, shard_count = e->spread.shard_count;
+    if (e->spread.shard_auto) {
+        shard_spec s;
+        char err[512];
+        if (!shard_from_env(&s, err, sizeof err)) shard_index = s.index, shard_count = s.count;
+    }
     double drift, confirm;
     size_t sizes, profiled;
     unsigned passes;
     char how[512];
     estimate_after_rows(p, e, m, &drift, &confirm, &sizes);
     double profile = estimate_profile_s(p, e, m, &profiled, &passes, how, sizeof how);
-    format_duration(total_v + total_m + profile + drift + confirm + RUN_STARTUP_S, a, sizeof a);
+    double after = shard_count || e->spread.workers || e->spread.workers_all ? 0 : drift + confirm;
+    format_duration(total_v + total_m + profile + after + RUN_STARTUP_S, a, sizeof a);
+    format_duration(total_v, b, sizeof b);
+    format_duration(total_m, c, sizeof c);
     fprintf(f, "estimated time: %s (validation %s, timing %s", a, b, c);
     format_duration(profile, b, sizeof b);
     if (profiled) fprintf(f, ", profile %s", b);
     format_duration(drift, b, sizeof b);
     format_duration(confirm, c, sizeof c);
-    fprintf(f, ", drift check %s, confirmation of %zu size%s %s), modelled for %.0f GB/s and %zu MiB of L2\n", b,
-            sizes, sizes == 1 ? "" : "s", c, m->peak_GBps, m->l2_bytes >> 20);
+    if (shard_count)
+        fprintf(f, "; a --shard part runs no drift check or confirmation: `sweep confirm` the merged run");
+    else if (e->spread.workers || e->spread.workers_all)
+        fprintf(f, "; on one device, without the drift check and confirmation, which --devices does not run");
+    else
+        fprintf(f, ", drift check %s, confirmation of %zu size%s %s", b, sizes, sizes == 1 ? "" : "s", c);
+    fprintf(f, "), modelled for %.0f GB/s and %zu MiB of L2\n", m->peak_GBps, m->l2_bytes >> 20);
     format_duration(profile, a, sizeof a);
     if (profiled)
         fprintf(f, "profile: %zu configurations x %u pass%s ~ %s (model: %s; --no-cupti or --metrics none leaves "
@@ -189,5 +272,7 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
                 profiled, passes, passes == 1 ? "" : "es", a, how);
     else
         fprintf(f, "profile: none (%s)\n", m->no_profile ? "--no-cupti" : "no metrics asked for");
+    if (shard_count) print_shards(f, e, m, shard_index, shard_count);
+    print_devices(f, e, p, m, drift, confirm);
     print_memory_needs(f, p);
 }

@@ -179,12 +179,12 @@ static const setting table[] = {
      "!GLOB excludes: 'reduce_*,!reduce_cub', 'reduce0,scan_*'"},
     {"experiment", "families", NULL, set_globs, 0, 0, AT(families), SIZE(families), AT(families_origin), NULL,
      SETTING_FILE_ONLY, NULL, NULL},
-    {"experiment", "order", "--order", set_order, 0, 0, AT(order), SIZE(order), 0, "variant", SETTING_HELP_PLAN,
+    {"experiment", "order", "--order", set_order, 0, 0, AT(order), SIZE(order), 0, "size", SETTING_HELP_PLAN,
      "ORDER",
-     "the plan's order: variant (each variant's configurations\n"
-     "together; the default) or size (every variant at one input,\n"
-     "dtype, op and n, before the next: one CPU reference per\n"
-     "input and profile batches across variants)"},
+     "the plan's order: size (every variant at one input, dtype,\n"
+     "op and n, before the next: one CPU reference per input and\n"
+     "profile batches across variants; the default) or variant\n"
+     "(each variant's configurations together)"},
     {"axes", "sizes", "--sizes", set_sizes, 0, 0, AT(sizes), SIZE(sizes), 0, "2^10..2^30:x4", SETTING_HELP_PLAN, "LIST",
      "element counts: 1048576, 2^20, 1M, 2^10..2^30:x4,\n"
      "1000..8000:+1000 (ranges step x2 by default)",

@@ -3,6 +3,7 @@
 #include "harness/config/shard.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,31 +109,7 @@ static int heavier_first(const void *a, const void *b)
     return x->at < y->at ? -1 : x->at > y->at;
 }
 
-int shard_deal(const sweep_plan *p, const timing_params *t, unsigned count, unsigned *owner)
-{
-    /* The built-in model on every process: the hands must not depend on the device. */
-    estimate_model m = estimate_model_default();
-    weighted *w = malloc((p->count ? p->count : 1) * sizeof *w);
-    double *load = calloc(count, sizeof *load);
-    if (!w || !load) {
-        free(w);
-        free(load);
-        return -1;
-    }
-    for (size_t i = 0; i < p->count; i++) w[i] = (weighted){estimate_config_s(&p->configs[i], t, &m), i};
-    qsort(w, p->count, sizeof *w, heavier_first);
-    for (size_t k = 0; k < p->count; k++) {
-        unsigned best = 0;
-        for (unsigned s = 1; s < count; s++)
-            if (load[s] < load[best]) best = s;
-        load[best] += w[k].cost;
-        owner[w[k].at] = best;
-    }
-    free(w);
-    free(load);
-    return 0;
-}
-
+/* --devices' order of single configurations (the dispatch's until it deals pieces). */
 int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order)
 {
     estimate_model m = estimate_model_default();
@@ -152,25 +129,188 @@ static int piece_heavier_first(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first;
 }
 
+/* The largest piece dealt, as a share of the plan's time per worker: a
+ * group above total / (PIECE_SHARE x workers) is split. List scheduling
+ * ends every worker within one piece of the others, so with pieces at most
+ * half a worker's fair share and the many small groups dealt last (heaviest
+ * first) the spread is a fraction of that; each split costs its input's
+ * reference and a profile batch again, so the cap is not finer than needed. */
+#define PIECE_SHARE 2.0
+
+/* Group g cut into contiguous pieces near `cap` each (one piece when it is
+ * not above it), each costed on its own. Returns the pieces written to out
+ * (room for g's configurations). */
+static size_t split_group(const sweep_plan *p, const plan_group *g, const timing_params *t, const estimate_model *m,
+                          unsigned passes, double cap, plan_piece *out)
+{
+    double whole = estimate_piece_s(p, g->first, g->count, t, m, passes), own = 0;
+    size_t live = 0, last_live = g->first;
+    for (size_t i = g->first; i < g->first + g->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason) continue;
+        own += estimate_config_own_s(c, t, m, passes);
+        live++;
+        last_live = i;
+    }
+    if (!(whole > cap) || live < 2) {
+        out[0] = (plan_piece){g->first, g->count, whole, 0, 1};
+        return 1;
+    }
+    /* what each piece pays again: its input's reference and a profile batch (a piece of one configuration less its own time) */
+    double shared = estimate_piece_s(p, last_live, 1, t, m, passes) - estimate_config_own_s(&p->configs[last_live], t, m, passes);
+    double per = cap - shared > cap / 2 ? cap - shared : cap / 2;
+    size_t k = (size_t)ceil(own / per);
+    if (k > live) k = live;
+    size_t n = 0, start = g->first;
+    double acc = 0;
+    for (size_t i = g->first; i < g->first + g->count && n + 1 < k; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason) continue;
+        double w = estimate_config_own_s(c, t, m, passes);
+        acc += w;
+        /* cut after the configuration whose middle passes the next target; never after the last */
+        if (i != last_live && acc - w / 2 >= own * (double)(n + 1) / (double)k) {
+            out[n++] = (plan_piece){start, i + 1 - start, 0, 0, 0};
+            start = i + 1;
+        }
+    }
+    out[n++] = (plan_piece){start, g->first + g->count - start, 0, 0, 0};
+    for (size_t j = 0; j < n; j++) {
+        out[j].cost_s = estimate_piece_s(p, out[j].first, out[j].count, t, m, passes);
+        out[j].part = (unsigned)j;
+        out[j].parts = (unsigned)n;
+    }
+    return n;
+}
+
 int plan_pieces(const sweep_plan *p, const timing_params *t, unsigned workers, plan_piece **out, size_t *n)
 {
-    (void)workers;
+    /* The built-in model on every process: the pieces must not depend on the device. */
     estimate_model m = estimate_model_default();
+    unsigned passes = p->profile_passes;
     plan_group *g;
-    if (plan_groups(p, &g, n)) return -1;
-    *out = malloc((*n ? *n : 1) * sizeof **out);
+    size_t groups;
+    *out = NULL;
+    *n = 0;
+    if (plan_groups(p, &g, &groups)) return -1;
+    double total = 0;
+    for (size_t k = 0; k < groups; k++) total += estimate_piece_s(p, g[k].first, g[k].count, t, &m, passes);
+    double cap = workers > 1 ? total / (PIECE_SHARE * workers) : INFINITY;
+    /* at most one piece per configuration */
+    *out = malloc((p->count ? p->count : 1) * sizeof **out);
     if (!*out) {
         free(g);
         return -1;
     }
-    for (size_t k = 0; k < *n; k++) {
-        double cost = 0;
-        for (size_t i = g[k].first; i < g[k].first + g[k].count; i++) cost += estimate_config_s(&p->configs[i], t, &m);
-        (*out)[k] = (plan_piece){g[k].first, g[k].count, cost};
-    }
+    for (size_t k = 0; k < groups; k++) *n += split_group(p, &g[k], t, &m, passes, cap, *out + *n);
     free(g);
+    plan_piece *fit = realloc(*out, (*n ? *n : 1) * sizeof **out);
+    if (fit) *out = fit;
     qsort(*out, *n, sizeof **out, piece_heavier_first);
     return 0;
+}
+
+int shard_deal_loads(const sweep_plan *p, const timing_params *t, unsigned count, unsigned *owner, double *load)
+{
+    plan_piece *pc;
+    size_t n;
+    double *mine = load ? load : calloc(count, sizeof *mine);
+    if (!mine || plan_pieces(p, t, count, &pc, &n)) {
+        if (!load) free(mine);
+        return -1;
+    }
+    for (unsigned s = 0; s < count; s++) mine[s] = 0;
+    for (size_t k = 0; k < n; k++) {
+        unsigned best = 0;
+        for (unsigned s = 1; s < count; s++)
+            if (mine[s] < mine[best]) best = s;
+        mine[best] += pc[k].cost_s;
+        for (size_t i = pc[k].first; i < pc[k].first + pc[k].count; i++) owner[i] = best;
+    }
+    free(pc);
+    if (!load) free(mine);
+    return 0;
+}
+
+int shard_deal(const sweep_plan *p, const timing_params *t, unsigned count, unsigned *owner)
+{
+    return shard_deal_loads(p, t, count, owner, NULL);
+}
+
+int devices_model(const sweep_plan *p, const timing_params *t, const estimate_model *m, unsigned passes,
+                  unsigned workers, devices_modelled *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!workers) workers = 1;
+    plan_piece *pc;
+    size_t n;
+    double *end = calloc(workers, sizeof *end);
+    if (!end || plan_pieces(p, t, workers, &pc, &n)) {
+        free(end);
+        return -1;
+    }
+    for (unsigned w = 0; w < workers; w++) end[w] = RUN_STARTUP_S;
+    for (size_t k = 0; k < n; k++) {
+        unsigned best = 0; /* the worker free first; ties: the lowest */
+        for (unsigned w = 1; w < workers; w++)
+            if (end[w] < end[best]) best = w;
+        end[best] += estimate_piece_s(p, pc[k].first, pc[k].count, t, m, passes);
+        out->split += pc[k].parts > 1 && pc[k].part == 0;
+        out->groups += pc[k].part == 0;
+    }
+    out->pieces = n;
+    out->first_end = out->wall = end[0];
+    for (unsigned w = 0; w < workers; w++) {
+        out->wall = end[w] > out->wall ? end[w] : out->wall;
+        out->first_end = end[w] < out->first_end ? end[w] : out->first_end;
+        out->busy += end[w];
+    }
+    free(pc);
+    free(end);
+    return 0;
+}
+
+double estimate_rows_s(const sweep_plan *p, const experiment *e, const estimate_model *m)
+{
+    double total = RUN_STARTUP_S + estimate_references_s(p, m), v, s;
+    for (size_t i = 0; i < p->count; i++) {
+        if (p->configs[i].skip_reason) continue;
+        estimate_config_parts(&p->configs[i], &e->timing, m, &v, &s);
+        total += v + s;
+    }
+    size_t profiled;
+    unsigned passes;
+    return total + estimate_profile_s(p, e, m, &profiled, &passes, NULL, 0);
+}
+
+int shard_estimates(const sweep_plan *whole, const experiment *e, const estimate_model *m, unsigned count,
+                    double *est)
+{
+    size_t n = whole->count ? whole->count : 1;
+    unsigned *owner = malloc(n * sizeof *owner);
+    size_t *at = calloc((size_t)count + 1, sizeof *at);
+    sweep_config *sorted = malloc(n * sizeof *sorted);
+    int rc = -1;
+    if (!owner || !at || !sorted || shard_deal(whole, &e->timing, count, owner)) goto done;
+    /* the parts side by side, each in plan order */
+    for (size_t i = 0; i < whole->count; i++) at[owner[i] + 1]++;
+    for (unsigned s = 0; s < count; s++) at[s + 1] += at[s];
+    size_t *fill = calloc(count ? count : 1, sizeof *fill);
+    if (!fill) goto done;
+    for (size_t i = 0; i < whole->count; i++) sorted[at[owner[i]] + fill[owner[i]]++] = whole->configs[i];
+    free(fill);
+    for (unsigned s = 0; s < count; s++) {
+        sweep_plan part = *whole;
+        part.configs = sorted + at[s];
+        part.count = at[s + 1] - at[s];
+        est[s] = estimate_rows_s(&part, e, m);
+    }
+    rc = 0;
+done:
+    free(owner);
+    free(at);
+    free(sorted);
+    return rc;
 }
 
 int shard_select(sweep_plan *p, const timing_params *t, const shard_spec *s, size_t **positions)
