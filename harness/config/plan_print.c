@@ -215,12 +215,15 @@ static void print_devices(FILE *f, const experiment *e, const sweep_plan *p, con
                "at %s\n",
             workers, workers == 1 ? "" : "s", a, b, one.wall / many.wall, many.pieces, many.groups, many.split,
             RUN_STARTUP_S, c);
-    format_duration(drift, c, sizeof c);
-    format_duration(confirm, d, sizeof d);
-    if (drift > 0 || confirm > 0)
-        fprintf(f, "devices: the drift check (%s) and the confirmation (%s) do not run with --devices (`sweep "
-                   "confirm` the finished run)\n",
-                c, d);
+    /* the confirmation: one job per input, dealt over the workers after the rows */
+    double spread_confirm = confirm / workers;
+    format_duration(spread_confirm, c, sizeof c);
+    format_duration(many.wall + spread_confirm, d, sizeof d);
+    if (confirm > 0)
+        fprintf(f, "devices: then the confirmation, each input's on one worker, about %s over the %u: %s in all "
+                   "(the drift check does not run with --devices)\n",
+                c, workers, d);
+    (void)drift;
 }
 
 void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimate_model *m)
@@ -249,7 +252,7 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     char how[512];
     estimate_after_rows(p, e, m, &drift, &confirm, &sizes);
     double profile = estimate_profile_s(p, e, m, &profiled, &passes, how, sizeof how);
-    double after = shard_count || e->spread.workers || e->spread.workers_all ? 0 : drift + confirm;
+    double after = shard_count ? 0 : e->spread.workers || e->spread.workers_all ? confirm : drift + confirm;
     format_duration(total_v + total_m + profile + after + RUN_STARTUP_S, a, sizeof a);
     format_duration(total_v, b, sizeof b);
     format_duration(total_m, c, sizeof c);
@@ -261,7 +264,8 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     if (shard_count)
         fprintf(f, "; a --shard part runs no drift check or confirmation: `sweep confirm` the merged run");
     else if (e->spread.workers || e->spread.workers_all)
-        fprintf(f, "; on one device, without the drift check and confirmation, which --devices does not run");
+        fprintf(f, ", confirmation of %zu size%s %s; on one device, without the drift check, which --devices does not run",
+                sizes, sizes == 1 ? "" : "s", c);
     else
         fprintf(f, ", drift check %s, confirmation of %zu size%s %s", b, sizes, sizes == 1 ? "" : "s", c);
     fprintf(f, "), modelled for %.0f GB/s and %zu MiB of L2\n", m->peak_GBps, m->l2_bytes >> 20);
