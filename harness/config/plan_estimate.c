@@ -30,9 +30,12 @@ estimate_model estimate_model_default(void)
  * s over two processes) at 550 s (-8 to -13 %); the speeds come from those
  * same runs, so this is a check of the rest, not of them. */
 #define CONFIG_FIXED_S 9e-3
-/* With a screen (timing.screen > 0), the share of configurations refined:
- * a first guess until a screened run measures it (run.json refined). */
-#define REFINE_SHARE 0.35
+/* With a screen (timing.screen > 0), the share of configurations refined.
+ * Measured: the default experiment on an H200 refined 1063 of 4195 (25 %)
+ * with each screen noise counted at least 1 %; counted at least the full
+ * rule's 0.5 % instead, the full-rule twin of that run picks 805 of 4023
+ * (20 %). run.json stages.refined says it for every run. */
+#define REFINE_SHARE 0.22
 
 /* One launch: the variant's bytes at its own fraction of peak (plan_speed.c), 5 us at least. */
 static double kernel_s(const sweep_config *c, const estimate_model *m)
@@ -228,7 +231,13 @@ void format_duration(double s, char *buf, size_t len)
 #define PROFILE_BATCH_S 0.161
 #define PROFILE_BATCH_PASS_S 0.020
 #define PROFILE_RANGE_PASS_S 0.00108
-#define PROFILE_RANGE_S 0.0015
+/* Per configuration, beyond its passes: 1.5 ms on profiler_batch_test's
+ * small configurations; in a sweep the default experiment on an H200, by size
+ * (4195 configurations in 77 batches), spent 102.2 s in its profile stage
+ * (run.json stages.profile_s) where the model with 1.5 ms said 48 s: the
+ * 12.9 ms a configuration missing are here until the stage's parts
+ * (stages.profile_queue_s, profile_run_s) say where they go. */
+#define PROFILE_RANGE_S 0.0144
 #define PROFILE_BATCH_MAX 64 /* SWEEP_PROFILE_QUEUE_MAX, PROFILER_BATCH_MAX */
 /* A configuration's share of its batch, where the plan is not at hand
  * (estimate_config_s: the progress line's ETA, --shard's weights): the

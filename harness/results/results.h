@@ -77,6 +77,7 @@ const char *row_status_name(row_status s);
  * (harness/run/sweep_piece.c). */
 typedef struct stage_times {
     double validate, prepare, warmup, cold, hot, conditions, refine, profile, confirm;
+    double profile_queue, profile_run; /* of profile: queueing (a workspace each), the batches' passes */
     size_t screened, refined;
 } stage_times;
 

@@ -6,7 +6,7 @@
  *   refine   the ones a conclusion could depend on, timed again to the full
  *            rule: those that could be their variant's fastest at this input
  *            (cold or hot median within twice the summed screen noise of the
- *            variant's fastest, each noise at least SCREEN_NOISE_FLOOR) and
+ *            variant's fastest, each noise at least the full rule's max_noise) and
  *            those within refine_within of the input's fastest -- the winners
  *            table, each heatmap's best cell and the confirmation's
  *            candidates (within confirm_within, 2 %, of the fastest) are
@@ -23,27 +23,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A screen's noise from 3 samples is itself noisy (its MAD may be 0): each
- * side of a comparison counts at least this much. */
-#define SCREEN_NOISE_FLOOR 0.01
 
 static int screened(const sweep_row *r)
 {
     return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples && r->hot.samples;
 }
 
-static double floored(double noise) { return isfinite(noise) && noise > SCREEN_NOISE_FLOOR ? noise : SCREEN_NOISE_FLOOR; }
+/* A screen's noise from 3 samples is itself noisy (its MAD may be 0): each
+ * side of a comparison counts at least the full rule's max_noise (floor). */
+static double floored(double noise, double floor) { return isfinite(noise) && noise > floor ? noise : floor; }
 
 /* Whether x's phase median is within reach of the fastest of its variant
  * (vbest) or within `within` of the input's fastest (ibest). */
-static int in_reach(const timing_stats *x, const timing_stats *vbest, const timing_stats *ibest, double within)
+static int in_reach(const timing_stats *x, const timing_stats *vbest, const timing_stats *ibest, double within,
+                    double floor)
 {
-    double reach = vbest->median * (1 + 2 * (floored(x->noise) + floored(vbest->noise)));
+    double reach = vbest->median * (1 + 2 * (floored(x->noise, floor) + floored(vbest->noise, floor)));
     return x->median <= reach || x->median <= ibest->median * (1 + within);
 }
 
 /* pick[k] = 1 for the rows to refine (rows[0..n) of one input). */
-static void pick_refine(const sweep_row *rows, size_t n, double within, unsigned char *pick)
+static void pick_refine(const sweep_row *rows, size_t n, double within, double floor, unsigned char *pick)
 {
     const timing_stats *icold = NULL, *ihot = NULL;
     for (size_t k = 0; k < n; k++) {
@@ -60,7 +60,7 @@ static void pick_refine(const sweep_row *rows, size_t n, double within, unsigned
             if (rows[j].cold.median < vcold->median) vcold = &rows[j].cold;
             if (rows[j].hot.median < vhot->median) vhot = &rows[j].hot;
         }
-        pick[k] = in_reach(&rows[k].cold, vcold, icold, within) || in_reach(&rows[k].hot, vhot, ihot, within);
+        pick[k] = in_reach(&rows[k].cold, vcold, icold, within, floor) || in_reach(&rows[k].hot, vhot, ihot, within, floor);
     }
 }
 
@@ -71,7 +71,7 @@ static int refine_rows(sweep_run *r, sweep_row *rows, size_t n, const timing_par
     run_ctx *ctx = &r->ctx;
     unsigned char *pick = malloc(n ? n : 1);
     if (!pick) return 0; /* no memory: every row keeps its screen */
-    pick_refine(rows, n, full->refine_within, pick);
+    pick_refine(rows, n, full->refine_within, full->max_noise > 0 ? full->max_noise : 0.005, pick);
     ctx->timing = full;
     int rc = 0;
     for (size_t k = 0; k < n; k++)
