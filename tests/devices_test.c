@@ -134,9 +134,11 @@ static void test_last_worker_killed_then_resume(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("dev-kill-resume");
-    /* the 5th warm-up: after its first piece (at most 2 configurations, each screened and refined) */
+    /* the 5th warm-up: after its first piece (order = variant: one variant at one input, at most 2
+     * configurations, each screened and refined) */
     const char *env[] = {FAKE, "SWEEP_FAKE_DEVICES=2", "SWEEP_FAKE_DIE_AFTER=4", NULL};
-    const char *args[] = {SMALL, "--devices", "1", "--no-cupti", "--out", dir, "--force", "--quiet", NULL};
+    const char *args[] = {SMALL, "--order", "variant", "--devices", "1", "--no-cupti", "--out", dir, "--force",
+                          "--quiet", NULL};
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "sweep: device 1 lost"));
@@ -152,7 +154,8 @@ static void test_last_worker_killed_then_resume(void **state)
     json_decref(j);
     /* on another device */
     const char *env2[] = {FAKE, "SWEEP_FAKE_DEVICES=2", NULL};
-    const char *resume[] = {SMALL, "--devices", "0", "--no-cupti", "--out", dir, "--resume", "--quiet", NULL};
+    const char *resume[] = {SMALL, "--order", "variant", "--devices", "0", "--no-cupti", "--out", dir, "--resume",
+                            "--quiet", NULL};
     r = tu_run(NULL, env2, resume);
     if (r.status != 0) fail_msg("resume: exit %d: %s", r.status, r.err);
     tu_result_free(&r);

@@ -416,9 +416,11 @@ static void test_profile_estimate(void **state)
     assert_int_equal(batches, count_groups(&p));
     assert_true(batches > 1 && batches < configs);
     /* each batch at least its session (0.161 s + 0.02 s a pass), each configuration at least 1 ms + 0.3 ms a
-     * pass; and far below one session a configuration (0.222 s each, default-metrics) */
+     * pass and at most 26 ms more (the default's profile stage on an H200: 108.7 s for 4195 configurations,
+     * h200x4/default-screen/run.json stages.profile_s); and far below one session a configuration (0.222 s
+     * each, default-metrics) */
     double floor = batches * (0.161 + 3 * 0.020) + configs * (0.001 + 3 * 0.0003);
-    if (s < floor || s > floor + configs * 0.01) fail_msg("%.1f s modelled, %.1f s from its constants", s, floor);
+    if (s < floor || s > floor + configs * 0.026) fail_msg("%.1f s modelled, %.1f s from its constants", s, floor);
     if (s / (double)configs > 0.222 / 4) fail_msg("%.3f s per configuration", s / (double)configs);
     /* two metrics: one pass (run44-vs-cub/run.json: profiler_passes 1) */
     char perr[256];

@@ -215,15 +215,15 @@ static void test_interrupt_mid_batch_loses_no_row(void **state)
     (void)state;
     const char *base = tu_tempdir("batchintr");
     const char *dir = tu_path(base, "run"), *whole = tu_path(base, "whole");
-    /* the 6th queued configuration is the 2nd of reduce_coarsened's first group (before it reduce0's
-     * two groups of 2; the group has 6): that input's piece is not finished (its profile stage was cut
-     * short), so its rows are not kept; the two pieces before it are */
-    const char *env[] = {FAKE, "SWEEP_FAKE_INTERRUPT_QUEUED=6", NULL};
+    /* by size, the first piece is the reductions at 1K (reduce0's 2 and reduce_coarsened's 6), the next
+     * those at 4K: the 10th queued configuration is the 2nd of that piece, which is not finished (its
+     * profile stage was cut short), so its rows are not kept; the first piece's 8 are */
+    const char *env[] = {FAKE, "SWEEP_FAKE_INTERRUPT_QUEUED=10", NULL};
     size_t n, nw;
     sweep_row *rows = run_rows(env, dir, 1, NULL, 128 + SIGINT, &n);
     const char *env_plain[] = {FAKE, NULL};
     sweep_row *all = run_rows(env_plain, whole, 1, NULL, 0, &nw);
-    assert_int_equal(n, 4);
+    assert_int_equal(n, 8);
     for (size_t i = 0; i < n; i++) {
         char a[256], b[256];
         label_of(&rows[i], a, sizeof a);
@@ -233,7 +233,7 @@ static void test_interrupt_mid_batch_loses_no_row(void **state)
         assert_null(rows[i].error);
         expect_fake_metrics(&rows[i]);
     }
-    assert_true(!same_group(&rows[3], &all[4]) && same_group(&all[4], &all[5])); /* it stopped in the next group */
+    assert_true(!same_group(&rows[7], &all[8]) && same_group(&all[8], &all[9])); /* it stopped in the next group */
     tu_free_rows(rows, n);
 
     rows = run_rows(env_plain, dir, 1, "--resume", 0, &n);

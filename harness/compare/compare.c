@@ -148,7 +148,7 @@ static int side_of(const compare_run *run, const sweep_row *row, const char *lab
                    compare_side *s, double **buf)
 {
     const timing_stats *t = hot ? &row->hot : &row->cold;
-    *s = (compare_side){t->samples ? t->median / ref : NAN, t->stdev / ref, t->noise, t->samples, NULL, 0};
+    *s = (compare_side){t->samples ? t->median / ref : NAN, t->stdev / ref, row_phase_noise(t), t->samples, NULL, 0};
     const sample_series *ss = run->has_samples ? samples_find(&run->samples, label, hot) : NULL;
     if (!ss) return 0;
     s->ms = ss->ms;

@@ -32,7 +32,8 @@ static double log_ratio(const compare_phase *ph) { return ph->verdict == CV_NA |
 /* The rows' own relative noise of one phase, the two sides in quadrature (0 unknown). */
 static double rows_noise(const compare_pair *p, int hot)
 {
-    double a = (hot ? &p->base->hot : &p->base->cold)->noise, b = (hot ? &p->newer->hot : &p->newer->cold)->noise;
+    double a = row_phase_noise(hot ? &p->base->hot : &p->base->cold);
+    double b = row_phase_noise(hot ? &p->newer->hot : &p->newer->cold);
     return hypot(isfinite(a) ? a : 0, isfinite(b) ? b : 0);
 }
 

@@ -305,8 +305,9 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
         snprintf(how, howlen,
                  "%zu batches, one per run of configurations on the same buffers (at most %d): %.3g s + %.3g s per pass a batch, "
                  "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels; the batch "
-                 "constants fitted to two H200 runs of one configuration a batch, the others to a batch of 40 on "
-                 "an H200 (profiler_batch_test); passes: %s",
+                 "constants fitted to two H200 runs of one configuration a batch, the pass's to a batch of 40 on "
+                 "an H200 (profiler_batch_test), the configuration's to the default experiment's profile stage on "
+                 "an H200; passes: %s",
                  batches, PROFILE_BATCH_MAX, PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
                  PROFILE_RANGE_PASS_S * 1e3,
                  e->metrics_mode == METRICS_LIST ? "about one per 6.5 metrics listed" : "3 for the default set");
