@@ -77,6 +77,17 @@ profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void
                                        char *msg, size_t msglen);
 
 /* How many values one measurement writes: profiler_open's count; 0 for NULL. */
+/* Where a profiler's measurements spent their time so far, in seconds:
+ * session, enabling, configuring and disabling the range profiler; restore,
+ * the callers' restores before each range and their waits; ranges, each
+ * range's push, the measured function, its wait and the pop; decode, the
+ * counter data decoded after the passes; evaluate, each range's metrics
+ * evaluated on the host. */
+typedef struct profiler_times {
+    double session, restore, ranges, decode, evaluate;
+} profiler_times;
+void profiler_get_times(const profiler *p, profiler_times *out);
+
 size_t profiler_num_values(const profiler *p);
 
 /* Number of passes per measurement; 0 for NULL. */

@@ -33,6 +33,7 @@ struct profiler {
     size_t passes = 0;
     std::vector<uint8_t> counter_data;
     std::vector<double> distinct_values;
+    profiler_times times = {}; // where the measurements' time went (profiler_get_times)
 };
 
 namespace cupti_impl {

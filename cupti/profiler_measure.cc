@@ -5,6 +5,7 @@
 #include "cupti/profiler_impl.h"
 
 #include <algorithm>
+#include <ctime>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +17,13 @@ using cupti_impl::disable;
 using cupti_impl::enable;
 
 namespace {
+
+double now_s()
+{
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 struct batch_call {
     int (*fn)(void *, size_t);
@@ -66,16 +74,19 @@ profiler_status set_config(profiler *p, CUpti_RangeProfiler_Object *rp, size_t c
 // a restore that flushes the L2 writes them back here instead of inside the
 // next range. Measured on a reduction at 2^26 that stores 1 MiB: 3.9-4.4 MB of
 // DRAM writes with the flush before Start, 0.93 MB after.
-profiler_status run_pass(CUpti_RangeProfiler_Object *rp, size_t first, size_t count, const batch_call &b,
+profiler_status run_pass(profiler *p, CUpti_RangeProfiler_Object *rp, size_t first, size_t count, const batch_call &b,
                          size_t pass, char *msg, size_t msglen)
 {
     for (size_t k = 0; k < count; k++) {
+        double t0 = now_s();
         int rc = b.restore ? b.restore(b.user, first + k) : 0;
         if (rc != 0) {
             cupti_msg_set(msg, msglen, "restore returned %d before range %zu of pass %zu", rc, first + k, pass + 1);
             return PROFILER_ERROR;
         }
         CUDA_TRY(cudaDeviceSynchronize()); // restore's work stays out of the range
+        double t1 = now_s();
+        p->times.restore += t1 - t0;
         char name[24];
         snprintf(name, sizeof name, "r%zu", k);
         PARAMS(CUpti_RangeProfiler_PushRange_Params, push);
@@ -87,6 +98,7 @@ profiler_status run_pass(CUpti_RangeProfiler_Object *rp, size_t first, size_t co
         PARAMS(CUpti_RangeProfiler_PopRange_Params, pop);
         pop.pRangeProfilerObject = rp;
         CUptiResult pop_r = cuptiRangeProfilerPopRange(&pop);
+        p->times.ranges += now_s() - t1;
         if (rc != 0) {
             cupti_msg_set(msg, msglen, "the measured function returned %d for range %zu in pass %zu", rc, first + k,
                           pass + 1);
@@ -134,7 +146,9 @@ profiler_status range_slot(const profiler *p, size_t index, size_t count, size_t
 profiler_status measure_chunk(profiler *p, CUpti_RangeProfiler_Object *rp, size_t first, size_t count,
                               const batch_call &b, double *values, char *msg, size_t msglen)
 {
+    double t0 = now_s();
     profiler_status s = set_config(p, rp, count, msg, msglen);
+    p->times.session += now_s() - t0;
     if (s != PROFILER_OK)
         return s;
     const size_t max_passes = p->passes + 8; // CUPTI decides; this only stops a runaway loop
@@ -148,7 +162,7 @@ profiler_status measure_chunk(profiler *p, CUpti_RangeProfiler_Object *rp, size_
         PARAMS(CUpti_RangeProfiler_Start_Params, start);
         start.pRangeProfilerObject = rp;
         CUPTI_TRY(cuptiRangeProfilerStart(&start));
-        s = run_pass(rp, first, count, b, pass, msg, msglen);
+        s = run_pass(p, rp, first, count, b, pass, msg, msglen);
         // Stop whatever happened, so the session can be disabled cleanly.
         PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
         stop.pRangeProfilerObject = rp;
@@ -161,7 +175,10 @@ profiler_status measure_chunk(profiler *p, CUpti_RangeProfiler_Object *rp, size_
 
     PARAMS(CUpti_RangeProfiler_DecodeData_Params, dp);
     dp.pRangeProfilerObject = rp;
+    double td = now_s();
     CUPTI_TRY(cuptiRangeProfilerDecodeData(&dp));
+    p->times.decode += now_s() - td;
+    double te = now_s();
     if (dp.numOfRangeDropped != 0) {
         cupti_msg_set(msg, msglen, "%s:%d: cuptiRangeProfilerDecodeData: %zu of %zu range(s) dropped", __FILE__,
                       __LINE__, dp.numOfRangeDropped, count);
@@ -199,6 +216,7 @@ profiler_status measure_chunk(profiler *p, CUpti_RangeProfiler_Object *rp, size_
         for (size_t j = 0; j < p->slot.size(); j++)
             out[j] = p->distinct_values[p->slot[j]];
     }
+    p->times.evaluate += now_s() - te;
     return PROFILER_OK;
 }
 
@@ -210,7 +228,9 @@ profiler_status measure_batch(profiler *p, size_t count, const batch_call &b, do
     for (size_t first = 0; first < count; first += PROFILER_BATCH_MAX) {
         size_t chunk = std::min<size_t>(PROFILER_BATCH_MAX, count - first);
         CUpti_RangeProfiler_Object *rp = nullptr;
+        double t0 = now_s();
         profiler_status s = enable(p, &rp, msg, msglen);
+        p->times.session += now_s() - t0;
         if (s != PROFILER_OK)
             return s;
         try {
@@ -219,7 +239,9 @@ profiler_status measure_batch(profiler *p, size_t count, const batch_call &b, do
             cupti_msg_set(msg, msglen, "out of memory");
             s = PROFILER_ERROR;
         }
+        double t1 = now_s();
         CUptiResult r = disable(rp);
+        p->times.session += now_s() - t1;
         if (s != PROFILER_OK)
             return s;
         CUPTI_CHECK(r, "cuptiRangeProfilerDisable");
@@ -270,6 +292,11 @@ profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void
         return PROFILER_ERROR;
     }
     return measure_batch(p, count, batch_call{fn, restore, user}, values, msg, msglen);
+}
+
+void profiler_get_times(const profiler *p, profiler_times *out)
+{
+    *out = p ? p->times : profiler_times{0, 0, 0, 0, 0};
 }
 
 size_t profiler_num_values(const profiler *p)

@@ -141,6 +141,10 @@ typedef struct sweep_profiler {
                  size_t errlen);
     int (*run_queue)(void *state, size_t count, const sweep_profile_hooks *hooks, cudaStream_t stream,
                      double *values, size_t stride, char *err, size_t errlen);
+    /* Optional: where the measurements' time went so far, in seconds (run.json
+     * stages.cupti_*): out[0] sessions, [1] restores, [2] ranges, [3] decoding,
+     * [4] evaluating. */
+    void (*times)(void *state, double out[5]);
 } sweep_profiler;
 
 #endif

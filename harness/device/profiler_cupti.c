@@ -404,6 +404,13 @@ static int plug_run_queue(void *state, size_t count, const sweep_profile_hooks *
 
 static void plug_end(void *state) { release(state); }
 
+static void plug_times(void *state, double out[5])
+{
+    profiler_times t;
+    profiler_get_times(((cupti_plug *)state)->prof, &t);
+    out[0] = t.session, out[1] = t.restore, out[2] = t.ranges, out[3] = t.decode, out[4] = t.evaluate;
+}
+
 static cupti_plug plug_state;
 
 const char *profiler_cupti_batches_failed(void) { return plug_state.no_batches; }
@@ -420,6 +427,7 @@ const sweep_profiler *sweep_profiler_cupti(void)
         .after = plug_after,
         .queue = plug_queue,
         .run_queue = plug_run_queue,
+        .times = plug_times,
     };
     return &prof;
 }

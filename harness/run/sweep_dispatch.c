@@ -220,6 +220,7 @@ static void run_note_devices(sweep_run *r)
         t->hot += s->hot, t->conditions += s->conditions, t->refine += s->refine, t->profile += s->profile;
         t->confirm += s->confirm, t->screened += s->screened, t->refined += s->refined;
         t->profile_queue += s->profile_queue, t->profile_run += s->profile_run;
+        for (int k = 0; k < 5; k++) t->cupti[k] += s->cupti[k];
     }
     r->ri.device_count = p->n;
     r->ri.worker_faults = p->faults;
