@@ -85,10 +85,7 @@ typedef struct vs_cub_sum {
     int nconfirmed, nnoise; /* points with the confirmation's interval, with the rows' */
 } vs_cub_sum;
 
-static double noise_of(const row *w, int hot)
-{
-    return hot ? w->base.values[RC_NOISE_HOT_PCT] : w->base.values[RC_NOISE_COLD_PCT];
-}
+static double noise_of(const row *w, int hot) { return results_row_noise_pct(&w->base, hot); }
 
 /* The confirmation's line for variant var at n in one L2 state (the fastest
  * of its scan modes); NULL when it has none. */

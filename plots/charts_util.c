@@ -476,7 +476,8 @@ int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ide
     fprintf(f, "# %s %s %s: per variant (one block each, in this order), the fastest configuration per n\n", g->kind,
             g->dtype, g->op);
     fprintf(f, "# n bw_cold_GBps time_cold_us bw_hot_GBps time_hot_us block_dim coarse, then the medians' 95 %% "
-               "intervals (median × (1 ± 1.96 noise), the value itself where the noise is unknown): bw_cold_lo "
+               "intervals (median × (1 ± 1.96 noise), a screened row's noise widened, the value itself where the noise "
+               "is unknown): bw_cold_lo "
                "bw_cold_hi time_cold_lo_us time_cold_hi_us bw_hot_lo bw_hot_hi time_hot_lo_us time_hot_hi_us\n");
     for (size_t i = 0; i < g->ns; i++) {
         fprintf(f, "# %s\n", ctx->r->vars[g->s[i].var].name);
@@ -488,8 +489,8 @@ int write_series(render_ctx *ctx, const group *g, const char *stem, int with_ide
             dat_num(f, w->bw_hot);
             dat_num(f, w->t_hot * 1e3);
             fprintf(f, " %ld %ld", w->base.cfg.block_dim, w->base.cfg.axis[0]);
-            series_intervals(f, w->t_cold, w->base.values[RC_NOISE_COLD_PCT], w->bw_cold);
-            series_intervals(f, w->t_hot, w->base.values[RC_NOISE_HOT_PCT], w->bw_hot);
+            series_intervals(f, w->t_cold, results_row_noise_pct(&w->base, 0), w->bw_cold); /* screen rows widened */
+            series_intervals(f, w->t_hot, results_row_noise_pct(&w->base, 1), w->bw_hot);
             fputc('\n', f);
         }
         fputs("\n\n", f);

@@ -108,6 +108,8 @@ static int read_config(const csv_table *t, const results_row_columns *c, char **
     w->error = FIELD(ERROR);
     w->device = FIELD(DEVICE);
     w->clock_events = FIELD(CLOCK_EVENTS);
+    w->stop_cold = FIELD(STOP_COLD);
+    w->stop_hot = FIELD(STOP_HOT);
 #undef FIELD
     (void)t;
     return 0;
@@ -176,4 +178,18 @@ void results_row_label(const results_row_config *c, char *buf, size_t len)
     results_row_axes_text(c, " ", axes, sizeof axes);
     results_label_format(buf, len, c->variant, c->dtype, c->op, c->n, c->block_dim, axes,
                          *c->scan_mode ? c->scan_mode : c->finish);
+}
+
+double results_noise_as_read(double noise, int screen)
+{
+    if (!screen) return noise;
+    return (isfinite(noise) && noise > RESULTS_SCREEN_NOISE_FLOOR ? noise : RESULTS_SCREEN_NOISE_FLOOR) *
+           RESULTS_SCREEN_NOISE_T;
+}
+
+double results_row_noise_pct(const results_row *w, int hot)
+{
+    const char *stop = hot ? w->stop_hot : w->stop_cold;
+    double pct = w->values[hot ? RC_NOISE_HOT_PCT : RC_NOISE_COLD_PCT];
+    return 100.0 * results_noise_as_read(pct / 100.0, stop && !strcmp(stop, "screen"));
 }

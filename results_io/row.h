@@ -35,11 +35,24 @@ typedef struct results_row {
     results_row_config cfg;
     const char *status; /* ok | invalid | error | skipped, as written */
     const char *skip_reason, *error, *device, *clock_events; /* "" when empty */
+    const char *stop_cold, *stop_hot; /* why each phase's timing stopped ("screen": the screen's samples) */
     double values[RC_COUNT]; /* NaN: absent, empty or not a number; configuration entries unused */
     double *metrics;         /* the m:<name>[<unit>] columns' values, in file order (NaN: none); malloc'd */
     size_t metric_count;
     size_t line;             /* the line of results.csv it was read from; 0 when not read */
 } results_row;
+
+/* A phase's relative noise as an interval or a comparison reads it: the
+ * row's own, widened where the row kept the screen's few samples (stop =
+ * screen: the spread of three samples is itself uncertain, so it counts at
+ * least the full rule's default max_noise, RESULTS_SCREEN_NOISE_FLOOR, times
+ * Student's t for their 2 degrees of freedom over the normal's,
+ * RESULTS_SCREEN_NOISE_T). A fraction; NaN unknown. */
+#define RESULTS_SCREEN_NOISE_FLOOR 0.005
+#define RESULTS_SCREEN_NOISE_T (4.303 / 1.960)
+double results_noise_as_read(double noise, int screen);
+/* The same of a read row's phase, in per cent as noise_*_pct is. */
+double results_row_noise_pct(const results_row *w, int hot);
 
 /* Where each column of results_cols[] is in a table, by RC_<ID> (-1 absent). */
 typedef struct results_row_columns {

@@ -123,11 +123,8 @@ void row_set_device(sweep_row *r, const device_info *d);
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps);
 /* Is r ok with a cold median? */
 int row_timed_ok(const sweep_row *r);
-/* A phase's relative noise as a comparison reads it: the row's own, widened
- * where the row kept the screen's few samples (stop = screen: the spread of
- * three samples is itself uncertain, so it counts at least the full rule's
- * default max_noise, 0.5 %, as the refine stage counts it, times Student's t
- * for their 2 degrees of freedom over the normal's, 4.303 / 1.960). NaN: unknown. */
+/* A phase's relative noise as a comparison reads it (results_io/row.h
+ * results_noise_as_read: widened where the row kept the screen's samples). */
 double row_phase_noise(const timing_stats *t);
 /* Speedups of every row against the baseline and CUB rows among rows[0..n). */
 void rows_derive_speedups(sweep_row *rows, size_t n);

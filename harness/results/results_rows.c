@@ -134,14 +134,7 @@ static int same_key(const best_key *k, const sweep_row *r)
 
 int row_timed_ok(const sweep_row *r) { return r->status == ROW_OK && r->cold.samples && r->cold.median > 0; }
 
-#define SCREEN_NOISE_T (4.303 / 1.960)
-#define SCREEN_NOISE_FLOOR 0.005
-
-double row_phase_noise(const timing_stats *t)
-{
-    if (t->stop != STOP_SCREEN) return t->noise;
-    return (isfinite(t->noise) && t->noise > SCREEN_NOISE_FLOOR ? t->noise : SCREEN_NOISE_FLOOR) * SCREEN_NOISE_T;
-}
+double row_phase_noise(const timing_stats *t) { return results_noise_as_read(t->noise, t->stop == STOP_SCREEN); }
 
 void rows_derive_speedups(sweep_row *rows, size_t n)
 {
