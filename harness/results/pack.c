@@ -30,6 +30,18 @@ static const char pack_usage_text[] =
     "the same (its plain file kept); 2 bad input (no DIR, or a DIR without\n"
     "results.csv or confirm.csv, plain or .gz).\n";
 
+/* The files a run's directory packs, in this order. */
+static const char *const packed_names[] = {"results.csv", "samples.csv", "confirm.csv"};
+
+/* `path`, now copied into its other form (name + suffix beside it), removed. */
+static int remove_source(const char *path, const char *how, const char *name, const char *suffix, char *err,
+                         size_t errlen)
+{
+    if (!remove(path)) return 0;
+    snprintf(err, errlen, "%s: %s %s%s, but cannot remove it: %s", path, how, name, suffix, strerror(errno));
+    return -1;
+}
+
 /* bytes (len) into path as gzip, level 9: 0, or -1 with err. */
 static int write_gz(const char *path, const char *bytes, size_t len, char *err, size_t errlen)
 {
@@ -103,21 +115,17 @@ static int pack_file(const char *dir, const char *name, int *done, char *err, si
         remove(tmp);
         return -1;
     }
-    if (remove(plain)) {
-        snprintf(err, errlen, "%s: packed into %s.gz, but cannot remove it: %s", plain, name, strerror(errno));
-        return -1;
-    }
+    if (remove_source(plain, "packed into", name, ".gz", err, errlen)) return -1;
     *done = 1;
     return 0;
 }
 
 int results_pack_dir(const char *dir, int quiet, char *err, size_t errlen)
 {
-    static const char *const names[] = {"results.csv", "samples.csv", "confirm.csv"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    for (size_t i = 0; i < sizeof packed_names / sizeof packed_names[0]; i++) {
         int done = 0;
-        if (pack_file(dir, names[i], &done, err, errlen)) return -1;
-        if (done && !quiet) fprintf(stderr, "sweep pack: %s/%s.gz\n", dir, names[i]);
+        if (pack_file(dir, packed_names[i], &done, err, errlen)) return -1;
+        if (done && !quiet) fprintf(stderr, "sweep pack: %s/%s.gz\n", dir, packed_names[i]);
     }
     return 0;
 }
@@ -145,19 +153,14 @@ static int unpack_file(const char *dir, const char *name, char *err, size_t errl
         remove(tmp);
         return -1;
     }
-    if (remove(gz)) {
-        snprintf(err, errlen, "%s: unpacked into %s, but cannot remove it: %s", gz, name, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return remove_source(gz, "unpacked into", name, "", err, errlen);
 }
 
 int results_unpack_dir(const char *dir, char *err, size_t errlen)
 {
-    return unpack_file(dir, "results.csv", err, errlen) || unpack_file(dir, "samples.csv", err, errlen) ||
-                   unpack_file(dir, "confirm.csv", err, errlen)
-               ? -1
-               : 0;
+    for (size_t i = 0; i < sizeof packed_names / sizeof packed_names[0]; i++)
+        if (unpack_file(dir, packed_names[i], err, errlen)) return -1;
+    return 0;
 }
 
 int pack_main(int argc, char **argv)
