@@ -69,17 +69,30 @@ static int write_gz(const char *path, const char *bytes, size_t len, char *err, 
     return 0;
 }
 
-/* dir/name (plain) into dir/name.gz; *done 1 when packed, 0 when there was no plain file. */
-static int pack_file(const char *dir, const char *name, int *done, char *err, size_t errlen)
-{
+/* dir/name's two forms, plain and packed, and the temporary file beside the one written. */
+typedef struct pack_paths {
     char plain[SWEEP_PATH_MAX], gz[SWEEP_PATH_MAX + 8], tmp[SWEEP_PATH_MAX + 16];
-    *done = 0;
-    if (path_join(plain, sizeof plain, dir, name)) {
+} pack_paths;
+
+static int paths_of(const char *dir, const char *name, const char *tmp_suffix, pack_paths *p, char *err,
+                    size_t errlen)
+{
+    if (path_join(p->plain, sizeof p->plain, dir, name)) {
         snprintf(err, errlen, "%.200s...: path too long", dir);
         return -1;
     }
-    snprintf(gz, sizeof gz, "%s.gz", plain);
-    snprintf(tmp, sizeof tmp, "%s.gz.tmp", plain);
+    snprintf(p->gz, sizeof p->gz, "%s.gz", p->plain);
+    snprintf(p->tmp, sizeof p->tmp, "%s%s", p->plain, tmp_suffix);
+    return 0;
+}
+
+/* dir/name (plain) into dir/name.gz; *done 1 when packed, 0 when there was no plain file. */
+static int pack_file(const char *dir, const char *name, int *done, char *err, size_t errlen)
+{
+    pack_paths pp;
+    *done = 0;
+    if (paths_of(dir, name, ".gz.tmp", &pp, err, errlen)) return -1;
+    const char *plain = pp.plain, *gz = pp.gz, *tmp = pp.tmp;
     if (!path_exists(plain)) return 0;
     size_t len = 0, back_len = 0;
     char *bytes = csv_slurp(plain, &len, err, errlen);
@@ -133,13 +146,9 @@ int results_pack_dir(const char *dir, int quiet, char *err, size_t errlen)
 /* dir/name.gz into dir/name where only the packed form is there. */
 static int unpack_file(const char *dir, const char *name, char *err, size_t errlen)
 {
-    char plain[SWEEP_PATH_MAX], gz[SWEEP_PATH_MAX + 8], tmp[SWEEP_PATH_MAX + 16];
-    if (path_join(plain, sizeof plain, dir, name)) {
-        snprintf(err, errlen, "%.200s...: path too long", dir);
-        return -1;
-    }
-    snprintf(gz, sizeof gz, "%s.gz", plain);
-    snprintf(tmp, sizeof tmp, "%s.tmp", plain);
+    pack_paths pp;
+    if (paths_of(dir, name, ".tmp", &pp, err, errlen)) return -1;
+    const char *plain = pp.plain, *gz = pp.gz, *tmp = pp.tmp;
     if (path_exists(plain) || !path_exists(gz)) return 0;
     size_t len = 0;
     char *bytes = csv_slurp(gz, &len, err, errlen);
