@@ -96,32 +96,6 @@ int shard_from_env(shard_spec *s, char *err, size_t errlen)
 
 /* ---- the dealing ------------------------------------------------------------------------- */
 
-typedef struct weighted {
-    double cost;
-    size_t at;
-} weighted;
-
-/* Heaviest first; equal costs in plan order (qsort is not stable). */
-static int heavier_first(const void *a, const void *b)
-{
-    const weighted *x = a, *y = b;
-    if (x->cost != y->cost) return x->cost > y->cost ? -1 : 1;
-    return x->at < y->at ? -1 : x->at > y->at;
-}
-
-/* --devices' order of single configurations (the dispatch's until it deals pieces). */
-int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order)
-{
-    estimate_model m = estimate_model_default();
-    weighted *w = malloc((p->count ? p->count : 1) * sizeof *w);
-    if (!w) return -1;
-    for (size_t i = 0; i < p->count; i++) w[i] = (weighted){estimate_config_s(&p->configs[i], t, &m), i};
-    qsort(w, p->count, sizeof *w, heavier_first);
-    for (size_t k = 0; k < p->count; k++) order[k] = w[k].at;
-    free(w);
-    return 0;
-}
-
 static int piece_heavier_first(const void *a, const void *b)
 {
     const plan_piece *x = a, *y = b;

@@ -50,10 +50,6 @@ int shard_deal_loads(const sweep_plan *p, const timing_params *t, unsigned count
  * ordinals 0..1023, at most max. 0, or -1 and "'x': why". */
 int devices_parse_list(const char *text, int *ordinals, size_t max, size_t *n, int *all, char *err, size_t len);
 
-/* The plan's single configurations, heaviest first by the same model and
- * rule (the order --devices dealt them in before it dealt pieces). order:
- * room for p->count. 0, or -1: no memory. */
-int shard_heaviest_first(const sweep_plan *p, const timing_params *t, size_t *order);
 
 /* A piece of work: consecutive plan indices of one input group (the whole
  * group unless the group was split), and its modelled seconds (the built-in

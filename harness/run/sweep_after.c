@@ -20,10 +20,7 @@
 void run_after_pass(sweep_run *r)
 {
     run_info *ri = &r->ri;
-    const char *why = r->interrupted ? "the run was interrupted"
-                      : r->ctx.fatal[0] ? "the run stopped early"
-                      : r->shard.active ? "a --shard part (run `sweep confirm` on the merged run)"
-                                        : NULL;
+    const char *why = run_after_refused(r);
     char msg[1024] = "";
     if (why && r->e.drift_check) snprintf(ri->drift_note, sizeof ri->drift_note, "not run: %s", why);
     else if (r->e.drift_check) {
@@ -49,11 +46,7 @@ void run_after_pass(sweep_run *r)
             snprintf(ri->confirm_note, sizeof ri->confirm_note, "stopped: %.200s", stop_signal ? "interrupted" : msg);
         nvtx_pop();
         r->ctx.stages.confirm += timing_now() - t0;
-        ri->confirm = r->confirm;
-        ri->confirm_count = r->n_confirm;
-        char path[SWEEP_PATH_MAX + 16];
-        snprintf(path, sizeof path, "%s/confirm.csv", r->out_dir);
-        if (confirm_write_csv(path, r->confirm, r->n_confirm, r->err, sizeof r->err)) run_failed(r->err);
+        run_keep_confirm(r);
     }
     if (r->ctx.nvml) nvml_reader_read(r->ctx.nvml, &ri->cond_end);
 }

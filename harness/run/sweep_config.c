@@ -388,7 +388,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     char msg[768];
     kernel_args a;
     config_kernel_args(cfg, &a);
-    profile_queue_settle(ctx, cfg); /* the loop has done it already, outside this configuration's range */
+    profile_queue_settle(ctx, cfg); /* a batch of another input runs before this one's buffers are taken */
 
     dev_status st = DEV_OK;
     sweep_validation val = {.ok = 1, .error_abs = NAN, .tolerance_abs = NAN};

@@ -294,10 +294,7 @@ static void run_dispatch_confirm(sweep_run *r, const worker_hooks *h)
     ri->confirm_rounds = r->e.confirm_rounds;
     ri->confirm_margin = r->e.confirm_margin;
     if (!r->e.confirm_rounds || !confirm_has_library(r->rows, r->n_rows)) return;
-    const char *why = r->interrupted || stop_signal ? "the run was interrupted"
-                      : r->ctx.fatal[0]           ? "the run stopped early"
-                      : r->shard.active           ? "a --shard part (run `sweep confirm` on the merged run)"
-                                                  : NULL;
+    const char *why = stop_signal ? "the run was interrupted" : run_after_refused(r);
     if (why) {
         snprintf(ri->confirm_note, sizeof ri->confirm_note, "not run: %s", why);
         return;
@@ -321,11 +318,7 @@ static void run_dispatch_confirm(sweep_run *r, const worker_hooks *h)
         if (r->pool->confirm_lost && !ri->confirm_note[0])
             snprintf(ri->confirm_note, sizeof ri->confirm_note, "stopped: %zu inputs not confirmed (a worker was lost)",
                      r->pool->confirm_lost);
-        ri->confirm = r->confirm;
-        ri->confirm_count = r->n_confirm;
-        char path[SWEEP_PATH_MAX + 16];
-        snprintf(path, sizeof path, "%s/confirm.csv", r->out_dir);
-        if (confirm_write_csv(path, r->confirm, r->n_confirm, r->err, sizeof r->err)) run_failed(r->err);
+        run_keep_confirm(r);
     }
     for (size_t k = 0; confirm_batches && k < n; k++) free(confirm_batches[k].lines);
     free(confirm_batches);

@@ -187,3 +187,20 @@ void run_close(sweep_run *r)
     free(r->confirm);
     free(r);
 }
+
+const char *run_after_refused(const sweep_run *r)
+{
+    return r->interrupted     ? "the run was interrupted"
+           : r->ctx.fatal[0]  ? "the run stopped early"
+           : r->shard.active  ? "a --shard part (run `sweep confirm` on the merged run)"
+                              : NULL;
+}
+
+void run_keep_confirm(sweep_run *r)
+{
+    r->ri.confirm = r->confirm;
+    r->ri.confirm_count = r->n_confirm;
+    char path[SWEEP_PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/confirm.csv", r->out_dir);
+    if (confirm_write_csv(path, r->confirm, r->n_confirm, r->err, sizeof r->err)) run_failed(r->err);
+}

@@ -130,7 +130,6 @@ typedef struct sweep_run {
     /* rows: those already there (--resume), then the plan's */
     sweep_row *rows;
     size_t n_rows, n_loaded;
-    size_t n_written; /* rows in results.csv; the rest wait for their batch's profile phase */
     row_index ix;
     /* the loop */
     run_ctx ctx;
@@ -163,6 +162,10 @@ int usage_error(const char *msg); /* prints it; SWEEP_EXIT_USAGE */
 int run_failed(const char *msg);  /* prints it; SWEEP_EXIT_FAILED */
 int no_device(const char *msg);   /* prints it and the way to try without a GPU */
 void run_release_device(sweep_run *r);
+/* Why the phases after the rows (drift check, confirmation) do not run; NULL: they do. */
+const char *run_after_refused(const sweep_run *r);
+/* r->confirm into run.json's lines and confirm.csv. */
+void run_keep_confirm(sweep_run *r);
 void run_close(sweep_run *r);
 
 /* ---- sweep_config.c ---- */
