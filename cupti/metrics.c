@@ -15,56 +15,56 @@
 const metric_def metric_defaults[] = {
     {"warp_efficiency", "warp execution efficiency",
      "smsp__thread_inst_executed_per_inst_executed.ratio", NULL, "fraction",
-     "warp_execution_efficiency", METRIC_PER_LANE},
+     "warp_execution_efficiency", METRIC_PER_LANE, 0},
     {"warp_active_threads", "warp execution efficiency (active threads per warp instruction)",
      "smsp__thread_inst_executed_per_inst_executed.ratio", NULL, "threads",
-     "warp_execution_efficiency", METRIC_RAW},
+     "warp_execution_efficiency", METRIC_RAW, 0},
     {"warp_pred_on_efficiency", "warp efficiency, predicated-on threads only",
      "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", NULL, "fraction",
-     "warp_nonpred_execution_efficiency", METRIC_PER_LANE},
+     "warp_nonpred_execution_efficiency", METRIC_PER_LANE, 0},
     {"warp_pred_on_threads", "predicated-on threads per warp instruction",
      "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", NULL, "threads",
-     "warp_nonpred_execution_efficiency", METRIC_RAW},
+     "warp_nonpred_execution_efficiency", METRIC_RAW, 0},
     {"branch_uniformity", "branch uniformity",
      "smsp__sass_average_branch_targets_threads_uniform.pct", NULL, "%",
-     "branch_efficiency", METRIC_RAW},
+     "branch_efficiency", METRIC_RAW, 1},
     {"shared_ld_bank_conflicts", "shared-memory bank conflicts (loads)",
      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", NULL, "conflicts",
-     "shared_ld_bank_conflict", METRIC_RAW},
+     "shared_ld_bank_conflict", METRIC_RAW, 0},
     {"shared_st_bank_conflicts", "shared-memory bank conflicts (stores)",
      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", NULL, "conflicts",
-     "shared_st_bank_conflict", METRIC_RAW},
+     "shared_st_bank_conflict", METRIC_RAW, 0},
     {"shared_ld_wavefronts_per_request", "shared wavefronts per request (loads)",
      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
      "smsp__inst_executed_op_shared_ld.sum", "wavefronts/request",
-     "shared_load_transactions_per_request", METRIC_QUOTIENT},
+     "shared_load_transactions_per_request", METRIC_QUOTIENT, 0},
     {"shared_st_wavefronts_per_request", "shared wavefronts per request (stores)",
      "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
      "smsp__inst_executed_op_shared_st.sum", "wavefronts/request",
-     "shared_store_transactions_per_request", METRIC_QUOTIENT},
+     "shared_store_transactions_per_request", METRIC_QUOTIENT, 0},
     {"dram_read_bytes", "DRAM bytes read", "dram__bytes_read.sum", NULL, "bytes",
-     "dram_read_bytes", METRIC_RAW},
+     "dram_read_bytes", METRIC_RAW, 0},
     {"dram_write_bytes", "DRAM bytes written", "dram__bytes_write.sum", NULL, "bytes",
-     "dram_write_bytes", METRIC_RAW},
+     "dram_write_bytes", METRIC_RAW, 0},
     {"dram_read_bandwidth", "achieved DRAM bandwidth (reads)", "dram__bytes_read.sum.per_second",
-     NULL, "bytes/s", "dram_read_throughput", METRIC_RAW},
+     NULL, "bytes/s", "dram_read_throughput", METRIC_RAW, 0},
     {"dram_write_bandwidth", "achieved DRAM bandwidth (writes)",
-     "dram__bytes_write.sum.per_second", NULL, "bytes/s", "dram_write_throughput", METRIC_RAW},
+     "dram__bytes_write.sum.per_second", NULL, "bytes/s", "dram_write_throughput", METRIC_RAW, 0},
     {"dram_utilization", "DRAM utilisation (% of peak)",
      "dram__throughput.avg.pct_of_peak_sustained_elapsed", NULL, "%", "dram_utilization",
-     METRIC_RAW},
+     METRIC_RAW, 0},
     {"achieved_occupancy", "achieved occupancy",
      "sm__warps_active.avg.pct_of_peak_sustained_active", NULL, "%", "achieved_occupancy",
-     METRIC_RAW},
+     METRIC_RAW, 0},
     {"global_load_efficiency", "global load efficiency",
      "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", NULL, "%",
-     "gld_efficiency", METRIC_RAW},
+     "gld_efficiency", METRIC_RAW, 1},
     {"l2_hit_rate", "L2 hit rate", "lts__t_sector_hit_rate.pct", NULL, "%", "l2_hit_rate",
-     METRIC_RAW},
+     METRIC_RAW, 0},
     {"instructions", "instructions executed", "smsp__inst_executed.sum", NULL,
-     "warp instructions", "inst_executed", METRIC_RAW},
+     "warp instructions", "inst_executed", METRIC_RAW, 0},
     {"duration", "kernel duration (inflated under profiling)", "gpu__time_duration.sum", NULL,
-     "ns", "", METRIC_RAW},
+     "ns", "", METRIC_RAW, 0},
 };
 
 const size_t metric_default_count = sizeof metric_defaults / sizeof metric_defaults[0];
@@ -371,6 +371,18 @@ static int plan_add(metric_plan *p, const char *name, char *msg, size_t msglen)
     return 0;
 }
 
+/* One item of a list: a name, or "default" / "all" for a set of keys. */
+static int plan_add_item(metric_plan *p, const char *item, char *msg, size_t msglen)
+{
+    int all = strcmp(item, "all") == 0;
+    if (!all && strcmp(item, "default") != 0)
+        return plan_add(p, item, msg, msglen);
+    for (size_t i = 0; i < metric_default_count; i++)
+        if ((all || !metric_defaults[i].instrumented) && plan_add(p, metric_defaults[i].key, msg, msglen) != 0)
+            return -1;
+    return 0;
+}
+
 metric_plan *metric_plan_new(const char *const *names, size_t count, char *msg, size_t msglen)
 {
     if (msg && msglen)
@@ -390,7 +402,7 @@ metric_plan *metric_plan_new(const char *const *names, size_t count, char *msg, 
             free(p);
             return NULL;
         }
-        if (plan_add(p, names[i], msg, msglen) != 0) {
+        if (plan_add_item(p, names[i], msg, msglen) != 0) {
             free(p);
             return NULL;
         }
@@ -418,13 +430,19 @@ metric_plan *metric_plan_parse(const char *list, char *msg, size_t msglen)
     return p;
 }
 
+size_t metric_default_keys(const char **out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < metric_default_count && n < cap; i++)
+        if (!metric_defaults[i].instrumented)
+            out[n++] = metric_defaults[i].key;
+    return n;
+}
+
 metric_plan *metric_plan_default(void)
 {
     const char *keys[METRIC_PLAN_MAX];
-    size_t n = metric_default_count < METRIC_PLAN_MAX ? metric_default_count : METRIC_PLAN_MAX;
-    for (size_t i = 0; i < n; i++)
-        keys[i] = metric_defaults[i].key;
-    return metric_plan_new(keys, n, NULL, 0);
+    return metric_plan_new(keys, metric_default_keys(keys, METRIC_PLAN_MAX), NULL, 0);
 }
 
 void metric_plan_eval(const metric_plan *plan, const double *raw, double *columns)

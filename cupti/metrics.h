@@ -33,11 +33,21 @@ typedef struct metric_def {
     const char *unit;        /* for the CSV header; never contains a comma */
     const char *nvprof;      /* legacy nvprof name, "" where there was none */
     metric_kind kind;
+    /* Collected by patching the kernel's SASS (CUPTI's smsp__sass_* metrics):
+     * such metrics share a pass of their own, and the patched kernel runs
+     * slower (on the H200 a third pass at 2^30 took about 13x the kernel).
+     * Not in the default set; asked for by key or with "all". */
+    int instrumented;
 } metric_def;
 
-/* The default metric set, in column order. */
+/* Every metric the study names, in column order. The default set is the
+ * entries that are not instrumented: hardware counters only, 2 passes on
+ * sm_90 (3 with the instrumented ones). */
 extern const metric_def metric_defaults[];
 extern const size_t metric_default_count;
+
+/* The default set's keys, in table order, into out (at most cap); the count. */
+size_t metric_default_keys(const char **out, size_t cap);
 
 /* The table entry with this key, or NULL. */
 const metric_def *metric_find_key(const char *key);
@@ -100,13 +110,14 @@ typedef struct metric_plan {
 } metric_plan;
 
 /* A plan for these names (keys, nvprof names or CUPTI names; see the top of
- * this file). A CUPTI name that is the `name` of a METRIC_RAW table entry gets
+ * this file; "default" stands for the default set's keys, "all" for every
+ * table entry's). A CUPTI name that is the `name` of a METRIC_RAW table entry gets
  * that entry's unit. Repeated columns are dropped. NULL with a message (naming
  * the closest known names for an unknown one) on error. */
 metric_plan *metric_plan_new(const char *const *names, size_t count, char *msg, size_t msglen);
 /* metric_plan_new on a comma-separated list (from --metrics or an experiment file). */
 metric_plan *metric_plan_parse(const char *list, char *msg, size_t msglen);
-/* The whole default table. */
+/* The default set (metric_default_keys). */
 metric_plan *metric_plan_default(void);
 /* Column values from the raw CUPTI values (raw[i] for plan->raw[i]). */
 void metric_plan_eval(const metric_plan *plan, const double *raw, double *columns);

@@ -299,13 +299,20 @@ static void test_plan_default_and_eval(void **state)
     (void)state;
     metric_plan *p = metric_plan_default();
     assert_non_null(p);
-    assert_int_equal(p->ncolumns, metric_default_count);
+    /* the default set: every entry but the SASS-patched ones, in table order */
+    const metric_def *in_set[METRIC_PLAN_MAX];
+    size_t n_set = 0;
+    for (size_t i = 0; i < metric_default_count; i++)
+        if (!metric_defaults[i].instrumented)
+            in_set[n_set++] = &metric_defaults[i];
+    assert_int_equal(n_set, metric_default_count - 2);
+    assert_int_equal(p->ncolumns, n_set);
 
-    /* every CUPTI name once */
+    /* every CUPTI name once, none of them patched */
     size_t distinct = 0;
     const char *seen[2 * METRIC_PLAN_MAX];
-    for (size_t i = 0; i < metric_default_count; i++) {
-        const char *names[2] = {metric_defaults[i].name, metric_defaults[i].denominator};
+    for (size_t i = 0; i < n_set; i++) {
+        const char *names[2] = {in_set[i]->name, in_set[i]->denominator};
         for (int k = 0; k < 2; k++) {
             if (!names[k])
                 continue;
@@ -318,6 +325,7 @@ static void test_plan_default_and_eval(void **state)
     }
     assert_int_equal(p->nraw, distinct);
     for (size_t i = 0; i < p->nraw; i++) {
+        assert_null(strstr(p->raw[i], "__sass_"));
         assert_ptr_equal(p->raw[i], p->raw_text[i]);
         for (size_t j = i + 1; j < p->nraw; j++)
             assert_string_not_equal(p->raw[i], p->raw[j]);
@@ -339,11 +347,39 @@ static void test_plan_default_and_eval(void **state)
     assert_true(isnan(cols[column_index(p, "shared_st_wavefronts_per_request")]));
     assert_true(cols[column_index(p, "dram_read_bytes")] == 67108864.0);
     for (size_t i = 0; i < p->ncolumns; i++) {
-        assert_string_equal(p->columns[i].key, metric_defaults[i].key);
-        assert_string_equal(p->columns[i].unit, metric_defaults[i].unit);
-        assert_ptr_equal(p->columns[i].def, &metric_defaults[i]);
+        assert_string_equal(p->columns[i].key, in_set[i]->key);
+        assert_string_equal(p->columns[i].unit, in_set[i]->unit);
+        assert_ptr_equal(p->columns[i].def, in_set[i]);
     }
     metric_plan_free(p);
+}
+
+/* "default" and "all" inside a list: the set's keys in table order, then the
+ * rest of the list; "all" adds the SASS-patched entries, which are exactly
+ * the table's smsp__sass_* ones. */
+static void test_plan_sets_in_a_list(void **state)
+{
+    (void)state;
+    char msg[512] = "";
+    metric_plan *d = metric_plan_default();
+    metric_plan *p = metric_plan_parse("default, sm__cycles_elapsed.avg, warp_efficiency", msg, sizeof msg);
+    if (!p)
+        fail_msg("%s", msg);
+    assert_int_equal(p->ncolumns, d->ncolumns + 1);
+    for (size_t i = 0; i < d->ncolumns; i++)
+        assert_string_equal(p->columns[i].key, d->columns[i].key);
+    assert_string_equal(p->columns[d->ncolumns].key, "sm__cycles_elapsed.avg");
+    metric_plan_free(p);
+    p = metric_plan_parse("all", msg, sizeof msg);
+    if (!p)
+        fail_msg("%s", msg);
+    assert_int_equal(p->ncolumns, metric_default_count);
+    for (size_t i = 0; i < metric_default_count; i++) {
+        assert_string_equal(p->columns[i].key, metric_defaults[i].key);
+        assert_int_equal(metric_defaults[i].instrumented, strstr(metric_defaults[i].name, "__sass_") != NULL);
+    }
+    metric_plan_free(p);
+    metric_plan_free(d);
 }
 
 static void test_plan_parse_mixed_names(void **state)
@@ -432,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_default_table_covers_the_study),
         cmocka_unit_test(test_default_candidates),
         cmocka_unit_test(test_plan_default_and_eval),
+        cmocka_unit_test(test_plan_sets_in_a_list),
         cmocka_unit_test(test_plan_parse_mixed_names),
         cmocka_unit_test(test_plan_errors),
     };

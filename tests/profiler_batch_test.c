@@ -1,7 +1,7 @@
 /* The profile phase in a batch against one configuration at a time, on a GPU,
  * through the sweep's CUPTI plug (harness/device/profiler_cupti.h): the same
  * configurations (reductions at 2^24, f32 sum, every block dim and coarse
- * factor they accept, up to 64) measured once each by profile()
+ * factor they accept, up to SWEEP_PROFILE_QUEUE_MAX) measured once each by profile()
  * (profiler_measure) and once together by queue() + run_queue()
  * (profiler_measure_batch). The batch must give the same quantities: DRAM
  * bytes read within 2 %, instructions and warp efficiency within 1 %; each

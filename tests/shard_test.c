@@ -136,7 +136,7 @@ static size_t check_pieces(const sweep_plan *p, const timing_params *t, unsigned
         }
         assert_true(live);
         assert_true(x->cost_s >= own + ref - 1e-9);
-        if (p->profile_passes) assert_true(x->cost_s > own + ref + 0.1); /* a batch: 0.161 s at least */
+        if (p->profile_passes) assert_true(x->cost_s > own + ref + 0.1); /* a batch: 0.22 s at least */
     }
     for (size_t i = 0; i < p->count; i++)
         if (seen[i] != 1) fail_msg("N=%u: configuration %zu is in %u pieces", workers, i, seen[i]);
@@ -171,7 +171,12 @@ static void test_full_balance(void **state)
     sweep_plan p;
     load_plan("full", &e, &p);
     estimate_model m = estimate_model_default();
-    assert_int_equal(check_pieces(&p, &e.timing, 32), 0);
+    /* Groups above whole / 64 are cut for 32 workers: only the heaviest
+     * inputs, at 2^29-2^30, come near it (the small ones cost little since the
+     * screen's 0.1 ms samples and the two-pass default metrics). */
+    size_t split = check_pieces(&p, &e.timing, 32);
+    print_message("full, 32 workers: %zu of 567 groups split\n", split);
+    assert_true(split <= 8);
     double whole = estimate_rows_s(&p, &e, &m);
     const unsigned counts[] = {2, 4, 32};
     for (size_t k = 0; k < 3; k++) {

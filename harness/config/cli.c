@@ -20,6 +20,7 @@ static const char usage_head[] =
     "       sweep compare BASE NEW [options]       two runs against each other (compare --help)\n"
     "       sweep merge OUT SHARD_DIR...           the shards of one plan into one run (merge --help)\n"
     "       sweep confirm DIR [options]            a finished run's winners against CUB, again (confirm --help)\n"
+    "       sweep pack [--tables [--drop-rows]] DIR...  a finished run gzipped (or its tables) to commit (pack --help)\n"
     "\n"
     "Runs an experiment: each configuration is validated against the CPU reference\n"
     "(fresh random input, poisoned output; see --validate), then timed with CUDA\n"

@@ -593,6 +593,7 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
     if (e->order == PLAN_ORDER_SIZE && sort_by_input(p))
         return plan_error(p, "out of memory ordering the plan", err, errlen);
     p->profile_passes = estimate_profile_passes(e);
+    p->profile_patched = estimate_profile_patched(e);
     return 0;
 }
 

@@ -238,6 +238,7 @@ typedef struct sweep_plan {
      * estimate_profile_passes): what --shard and --devices weigh the pieces
      * by, the same on every process whatever its device. */
     unsigned profile_passes;
+    int profile_patched; /* estimate_profile_patched */
 } sweep_plan;
 
 /* Expand e against the registry. Fails (-1, message) when a variant or family
@@ -324,6 +325,7 @@ typedef struct estimate_model {
     int no_profile;     /* --no-cupti: no profile phase, whatever the metrics */
     unsigned profile_passes; /* the profiler's passes once it is set up: estimate_config_s
                                 then includes each configuration's profile phase; 0: not */
+    int profile_patched;     /* one of them runs SASS-patched kernels (estimate_profile_patched) */
 } estimate_model;
 
 /* An H200 (the study's device) on a 16-core host; used when no device is open. */
@@ -366,9 +368,12 @@ void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimat
                          double *confirm_s, size_t *confirm_sizes);
 
 /* The profiler's passes the model counts for e's metrics (the rule of
- * estimate_profile_s): 0 with metrics none, 3 for the default set, one per
- * 6.5 metrics of a list. */
+ * estimate_profile_s): 0 with metrics none, 2 for the default set, one per
+ * 8.5 hardware metrics of a list and one more where it holds SASS-patched
+ * ones (cupti/metrics.h). */
 unsigned estimate_profile_passes(const experiment *e);
+/* Whether e's metrics include SASS-patched ones: their pass runs slow kernels. */
+int estimate_profile_patched(const experiment *e);
 /* One input's CPU reference (kind, dtype, n, op, scan mode of c), what
  * estimate_references_s counts once per input. */
 double estimate_reference_s(const sweep_config *c, const estimate_model *m);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "cupti/metrics.h"
 #include "harness/config/plan.h"
 #include "harness/core/timing.h"
 
@@ -29,7 +30,17 @@ estimate_model estimate_model_default(void)
  * run (135.9 s) is modelled at 148 s (+9 %) and the whole big-n run (600-632
  * s over two processes) at 550 s (-8 to -13 %); the speeds come from those
  * same runs, so this is a check of the rest, not of them. */
-#define CONFIG_FIXED_S 9e-3
+/* 9 ms before the host's queueing of a sample's launches had its own term
+ * (LAUNCH_ENQUEUE_S); with it, 4 ms puts this model, run with the parameters
+ * of that build (0.5 ms screen samples, 1 ms screen warm-up, the three passes
+ * of --metrics all, batches of at most 64), at -4.6 % of the default run
+ * (252.6 s measured), -4.9 % and -1.6 % of the full experiment's shards 0/32
+ * and 1/32 (278.2 s, 262.8 s; h200x4/). */
+#define CONFIG_FIXED_S 4e-3
+/* The host's time to queue one launch of a sample's batch: the stream is
+ * held until all are queued (a sample at 2^10, 167 launches of 3 us, took
+ * about 0.9 ms where its kernels run 0.5 ms: h200x4/profile-split/2p10). */
+#define LAUNCH_ENQUEUE_S 2.5e-6
 /* With a screen (timing.screen > 0), the share of configurations refined.
  * Measured on one H200 host (experiments/results/h200x4): the default
  * experiment refined 823 of 4195 (19.6 %), the full experiment's shards 0/32
@@ -135,24 +146,30 @@ static double check_config_s(const sweep_config *c, const estimate_model *m, dou
  * samples, min_samples each, of a batch lasting SAMPLE_TARGET_MS (timing.h);
  * a cold sample also flushes (2x L2 read), hot ones follow a warm batch;
  * CONFIG_FIXED_S beside. */
-static double measure_s(const sweep_config *c, const timing_params *t, const estimate_model *m, double kernel)
+static double measure_s(const sweep_config *c, const timing_params *t, const estimate_model *m, double kernel,
+                        int first)
 {
     double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
     double overhead = 25e-6;
     double samples = t->min_samples;
     if (samples > t->max_samples) samples = t->max_samples;
-    double batch = sample_batch_for(kernel * 1e3);
+    double batch = sample_batch_within(kernel * 1e3, t->sample_ms);
     double warm_ms = t->warm_ms > 0 ? t->warm_ms : WARM_TARGET_MS;
-    double cold = samples * (batch * kernel + flush + overhead);
-    double warm = batch * ceil(warm_ms / SAMPLE_TARGET_MS) * kernel;
-    double hot = warm + samples * (batch * kernel + overhead);
+    double sample_ms = t->sample_ms > 0 ? t->sample_ms : SAMPLE_TARGET_MS;
+    /* a sample's launches are queued behind the stream's hold, then run */
+    double one = batch * (kernel + LAUNCH_ENQUEUE_S) + overhead;
+    double cold = samples * (one + flush);
+    double warm = batch * ceil(warm_ms / sample_ms) * kernel;
+    double hot = warm + samples * one;
     /* The timeout caps each half once min_samples are in. */
-    double floor_cold = t->min_samples * (batch * kernel + flush + overhead);
-    double floor_hot = warm + t->min_samples * (batch * kernel + overhead);
+    double floor_cold = t->min_samples * (one + flush);
+    double floor_hot = warm + t->min_samples * one;
     double half = t->timeout_s / 2;
     if (cold > half) cold = floor_cold > half ? floor_cold : half;
     if (hot > half) hot = floor_hot > half ? floor_hot : half;
-    return CONFIG_FIXED_S + 2 * kernel + overhead + cold + hot;
+    /* the warm-up: an untimed launch, but none right after the check (cuda_warmup), and a timed one */
+    double warmup = (first && c->validate ? 1 : 2) * kernel;
+    return CONFIG_FIXED_S + warmup + overhead + cold + hot;
 }
 
 void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
@@ -161,7 +178,7 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     double kernel = kernel_s(c, m);
     /* Validation: the check on the device; the reference is the plan's (estimate_references_s). */
     *validate_s = c->validate ? check_config_s(c, m, kernel) : 0.0;
-    *measure = measure_s(c, t, m, kernel);
+    *measure = measure_s(c, t, m, kernel, !t->screen_samples);
     if (!t->screen_samples || c->v->runner == RUNNER_HOST) return;
     /* Two stages (harness/run/sweep_piece.c): the screen for every one, the
      * full rule again for the share refined. */
@@ -169,7 +186,8 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     screen.min_samples = screen.max_samples = t->screen_samples;
     screen.screen_samples = 0;
     screen.warm_ms = SCREEN_WARM_MS;
-    *measure = measure_s(c, &screen, m, kernel) + REFINE_SHARE * *measure;
+    screen.sample_ms = SCREEN_SAMPLE_MS;
+    *measure = measure_s(c, &screen, m, kernel, 1) + REFINE_SHARE * *measure;
 }
 
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes);
@@ -208,54 +226,47 @@ void format_duration(double s, char *buf, size_t len)
  * with order = variant that is one variant's, with order = size every
  * variant's at that input: one CUPTI session per batch of at most PROFILE_BATCH_MAX
  * (harness/device/profiler.h, cupti/profiler.h), each configuration one range
- * of every pass, the L2 flushed before each range. Costs:
- *   per batch: the session -- enabling the range profiler, initialising the
- *     counter data image, SetConfig, decoding, disabling. When every
- *     configuration was its own session this, with the per-pass cost, was
- *     all of the 0.161 s + 0.020 s per pass fitted to two H200 runs
- *     (results/h200/default-metrics: 2402 configurations, 3 passes, 747 s
- *     against 214 s without metrics; beyond-cub/run44-vs-cub: 2079
- *     configurations, 1 pass, 543 s against 166 s), so those two constants
- *     stand for a batch now;
- *   per configuration and pass: the L2 flush and empty (2 x L2 of scratch
- *     read, ~30 us on an H200), two device synchronisations, the range push
- *     and pop, the launcher's own launch overhead, plus the kernel itself;
- *   per configuration: its workspace allocated and made ready, and the
- *     host-side evaluation of its metrics.
- * The last two are fitted to profiler_batch_test on one H200 (40 small
- * configurations, 3 passes: 0.0097 s a configuration in one batch against
- * 0.2028 s one a session, so 0.198 s a batch and 4.75 ms a configuration:
- * 1.5 ms + 1.08 ms a pass). In a sweep a batch costs more than that: the
- * default experiment with metrics on an H200 (results/h200/profile-cost/
- * metrics-partial) took 315.3 s over its first 3740 rows, which leaves about
- * 128 s for the profile phase beside its measured validation and the timing
- * model, where this model says 81 s (1.57x); whether per batch or per
- * configuration is not yet measured. */
-#define PROFILE_BATCH_S 0.161
-#define PROFILE_BATCH_PASS_S 0.020
-#define PROFILE_RANGE_PASS_S 0.00108
-/* Per configuration, beyond its passes: 1.5 ms on profiler_batch_test's
- * small configurations; in a sweep the default experiment on an H200, by size
- * (4195 configurations in 77 batches), spent 102.2 s in its profile stage
- * (run.json stages.profile_s) where the model with 1.5 ms said 48 s: the
- * 12.9 ms a configuration missing are here until the stage's parts
- * (stages.profile_queue_s, profile_run_s) say where they go. */
-#define PROFILE_RANGE_S 0.0144
+ * of every pass, the L2 flushed before each range. The constants are the
+ * parts run.json's stages measured inside CUPTI on an H200
+ * (results/h200x4/profile-split/2p10: 385 configurations in 7 batches of
+ * at most 64, 3 passes, a 3 us kernel):
+ *   per batch: enabling, configuring and disabling the session (0.19 s: 0.027 s
+ *     a batch), and per pass its start and stop (2.05 s of 21: 0.098 s);
+ *   per configuration and pass: the range's push, launch, wait and pop
+ *     (1.21 s of 1155: 1.05 ms) and the L2 flush before it (0.12 s: 0.10 ms),
+ *     plus the kernel;
+ *   per configuration: its workspace queued and its values evaluated (0.2 ms).
+ * A pass of SASS-patched metrics (cupti/metrics.h: the two outside the
+ * default set) runs the patched kernel: at 2^30 that pass took about 13x the
+ * kernel beyond the others (profile-split/2p30: 96 ms a configuration in
+ * ranges over 3 passes of a 5.9 ms mean kernel); at 2^26 about 3x. */
+#define PROFILE_BATCH_S 0.027
+#define PROFILE_BATCH_PASS_S 0.098
+#define PROFILE_RANGE_PASS_S 0.00115
+#define PROFILE_RANGE_S 0.0002
+#define PROFILE_PATCHED_EXTRA 13.0
+/* Why 64: a pass's start and stop and each range's push and pop cost in
+ * proportion to the session's ranges. In batches of up to 512 (about 190 an
+ * input at each n of the default experiment) a pass cost 0.34 s to start and
+ * stop and a range 3.9 ms (h200x4/batch-512: the default at 2^10), against
+ * 0.098 s and 1.05 ms in batches of 64, so a configuration's pass costs about
+ * 1.7 ms + 16 us x the batch, whatever its size past the session's 27 ms:
+ * 64 is within 10 % of the best. */
 #define PROFILE_BATCH_MAX 64 /* SWEEP_PROFILE_QUEUE_MAX, PROFILER_BATCH_MAX */
 /* A configuration's share of its batch, where the plan is not at hand
- * (estimate_config_s: the progress line's ETA, --shard's weights): the
- * default experiment's groups hold about 8 configurations on average. */
-#define PROFILE_NOMINAL_BATCH 8.0
-/* Passes: the default set's 19 metrics take 3 on GH100 (default-metrics/run.json,
- * profiler_passes), the two DRAM counters 1 (run44): about one pass per 6 to
- * 7 metrics of a list, until the profiler counts them on the device. */
-#define PROFILE_DEFAULT_PASSES 3u
-#define PROFILE_METRICS_PER_PASS 6.5
+ * (estimate_config_s: the progress line's ETA, --shard's weights). */
+#define PROFILE_NOMINAL_BATCH 60.0
+/* Passes (counted by the profiler host API for GH100, which needs no GPU):
+ * the default set's hardware counters take 2, the SASS-patched metrics a
+ * pass of their own; a list of hardware metrics about one pass per 8.5. */
+#define PROFILE_DEFAULT_PASSES 2u
+#define PROFILE_METRICS_PER_PASS 8.5
 
 /* One configuration's own part of its batch. */
 static double profile_range_s(const sweep_config *c, const estimate_model *m, unsigned passes)
 {
-    return PROFILE_RANGE_S + passes * (PROFILE_RANGE_PASS_S + kernel_s(c, m));
+    double kernel = kernel_s(c, m);
+    return PROFILE_RANGE_S + passes * (PROFILE_RANGE_PASS_S + kernel) + (m->profile_patched ? PROFILE_PATCHED_EXTRA * kernel : 0);
 }
 
 static double profile_batch_s(unsigned passes) { return PROFILE_BATCH_S + passes * PROFILE_BATCH_PASS_S; }
@@ -278,9 +289,10 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
     *passes = 0;
     if (how && howlen) how[0] = '\0';
     if (m->no_profile || e->metrics_mode == METRICS_NONE) return 0;
-    *passes = e->metrics_mode == METRICS_LIST ? (unsigned)ceil(e->metric_count / PROFILE_METRICS_PER_PASS)
-                                              : PROFILE_DEFAULT_PASSES;
-    if (*passes < 1) *passes = 1;
+    *passes = estimate_profile_passes(e);
+    estimate_model mp = *m;
+    mp.profile_patched = estimate_profile_patched(e);
+    m = &mp;
     double total = 0;
     size_t batches = 0, in_batch = 0;
     const sweep_config *first = NULL;
@@ -304,13 +316,13 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
     if (how)
         snprintf(how, howlen,
                  "%zu batches, one per run of configurations on the same buffers (at most %d): %.3g s + %.3g s per pass a batch, "
-                 "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels; the batch "
-                 "constants fitted to two H200 runs of one configuration a batch, the pass's to a batch of 40 on "
-                 "an H200 (profiler_batch_test), the configuration's to the default experiment's profile stage on "
-                 "an H200; passes: %s",
+                 "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels%s; the "
+                 "constants measured inside CUPTI on an H200 (results/h200x4/profile-split); passes: %s",
                  batches, PROFILE_BATCH_MAX, PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
                  PROFILE_RANGE_PASS_S * 1e3,
-                 e->metrics_mode == METRICS_LIST ? "about one per 6.5 metrics listed" : "3 for the default set");
+                 mp.profile_patched ? " (the SASS-patched pass: 13x the kernel more)" : "",
+                 e->metrics_mode == METRICS_LIST ? "one per 8.5 hardware metrics listed, one more for SASS-patched ones"
+                                                 : "2 for the default set");
     return total;
 }
 
@@ -365,12 +377,43 @@ void estimate_after_rows(const sweep_plan *p, const experiment *e, const estimat
  * its reference once and profiles them in real batches (profile_batch_s each),
  * where estimate_config_s charges a nominal share of a batch; the pieces are
  * costed so, and a group split in two pays its reference and a batch twice. */
+/* e's metrics as CUPTI names: how many hardware ones, whether any is SASS-patched. */
+static void count_raw(const experiment *e, size_t *hardware, int *patched)
+{
+    *hardware = 0;
+    *patched = 0;
+    const char *names[EXPERIMENT_MAX_METRICS];
+    for (size_t i = 0; i < e->metric_count; i++) names[i] = e->metrics[i];
+    metric_plan *plan = metric_plan_new(names, e->metric_count, NULL, 0);
+    if (!plan) {
+        *hardware = e->metric_count;
+        return;
+    }
+    for (size_t i = 0; i < plan->nraw; i++) {
+        if (strstr(plan->raw[i], "__sass_")) *patched = 1;
+        else (*hardware)++;
+    }
+    metric_plan_free(plan);
+}
+
 unsigned estimate_profile_passes(const experiment *e)
 {
     if (e->metrics_mode == METRICS_NONE) return 0;
-    unsigned passes = e->metrics_mode == METRICS_LIST ? (unsigned)ceil(e->metric_count / PROFILE_METRICS_PER_PASS)
-                                                      : PROFILE_DEFAULT_PASSES;
+    if (e->metrics_mode != METRICS_LIST) return PROFILE_DEFAULT_PASSES;
+    size_t hardware;
+    int patched;
+    count_raw(e, &hardware, &patched);
+    unsigned passes = (unsigned)ceil((double)hardware / PROFILE_METRICS_PER_PASS) + (unsigned)patched;
     return passes < 1 ? 1 : passes;
+}
+
+int estimate_profile_patched(const experiment *e)
+{
+    if (e->metrics_mode != METRICS_LIST) return 0;
+    size_t hardware;
+    int patched;
+    count_raw(e, &hardware, &patched);
+    return patched;
 }
 
 double estimate_reference_s(const sweep_config *c, const estimate_model *m) { return input_reference_s(c, m); }

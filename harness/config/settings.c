@@ -278,7 +278,10 @@ static const setting table[] = {
      "the profile phase's metrics, one results.csv column each:\n"
      "study keys (warp_efficiency, dram_read_bytes, ...), legacy\n"
      "nvprof names or CUPTI names (dram__bytes_read.sum); default\n"
-     "(the study's set) or none. Unknown names: exit 2, with the\n"
+     "(the study's hardware counters, 2 passes), all (also the two\n"
+     "SASS-patched ones, branch_uniformity and global_load_efficiency:\n"
+     "a third pass, slow at large n) or none; default and all also\n"
+     "inside a list. Unknown names: exit 2, with the\n"
      "closest known ones. Each configuration is replayed once per\n"
      "pass, after its timing, the L2 flushed and emptied in each pass"},
     {"experiment", "cpu_baseline", NULL, set_yes_no, 0, 0, AT(cpu_baseline), SIZE(cpu_baseline), 0, NULL,

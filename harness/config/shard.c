@@ -161,6 +161,7 @@ int plan_pieces(const sweep_plan *p, const timing_params *t, unsigned workers, p
 {
     /* The built-in model on every process: the pieces must not depend on the device. */
     estimate_model m = estimate_model_default();
+    m.profile_patched = p->profile_patched;
     unsigned passes = p->profile_passes;
     plan_group *g;
     size_t groups;

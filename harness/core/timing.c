@@ -154,10 +154,12 @@ int timing_measure(const timing_params *p, double budget_s, timing_sample_fn fn,
     return rc;
 }
 
-unsigned sample_batch_for(double launch_ms)
+unsigned sample_batch_for(double launch_ms) { return sample_batch_within(launch_ms, 0); }
+
+unsigned sample_batch_within(double launch_ms, double target_ms)
 {
     if (!(launch_ms > 0)) return 1;
-    double k = ceil(SAMPLE_TARGET_MS / launch_ms);
+    double k = ceil((target_ms > 0 ? target_ms : SAMPLE_TARGET_MS) / launch_ms);
     if (k < 1) k = 1;
     if (k > SAMPLE_MAX_BATCH) k = SAMPLE_MAX_BATCH;
     return (unsigned)k;

@@ -28,6 +28,8 @@ typedef struct timing_params {
     double throttle_recovery_s; /* seconds */
     /* Untimed launches before the hot samples (ms); 0: WARM_TARGET_MS. */
     double warm_ms;
+    /* A sample's launches last at least this (ms); 0: SAMPLE_TARGET_MS. */
+    double sample_ms;
     /* Timing in two stages (harness/run/sweep_piece.c): every configuration
      * first to screen_samples samples a phase (0: no screen, every one to the
      * rule above); then, per input, the ones that could be their variant's
@@ -122,16 +124,24 @@ double timing_now(void);
 #define SAMPLE_TARGET_MS 0.5
 #define SAMPLE_MAX_BATCH 1024u
 unsigned sample_batch_for(double launch_ms);
+/* The same for a sample of at least target_ms (0: SAMPLE_TARGET_MS). */
+unsigned sample_batch_within(double launch_ms, double target_ms);
+/* The screen's samples (harness/run/sweep_piece.c): 0.1 ms, so at about 0.5 us
+ * of event jitter a sample reads within about 0.5 %, the screen's noise
+ * floor; at small n a configuration's screen takes about 2 ms instead of 8
+ * (h200x4/profile-split/2p10: 2.7 ms cold, 4.9 ms hot with 0.5 ms samples). */
+#define SCREEN_SAMPLE_MS 0.1
 
 /* Untimed launches before the hot samples, at least this long. Why: in the
  * H200 default run the first 2-3 hot samples at 2^28 (about 1.5 ms of
  * launches after the cold phase) were 15-19 % slower than the other 37,
  * which agreed within 0.5 %; one warm batch of 0.5 ms did not absorb it. */
 #define WARM_TARGET_MS 5.0
-/* The screen's warm-up before its hot samples (harness/run/sweep_piece.c):
- * the configurations before it on the same input have warmed the device, and
- * a configuration that is refined is warmed up in full again. */
-#define SCREEN_WARM_MS 1.0
+/* The screen's warm-up before its hot samples (harness/run/sweep_piece.c),
+ * one of its samples: the configurations before it on the same input have
+ * warmed the device, and a configuration that is refined is warmed up in
+ * full again. */
+#define SCREEN_WARM_MS 0.1
 
 /* A measurement whose samples spread more than SAMPLE_MAX_SPREAD
  * (stdev/median) is taken again with twice the launches per sample, at most

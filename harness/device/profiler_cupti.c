@@ -146,7 +146,7 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
         s->passes = passes;
         snprintf(s->status, sizeof s->status,
                  "ok: CUPTI range profiler on %s, %d pass%s a configuration, one range over its whole launcher, a "
-                 "group's configurations a session (up to %d; one with --devices), L2 flushed and emptied (%zu "
+                 "group's configurations a session (up to %d), L2 flushed and emptied (%zu "
                  "MiB of clean scratch read) before each range",
                  profiler_chip(c->prof), passes, passes == 1 ? "" : "es", PROFILER_BATCH_MAX, c->flush_bytes >> 20);
     } else {

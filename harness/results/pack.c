@@ -1,5 +1,6 @@
 /* `sweep pack DIR...` (pack.h): results.csv and samples.csv into their
- * gzip forms, read back before the plain files go; and the inverse for --resume. */
+ * gzip forms, read back before the plain files go; and the inverse for --resume.
+ * With --tables, the derived tables first (tables.c), and with --drop-rows the rows go. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/results/pack.h"
 
@@ -12,10 +13,12 @@
 
 #include "harness/core/exit_codes.h"
 #include "harness/core/files.h"
+#include "harness/results/tables.h"
 #include "results_io/csv.h"
 
 static const char pack_usage_text[] =
     "usage: sweep pack DIR... [--quiet]\n"
+    "       sweep pack --tables [--drop-rows] DIR... [--quiet]\n"
     "\n"
     "Packs finished results directories for committing: results.csv, and\n"
     "samples.csv and confirm.csv where the run has them, become results.csv.gz,\n"
@@ -24,14 +27,28 @@ static const char pack_usage_text[] =
     "confirm, --resume, the renderer) takes either form; --resume unpacks first.\n"
     "A directory already packed is left as it is.\n"
     "\n"
-    "  --quiet   no line per file packed\n"
+    "  --tables     first derive DIR/tables/ from the rows (results.csv or .gz),\n"
+    "               for a run whose rows are too many to commit: winners.csv.gz\n"
+    "               (each input x variant x finish: its fastest configuration, cold\n"
+    "               and hot), heatmap.csv.gz (every heatmap cell at every n),\n"
+    "               variant_medians.csv.gz (per variant: ok rows, median times and\n"
+    "               metrics), skipped.csv.gz (skipped rows by variant and reason)\n"
+    "               and README.md (what each is; the command that measures the\n"
+    "               rows again, from run.json's argv)\n"
+    "  --drop-rows  with --tables: once the tables are written and read back,\n"
+    "               remove results.csv(.gz) and samples.csv(.gz); run.json,\n"
+    "               summary.md, confirm.csv.gz, the report and charts stay\n"
+    "  --quiet      no line per file packed\n"
     "\n"
     "Exit status: 0 packed; 1 a file could not be written or did not read back\n"
-    "the same (its plain file kept); 2 bad input (no DIR, or a DIR without\n"
-    "results.csv or confirm.csv, plain or .gz).\n";
+    "the same (its plain file kept; with --drop-rows, the rows kept); 2 bad input\n"
+    "(no DIR, a DIR without results.csv or confirm.csv, plain or .gz, or with\n"
+    "--tables one without results.csv, plain or .gz).\n";
 
-/* The files a run's directory packs, in this order. */
+/* The files a run's directory packs, in this order; --drop-rows removes the first two. */
 static const char *const packed_names[] = {"results.csv", "samples.csv", "confirm.csv"};
+#define N_PACKED (sizeof packed_names / sizeof packed_names[0])
+#define N_ROW_FILES 2
 
 /* `path`, now copied into its other form (name + suffix beside it), removed. */
 static int remove_source(const char *path, const char *how, const char *name, const char *suffix, char *err,
@@ -133,14 +150,98 @@ static int pack_file(const char *dir, const char *name, int *done, char *err, si
     return 0;
 }
 
-int results_pack_dir(const char *dir, int quiet, char *err, size_t errlen)
+/* dir's files of names[0, n) that are plain, packed. */
+static int pack_names(const char *dir, const char *const *names, size_t n, int quiet, char *err, size_t errlen)
 {
-    for (size_t i = 0; i < sizeof packed_names / sizeof packed_names[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         int done = 0;
-        if (pack_file(dir, packed_names[i], &done, err, errlen)) return -1;
-        if (done && !quiet) fprintf(stderr, "sweep pack: %s/%s.gz\n", dir, packed_names[i]);
+        if (pack_file(dir, names[i], &done, err, errlen)) return -1;
+        if (done && !quiet) fprintf(stderr, "sweep pack: %s/%s.gz\n", dir, names[i]);
     }
     return 0;
+}
+
+int results_pack_dir(const char *dir, int quiet, char *err, size_t errlen)
+{
+    return pack_names(dir, packed_names, N_PACKED, quiet, err, errlen);
+}
+
+/* ---- --tables, --drop-rows -------------------------------------------------------------------- */
+
+static int pack_tables(const char *tables, int quiet, char *err, size_t errlen)
+{
+    const char *names[TABLES_COUNT];
+    for (int t = 0; t < TABLES_COUNT; t++) names[t] = tables_list[t].file;
+    return pack_names(tables, names, TABLES_COUNT, quiet, err, errlen);
+}
+
+/* Each packed table read back through the one reader: as many rows as were written. */
+static int check_tables(const char *tables, const tables_written *w, char *err, size_t errlen)
+{
+    for (int t = 0; t < TABLES_COUNT; t++) {
+        char path[SWEEP_PATH_MAX], gz[SWEEP_PATH_MAX];
+        csv_table tab;
+        if (path_join(path, sizeof path, tables, tables_list[t].file)) {
+            snprintf(err, errlen, "%.200s...: path too long", tables);
+            return -1;
+        }
+        if (csv_resolve(path, gz, sizeof gz) || strcmp(gz + strlen(gz) - 3, ".gz")) {
+            snprintf(err, errlen, "%s.gz: not written", path);
+            return -1;
+        }
+        if (csv_read_file(gz, &tab, err, errlen)) return -1;
+        size_t rows = tab.nrows;
+        csv_free(&tab);
+        if (rows != w->rows[t]) {
+            snprintf(err, errlen, "%s: reads back %zu rows, %zu were written", gz, rows, w->rows[t]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* results.csv and samples.csv, either form, removed: the tables stand for them. */
+static int drop_rows(const char *dir, int quiet, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < N_ROW_FILES; i++) {
+        pack_paths pp;
+        if (paths_of(dir, packed_names[i], "", &pp, err, errlen)) return -1;
+        const char *forms[] = {pp.plain, pp.gz};
+        for (size_t k = 0; k < 2; k++) {
+            if (!path_exists(forms[k])) continue;
+            if (remove(forms[k])) {
+                snprintf(err, errlen, "%s: cannot remove it: %s", forms[k], strerror(errno));
+                return -1;
+            }
+            if (!quiet) fprintf(stderr, "sweep pack: removed %s (tables/ stands for it)\n", forms[k]);
+        }
+    }
+    return 0;
+}
+
+/* dir/tables/ written, packed and read back; then dir packed, or with drop
+ * its confirm.csv packed and the rows removed (not gzipped first: a full
+ * run's plain rows are 130 MB, and pack_file's read-back holds them parsed). */
+static int tables_dir(const char *dir, int drop, int quiet, char *err, size_t errlen)
+{
+    char tables[SWEEP_PATH_MAX];
+    tables_written w;
+    if (path_join(tables, sizeof tables, dir, TABLES_DIR)) {
+        snprintf(err, errlen, "%.200s...: path too long", dir);
+        return -1;
+    }
+    if (results_tables_write(dir, drop, &w, err, errlen) || pack_tables(tables, quiet, err, errlen) ||
+        check_tables(tables, &w, err, errlen))
+        return -1;
+    if (!quiet)
+        fprintf(stderr, "sweep pack: %s/: %zu winners, %zu heatmap cells, %zu variant medians, %zu skipped lines "
+                        "from %zu rows\n",
+                tables, w.rows[0], w.rows[1], w.rows[2], w.rows[3], w.results_rows);
+    if (!drop) return results_pack_dir(dir, quiet, err, errlen);
+    return pack_names(dir, packed_names + N_ROW_FILES, N_PACKED - N_ROW_FILES, quiet, err, errlen) ||
+                   drop_rows(dir, quiet, err, errlen)
+               ? -1
+               : 0;
 }
 
 /* dir/name.gz into dir/name where only the packed form is there. */
@@ -172,46 +273,72 @@ int results_unpack_dir(const char *dir, char *err, size_t errlen)
     return 0;
 }
 
-int pack_main(int argc, char **argv)
+typedef struct pack_opts {
+    int quiet, tables, drop, ndirs;
+} pack_opts;
+
+/* The options: SWEEP_EXIT_OK to go on, -1 when --help was printed, else the exit status. */
+static int parse_opts(int argc, char **argv, pack_opts *o)
 {
-    int quiet = 0, ndirs = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(pack_usage_text, stdout);
-            return SWEEP_EXIT_OK;
+            return -1;
         }
-        if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) quiet = 1;
+        if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) o->quiet = 1;
+        else if (!strcmp(argv[i], "--tables")) o->tables = 1;
+        else if (!strcmp(argv[i], "--drop-rows")) o->drop = 1;
         else if (argv[i][0] == '-') {
             fprintf(stderr, "sweep pack: unknown option '%s' (see sweep pack --help)\n", argv[i]);
             return SWEEP_EXIT_USAGE;
-        } else ndirs++;
+        } else o->ndirs++;
     }
-    if (!ndirs) {
+    if (o->drop && !o->tables) {
+        fprintf(stderr, "sweep pack: --drop-rows needs --tables: the rows go only where the tables stand for them\n");
+        return SWEEP_EXIT_USAGE;
+    }
+    if (!o->ndirs) {
         fprintf(stderr, "sweep pack: no results directory given (see sweep pack --help)\n");
         return SWEEP_EXIT_USAGE;
     }
-    /* every directory checked before any is packed */
-    for (int i = 1; i < argc; i++) {
-        if (argv[i][0] == '-') continue;
-        char dir[SWEEP_PATH_MAX], csv[SWEEP_PATH_MAX], conf[SWEEP_PATH_MAX];
-        if (resolve_user_path(argv[i], dir, sizeof dir) || path_join(csv, sizeof csv, dir, "results.csv") ||
-            path_join(conf, sizeof conf, dir, "confirm.csv")) {
-            fprintf(stderr, "sweep pack: %.200s...: path too long\n", argv[i]);
-            return SWEEP_EXIT_USAGE;
-        }
-        /* a run, or a confirmation written elsewhere (sweep confirm --out) */
-        if (!path_is_dir(dir) || (!csv_exists(csv) && !csv_exists(conf))) {
-            fprintf(stderr, "sweep pack: %s: %s\n", argv[i],
-                    path_is_dir(dir) ? "no results.csv or confirm.csv (plain or .gz): not a results directory"
-                                     : "no such directory");
-            return SWEEP_EXIT_USAGE;
-        }
+    return SWEEP_EXIT_OK;
+}
+
+/* arg a directory this command can pack: 0, or -1 with one line said. */
+static int check_dir(const char *arg, const pack_opts *o)
+{
+    char dir[SWEEP_PATH_MAX], csv[SWEEP_PATH_MAX], conf[SWEEP_PATH_MAX];
+    if (resolve_user_path(arg, dir, sizeof dir) || path_join(csv, sizeof csv, dir, "results.csv") ||
+        path_join(conf, sizeof conf, dir, "confirm.csv")) {
+        fprintf(stderr, "sweep pack: %.200s...: path too long\n", arg);
+        return -1;
     }
+    const char *why = NULL;
+    if (!path_is_dir(dir)) why = "no such directory";
+    /* a run, or a confirmation written elsewhere (sweep confirm --out) */
+    else if (!csv_exists(csv) && !csv_exists(conf))
+        why = "no results.csv or confirm.csv (plain or .gz): not a results directory";
+    else if (o->tables && !csv_exists(csv))
+        why = "no results.csv or results.csv.gz: --tables derives its tables from the rows (dropped already?)";
+    if (why) fprintf(stderr, "sweep pack: %s: %s\n", arg, why);
+    return why ? -1 : 0;
+}
+
+int pack_main(int argc, char **argv)
+{
+    pack_opts o = {0};
+    int rc = parse_opts(argc, argv, &o);
+    if (rc) return rc < 0 ? SWEEP_EXIT_OK : rc;
+    /* every directory checked before any is packed */
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] != '-' && check_dir(argv[i], &o)) return SWEEP_EXIT_USAGE;
     for (int i = 1; i < argc; i++) {
         if (argv[i][0] == '-') continue;
         char dir[SWEEP_PATH_MAX], err[3 * SWEEP_PATH_MAX];
         resolve_user_path(argv[i], dir, sizeof dir);
-        if (results_pack_dir(dir, quiet, err, sizeof err)) {
+        int failed = o.tables ? tables_dir(dir, o.drop, o.quiet, err, sizeof err)
+                              : results_pack_dir(dir, o.quiet, err, sizeof err);
+        if (failed) {
             fprintf(stderr, "sweep pack: %s\n", err);
             return SWEEP_EXIT_FAILED;
         }

@@ -12,10 +12,17 @@
  * directory unpacks it first (results_unpack_dir), and `sweep pack` packs it
  * again after.
  *
+ * `sweep pack --tables [--drop-rows] DIR...`: a run whose rows are too many
+ * to commit (the full experiment's) first gets DIR/tables/, its derived
+ * tables gzipped and read back (harness/results/tables.h); --drop-rows then
+ * removes results.csv and samples.csv, plain or .gz, and keeps the rest.
+ *
  * Exit 0 (every directory packed, or already packed), 1 when a file could not
- * be written or did not read back the same (the plain file is kept), 2 on bad
- * input (no directory given, or one that holds neither results.csv nor
- * confirm.csv, plain or .gz: `sweep confirm --out` writes a directory of its own). */
+ * be written or did not read back the same (the plain file is kept; with
+ * --drop-rows, the rows), 2 on bad input (no directory given, or one that
+ * holds neither results.csv nor confirm.csv, plain or .gz: `sweep confirm
+ * --out` writes a directory of its own; with --tables, one without
+ * results.csv, plain or .gz; --drop-rows without --tables). */
 #ifndef HARNESS_PACK_H
 #define HARNESS_PACK_H
 

@@ -203,7 +203,7 @@ static dev_status measure_phase(run_ctx *ctx, const sweep_config *cfg, const ker
     const char *phase = cold ? "cold" : "hot";
     phase_call call = {ctx, cfg, a, cold, msg, len};
     samples_sink sink;
-    *batch = sample_batch_for(launch_ms);
+    *batch = sample_batch_within(launch_ms, ctx->timing ? ctx->timing->sample_ms : 0);
     phase_push(phase, cfg->v);
     /* samples.csv: the screen's samples apart from the full rule's (a refined row has both) */
     samples_begin(&sink, ctx, cfg, ctx->screening ? (cold ? "screen-cold" : "screen-hot") : phase, batch);

@@ -187,6 +187,7 @@ size_t run_piece(sweep_run *r, const size_t *idx, size_t n, sweep_row *rows, int
     screen.min_samples = screen.max_samples = r->e.timing.screen_samples;
     screen.screen_samples = 0;
     screen.warm_ms = SCREEN_WARM_MS;
+    screen.sample_ms = SCREEN_SAMPLE_MS;
     *interrupted = 0;
     ctx->timing = screening ? &screen : full;
     ctx->screening = screening;

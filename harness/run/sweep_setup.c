@@ -189,6 +189,7 @@ int run_read_plan(sweep_run *r)
     if (plan_build(&r->e, &r->plan, r->err, sizeof r->err)) return usage_error(r->err);
     r->model = estimate_model_default();
     r->model.no_profile = o->no_cupti;
+    r->model.profile_patched = r->plan.profile_patched;
     int rc = run_shard_plan(r);
     if (rc != RUN_GO) return rc;
     if (o->dry_run) {
