@@ -59,7 +59,7 @@ profiler_status profiler_measure(profiler *p, const char *range_name, int (*fn)(
 
 /* The most ranges one session measures; a larger batch is measured in
  * sessions of this many (each costs what one profiler_measure costs). */
-#define PROFILER_BATCH_MAX 64
+#define PROFILER_BATCH_MAX 512
 
 /* Measure `count` regions, range k being fn(user, k): for each pass, start
  * it, then for k = 0 .. count-1 in order: restore(user, k) (when not NULL,

@@ -594,6 +594,7 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
         return plan_error(p, "out of memory ordering the plan", err, errlen);
     p->profile_passes = estimate_profile_passes(e);
     p->profile_patched = estimate_profile_patched(e);
+    p->profile_batch = e->profile_batch;
     return 0;
 }
 

@@ -157,6 +157,11 @@ typedef struct experiment {
     metrics_mode metrics_mode;
     char metrics[EXPERIMENT_MAX_METRICS][EXPERIMENT_METRIC_LEN];
     size_t metric_count;
+    /* Configurations a CUPTI session profiles together, at most (1..512,
+     * SWEEP_PROFILE_QUEUE_MAX): a pass's start and stop are shared by them,
+     * while each range's push and pop cost grows with them (settings.c says
+     * what chose the default). */
+    unsigned profile_batch;
     /* After the main pass (harness/run/drift.h, harness/run/confirm.h): the first
      * drift_check configurations measured again (0: none); and, where the
      * plan has library rows, the confirmation phase: confirm_rounds
@@ -239,6 +244,7 @@ typedef struct sweep_plan {
      * by, the same on every process whatever its device. */
     unsigned profile_passes;
     int profile_patched; /* estimate_profile_patched */
+    unsigned profile_batch; /* the experiment's: the model's batches */
 } sweep_plan;
 
 /* Expand e against the registry. Fails (-1, message) when a variant or family

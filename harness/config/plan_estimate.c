@@ -224,7 +224,7 @@ void format_duration(double s, char *buf, size_t len)
  * The sweep profiles consecutive configurations on the same buffers (one
  * kind, dtype and n: config_batch_with) in one batch, after their timings;
  * with order = variant that is one variant's, with order = size every
- * variant's at that input: one CUPTI session per batch of at most PROFILE_BATCH_MAX
+ * variant's at that input: one CUPTI session per batch of at most [profile] batch
  * (harness/device/profiler.h, cupti/profiler.h), each configuration one range
  * of every pass, the L2 flushed before each range. The constants are the
  * parts run.json's stages measured inside CUPTI on an H200
@@ -245,14 +245,12 @@ void format_duration(double s, char *buf, size_t len)
 #define PROFILE_RANGE_PASS_S 0.00115
 #define PROFILE_RANGE_S 0.0002
 #define PROFILE_PATCHED_EXTRA 13.0
-/* Why 64: a pass's start and stop and each range's push and pop cost in
- * proportion to the session's ranges. In batches of up to 512 (about 190 an
- * input at each n of the default experiment) a pass cost 0.34 s to start and
- * stop and a range 3.9 ms (h200x4/batch-512: the default at 2^10), against
- * 0.098 s and 1.05 ms in batches of 64, so a configuration's pass costs about
- * 1.7 ms + 16 us x the batch, whatever its size past the session's 27 ms:
- * 64 is within 10 % of the best. */
-#define PROFILE_BATCH_MAX 64 /* SWEEP_PROFILE_QUEUE_MAX, PROFILER_BATCH_MAX */
+/* These constants are for batches of 64 ([profile] batch, the default).
+ * Larger batches cost more a range and a pass: in batches of up to 512 a
+ * pass's start and stop took 0.34 s and a range 3.9 ms (the default at
+ * 2^10; h200x4-two-pass/batch512/split-2p10), which this model does not
+ * follow. */
+#define PROFILE_BATCH_DEFAULT 64 /* [profile] batch, where a plan does not say */
 /* A configuration's share of its batch, where the plan is not at hand
  * (estimate_config_s: the progress line's ETA, --shard's weights). */
 #define PROFILE_NOMINAL_BATCH 60.0
@@ -277,9 +275,9 @@ static double profile_config_s(const sweep_config *c, const estimate_model *m, u
 }
 
 /* Whether c joins the batch that `first` opened (the sweep's rule). */
-static int same_batch(const sweep_config *first, const sweep_config *c, size_t in_batch)
+static int same_batch(const sweep_plan *p, const sweep_config *first, const sweep_config *c, size_t in_batch)
 {
-    return first && in_batch < PROFILE_BATCH_MAX && config_batch_with(first, c);
+    return first && in_batch < (p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT) && config_batch_with(first, c);
 }
 
 double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
@@ -303,7 +301,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
             first = NULL;
             continue;
         }
-        if (!same_batch(first, c, in_batch)) {
+        if (!same_batch(p, first, c, in_batch)) {
             batches++;
             total += profile_batch_s(*passes);
             first = c;
@@ -318,7 +316,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
                  "%zu batches, one per run of configurations on the same buffers (at most %d): %.3g s + %.3g s per pass a batch, "
                  "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels%s; the "
                  "constants measured inside CUPTI on an H200 (results/h200x4/profile-split); passes: %s",
-                 batches, PROFILE_BATCH_MAX, PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
+                 batches, p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT, PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
                  PROFILE_RANGE_PASS_S * 1e3,
                  mp.profile_patched ? " (the SASS-patched pass: 13x the kernel more)" : "",
                  e->metrics_mode == METRICS_LIST ? "one per 8.5 hardware metrics listed, one more for SASS-patched ones"
@@ -446,7 +444,7 @@ double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const t
             batch = NULL;
             continue;
         }
-        if (!same_batch(batch, c, in_batch)) {
+        if (!same_batch(p, batch, c, in_batch)) {
             total += profile_batch_s(passes);
             batch = c;
             in_batch = 0;

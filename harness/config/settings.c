@@ -284,6 +284,15 @@ static const setting table[] = {
      "inside a list. Unknown names: exit 2, with the\n"
      "closest known ones. Each configuration is replayed once per\n"
      "pass, after its timing, the L2 flushed and emptied in each pass"},
+    /* 64: on the default experiment (H200) a pass's start and stop took 0.098 s and a range's push and pop
+     * 1.05 ms in batches of 64, 0.34 s and 3.9 ms in batches of up to 512 (about 190 an input), so the
+     * profile stage took about the same either way (51.4 s and 43.1 s on two hosts, the first beside GPU
+     * tests); experiments/results/h200x4-two-pass says which runs. */
+    {"profile", "batch", "--profile-batch", set_count, 1, 512, AT(profile_batch), SIZE(profile_batch), 0, "64",
+     SETTING_HELP_MEASURE, "N",
+     "configurations one CUPTI session profiles together, at\n"
+     "most (1..512; each pass's start and stop are shared, each\n"
+     "range's push and pop grow with the batch)"},
     {"experiment", "cpu_baseline", NULL, set_yes_no, 0, 0, AT(cpu_baseline), SIZE(cpu_baseline), 0, NULL,
      SETTING_FILE_ONLY, NULL, NULL},
 };

@@ -94,7 +94,7 @@ typedef struct sweep_profiler_setup {
 /* Batches (2b above): at most this many configurations are queued; queue()
  * answers SWEEP_PROFILE_QUEUE_FULL when it took the configuration and wants
  * run_queue() before the next (its workspaces reached its memory cap). */
-#define SWEEP_PROFILE_QUEUE_MAX 64
+#define SWEEP_PROFILE_QUEUE_MAX 512
 #define SWEEP_PROFILE_QUEUE_FULL 1
 
 /* Around each queued configuration's launch in run_queue(): its NVTX ranges. */

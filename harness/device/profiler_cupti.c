@@ -11,8 +11,13 @@
 #include "harness/device/l2_flush.h"
 
 /* The workspaces of queued configurations, together, before queue() asks for
- * the batch to run: they are held while the next configurations are timed. */
-#define QUEUE_WORKSPACE_CAP ((size_t)256 << 20)
+ * the batch to run: they are held while the next configurations are timed.
+ * 1 GiB: at 256 MiB the heaviest inputs of the full experiment (2^25-2^30)
+ * ran 2700 sessions for 51,200 configurations, and the passes' starts and
+ * stops took about 830 of the workers' 2249 s (h200x4-two-pass/full-partial);
+ * 1 GiB still leaves an 80 GB card the room of its largest input (2 x 8 GiB
+ * at 2^30 f64). */
+#define QUEUE_WORKSPACE_CAP ((size_t)1 << 30)
 
 /* One queued configuration: shared in/out, its own workspace. */
 typedef struct queued {
@@ -146,7 +151,7 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
         s->passes = passes;
         snprintf(s->status, sizeof s->status,
                  "ok: CUPTI range profiler on %s, %d pass%s a configuration, one range over its whole launcher, a "
-                 "group's configurations a session (up to %d), L2 flushed and emptied (%zu "
+                 "group's configurations a session (up to [profile] batch, at most %d), L2 flushed and emptied (%zu "
                  "MiB of clean scratch read) before each range",
                  profiler_chip(c->prof), passes, passes == 1 ? "" : "es", PROFILER_BATCH_MAX, c->flush_bytes >> 20);
     } else {

@@ -100,6 +100,8 @@ static void run_json_timing(json_t *o, const experiment *e)
     json_object_set_new(t, RK(SPREAD), json_string(spread));
     json_object_set_new(t, RK(WARM_MS), json_real(WARM_TARGET_MS));
     json_object_set_new(t, RK(SAMPLE_TARGET_MS), json_real(SAMPLE_TARGET_MS));
+    json_object_set_new(t, RK(SCREEN_SAMPLE_MS), json_real(SCREEN_SAMPLE_MS));
+    json_object_set_new(t, RK(SCREEN_WARM_MS), json_real(SCREEN_WARM_MS));
     json_object_set_new(o, RK(TIMING), t);
     json_object_set_new(o, RK(SEED), json_integer((json_int_t)e->seed));
 }
@@ -228,6 +230,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(METRIC_UNITS), units);
     run_json_measures(o);
     json_object_set_new(o, RK(PROFILER_PASSES), json_integer(ri->profiler_passes));
+    if (ri->exp) json_object_set_new(o, RK(PROFILE_BATCH), json_integer(ri->exp->profile_batch));
     json_object_set_new(o, RK(PROFILER_STATUS), json_string(ri->profiler_status));
     if (ri->exp) run_json_timing(o, ri->exp);
     json_t *plan = json_object();

@@ -320,7 +320,8 @@ void profile_queue_run(run_ctx *ctx)
 void profile_queue_settle(run_ctx *ctx, const sweep_config *next)
 {
     if (!ctx->n_queued) return;
-    if (next && !ctx->queue_full && ctx->n_queued < SWEEP_PROFILE_QUEUE_MAX &&
+    size_t cap = ctx->batch_max && ctx->batch_max < SWEEP_PROFILE_QUEUE_MAX ? ctx->batch_max : SWEEP_PROFILE_QUEUE_MAX;
+    if (next && !ctx->queue_full && ctx->n_queued < cap &&
         config_batch_with(&ctx->queue[0].cfg, next))
         return;
     profile_queue_run(ctx);

@@ -36,6 +36,7 @@ static int worker_open(void *p, int ordinal, worker_hello *h, char *msg, size_t 
     ctx->e = &r->e;
     ctx->metric_count = r->mc.count;
     ctx->batching = r->prof && r->prof->queue && r->prof->run_queue;
+    ctx->batch_max = r->e.profile_batch;
     ctx->cap_oom = registry_count() * DTYPE_COUNT;
     ctx->oom = calloc(ctx->cap_oom, sizeof *ctx->oom);
     if (!ctx->oom) ctx->cap_oom = 0;

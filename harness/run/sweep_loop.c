@@ -49,6 +49,7 @@ static void run_begin_loop(sweep_run *r)
     ctx->metric_count = r->mc.count;
     ctx->samples = r->samples;
     ctx->batching = r->prof && r->prof->queue && r->prof->run_queue;
+    ctx->batch_max = r->e.profile_batch;
     ctx->cap_oom = registry_count() * DTYPE_COUNT;
     ctx->oom = calloc(ctx->cap_oom, sizeof *ctx->oom);
     if (!ctx->oom) ctx->cap_oom = 0;

@@ -87,6 +87,7 @@ typedef struct run_ctx {
     int screening;     /* the screen stage measures now (samples.csv names its phases screen-cold, screen-hot) */
     /* the profile phase in batches (harness/device/profiler.h, 2b): the single-device loop only */
     int batching;
+    unsigned batch_max; /* [profile] batch: at most this many queued (<= SWEEP_PROFILE_QUEUE_MAX) */
     const variant *open_variant; /* whose NVTX range is open (the single-device loop) */
     profile_entry queue[SWEEP_PROFILE_QUEUE_MAX];
     size_t n_queued;
