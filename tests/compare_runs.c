@@ -186,18 +186,6 @@ void expect_bad(const char *base, const char *newer, const char *arg, const char
 
 /* ---- committed runs, copied ------------------------------------------------------------ */
 
-static void copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    assert_non_null(in);
-    assert_non_null(out);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0) assert_int_equal(fwrite(buf, 1, n, out), n);
-    fclose(in);
-    assert_int_equal(fclose(out), 0);
-}
-
 char *copy_committed_run(const char *rel_dir, const char *parent, const char *name)
 {
     static const char *const files[] = {"results.csv", "run.json", "samples.csv", "summary.md"};
@@ -209,8 +197,8 @@ char *copy_committed_run(const char *rel_dir, const char *parent, const char *na
         char gz[600], from_gz[4200];
         snprintf(gz, sizeof gz, "%s.gz", files[i]);
         snprintf(from_gz, sizeof from_gz, "%s.gz", from ? from : "");
-        if (from && tu_exists(from)) copy_file(from, tu_path(dest, files[i]));
-        else if (from && tu_exists(from_gz)) copy_file(from_gz, tu_path(dest, gz)); /* packed (sweep pack): as it is */
+        if (from && tu_exists(from)) tu_copy_file(from, tu_path(dest, files[i]));
+        else if (from && tu_exists(from_gz)) tu_copy_file(from_gz, tu_path(dest, gz)); /* packed (sweep pack): as it is */
         else assert_true(i >= 2); /* results.csv and run.json: every run has them */
     }
     return dest;

@@ -31,18 +31,6 @@ static char err[8192];
 
 /* ---- fixtures ----------------------------------------------------------------------------------- */
 
-static void copy_file(const char *from, const char *to)
-{
-    FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-    assert_non_null(in);
-    assert_non_null(out);
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0) assert_int_equal(fwrite(buf, 1, n, out), n);
-    fclose(in);
-    assert_int_equal(fclose(out), 0);
-}
-
 /* A copy of the committed run in a fresh directory (the committed one stays untouched). */
 static const char *screen_copy(const char *tag)
 {
@@ -55,7 +43,7 @@ static const char *screen_copy(const char *tag)
     snprintf(src, sizeof src, "%.*s", (int)(strrchr(json, '/') - json), json);
     static const char *const files[] = {"results.csv.gz", "run.json", "summary.md", "confirm.csv.gz"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        copy_file(tu_path(src, files[i]), tu_path(dir, files[i]));
+        tu_copy_file(tu_path(src, files[i]), tu_path(dir, files[i]));
     return dir;
 }
 

@@ -20,6 +20,8 @@ json_t *tu_load_json(const char *path);
 /* The whole file, NUL-terminated (malloc'd), or NULL. */
 char *tu_read_file(const char *path);
 int tu_write_file(const char *path, const char *text);
+/* A byte-for-byte copy of `from` at `to`; fails the test when either cannot be used. */
+void tu_copy_file(const char *from, const char *to);
 int tu_exists(const char *path);
 size_t tu_count_lines(const char *text);
 /* Occurrences of needle in haystack. */
