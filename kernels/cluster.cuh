@@ -27,6 +27,8 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include "kernels/launch_attribute.cuh"
+
 #define CLUSTER_SIZE_LIST(X, ...) X(1, __VA_ARGS__) X(2, __VA_ARGS__) X(4, __VA_ARGS__) X(8, __VA_ARGS__)
 #define CLUSTER_MAX_BLOCKS 8u
 
@@ -83,19 +85,12 @@ static cudaError_t launch_cluster(void (*kernel)(Params...), unsigned grid, unsi
 {
     if (!cluster_launch_supported()) return cudaErrorNotSupported;
     if (cluster == 0 || cluster > CLUSTER_MAX_BLOCKS || grid % cluster) return cudaErrorInvalidClusterSize;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = cluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(block);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
-    cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, (Params)args...);
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = cluster;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cudaError_t err = launch_with_attribute(kernel, grid, block, smem, s, attr, args...);
     if (err != cudaSuccess) (void)cudaGetLastError();
     return err;
 }

@@ -119,13 +119,10 @@ static size_t workspace(const kernel_args *a)
     return lookback_layout(LOOKBACK_HEADER, clusters_of(a), dtype_size(a->dtype), NULL);
 }
 
-/* Counter, epoch and every status word to 0 (status 0 is INVALID in any epoch). */
+/* Counter, epoch and every status word to 0 (scan_lookback.cuh). */
 static cudaError_t workspace_init(const kernel_args *a, cudaStream_t s)
 {
-    size_t status_end;
-    size_t need = lookback_layout(LOOKBACK_HEADER, clusters_of(a), dtype_size(a->dtype), &status_end);
-    if (!a->workspace || a->workspace_bytes < need) return cudaErrorInvalidValue;
-    return cudaMemsetAsync(a->workspace, 0, status_end, s);
+    return lookback_workspace_init(a->workspace, a->workspace_bytes, clusters_of(a), dtype_size(a->dtype), s);
 }
 
 template <typename T, typename Op, unsigned ITEMS> static cudaError_t launch_items(const kernel_args *a, cudaStream_t s)

@@ -195,6 +195,18 @@ static inline size_t lookback_layout(size_t header, size_t tiles, size_t elem, s
     return p.size;
 }
 
+/* A one-launch scan's workspace made ready (its variant's workspace_init):
+ * the header (counter and epoch) and every status word to 0, status 0 being
+ * INVALID in any epoch; the values after them need no clearing. */
+static inline cudaError_t lookback_workspace_init(void *ws, size_t ws_bytes, size_t tiles, size_t elem,
+                                                  cudaStream_t s)
+{
+    size_t status_end;
+    size_t need = lookback_layout(LOOKBACK_HEADER, tiles, elem, &status_end);
+    if (!ws || ws_bytes < need) return cudaErrorInvalidValue;
+    return cudaMemsetAsync(ws, 0, status_end, s);
+}
+
 template <typename T>
 static tile_status<T, true> lookback_status_at(char *ws, size_t header, size_t tiles, unsigned epoch,
                                                tile_status<T, true> *)

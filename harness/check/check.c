@@ -354,7 +354,9 @@ static int accepted(const variant *v, const kernel_args *cfg, check_result *r)
     return 0;
 }
 
-check_result check_run(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed)
+/* check_run (launch: draw, poison, launch, compare) and check_compare_output
+ * (compare what the buffers hold): one path, the launch the only difference. */
+static check_result check_path(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed, int launch)
 {
     check_result r;
     memset(&r, 0, sizeof r);
@@ -363,22 +365,18 @@ check_result check_run(check_ctx *c, const variant *v, const kernel_args *cfg, u
     kernel_args a = *cfg;
     cudaError_t err = check_prepare(c, v, &a);
     if (err != cudaSuccess) return fail_cuda(r, err, "allocating device buffers");
-    r = run_variant(v, &a, seed, r);
+    if (launch) r = run_variant(v, &a, seed, r);
     if (r.cuda_error == cudaSuccess) r = compare_output(c, v, &a, seed, r);
     r.seconds = now_s() - t0;
     return r;
 }
 
+check_result check_run(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed)
+{
+    return check_path(c, v, cfg, seed, 1);
+}
+
 check_result check_compare_output(check_ctx *c, const variant *v, const kernel_args *cfg, uint64_t seed)
 {
-    check_result r;
-    memset(&r, 0, sizeof r);
-    double t0 = now_s();
-    if (!accepted(v, cfg, &r)) return r;
-    kernel_args a = *cfg;
-    cudaError_t err = check_prepare(c, v, &a);
-    if (err != cudaSuccess) return fail_cuda(r, err, "allocating device buffers");
-    r = compare_output(c, v, &a, seed, r);
-    r.seconds = now_s() - t0;
-    return r;
+    return check_path(c, v, cfg, seed, 0);
 }
