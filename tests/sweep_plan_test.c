@@ -833,10 +833,41 @@ static void test_vs_cub_overrides(void **state)
     plan_free(&p);
 }
 
+/* Each run configuration's peers (the refine stage's count in the time model)
+ * are its variant's run configurations at its input, counted here the long way;
+ * a skipped one has none. */
+static void test_peers(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    char why[1024];
+    experiment_defaults(&e);
+    assert_int_equal(plan_build(&e, &p, why, sizeof why), 0);
+    size_t run = 0;
+    for (size_t i = 0; i < p.count; i++) {
+        const sweep_config *c = &p.configs[i];
+        if (c->skip_reason) {
+            assert_int_equal(c->peers, 0);
+            continue;
+        }
+        unsigned same = 0;
+        for (size_t j = 0; j < p.count; j++) {
+            const sweep_config *d = &p.configs[j];
+            same += !d->skip_reason && d->v == c->v && config_same_input(c, d);
+        }
+        assert_int_equal(c->peers, same);
+        run++;
+    }
+    assert_true(run > 1000);
+    plan_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_peers),
         cmocka_unit_test(test_pow2_and_names),
         cmocka_unit_test(test_globs),
         cmocka_unit_test(test_experiment_file),

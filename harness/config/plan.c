@@ -5,6 +5,7 @@
 #include "harness/config/plan.h"
 
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -563,6 +564,45 @@ static int sort_by_input(sweep_plan *p)
     return 0;
 }
 
+/* Each run configuration's peers: its variant's run configurations at its input. */
+typedef struct peer_key {
+    uintptr_t v;
+    int dtype, op, scan;
+    size_t n, idx;
+} peer_key;
+
+static int peer_cmp(const void *pa, const void *pb)
+{
+    const peer_key *a = pa, *b = pb;
+    if (a->v != b->v) return a->v < b->v ? -1 : 1;
+    if (a->dtype != b->dtype) return a->dtype < b->dtype ? -1 : 1;
+    if (a->op != b->op) return a->op < b->op ? -1 : 1;
+    if (a->scan != b->scan) return a->scan < b->scan ? -1 : 1;
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    return 0;
+}
+
+static int count_peers(sweep_plan *p)
+{
+    peer_key *k = malloc((p->count ? p->count : 1) * sizeof *k);
+    if (!k) return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        sweep_config *c = &p->configs[i];
+        c->peers = 0;
+        if (c->skip_reason) continue;
+        k[m++] = (peer_key){(uintptr_t)c->v, (int)c->dtype, (int)c->op,
+                            c->v->kind == KIND_SCAN ? (int)c->scan_mode : -1, c->n, i};
+    }
+    qsort(k, m, sizeof *k, peer_cmp);
+    for (size_t lo = 0, hi; lo < m; lo = hi) {
+        for (hi = lo + 1; hi < m && !peer_cmp(&k[lo], &k[hi]); hi++) continue;
+        for (size_t j = lo; j < hi; j++) p->configs[k[j].idx].peers = (unsigned)(hi - lo);
+    }
+    free(k);
+    return 0;
+}
+
 int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
@@ -592,6 +632,7 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
     }
     if (e->order == PLAN_ORDER_SIZE && sort_by_input(p))
         return plan_error(p, "out of memory ordering the plan", err, errlen);
+    if (count_peers(p)) return plan_error(p, "out of memory counting the plan's peers", err, errlen);
     p->profile_passes = estimate_profile_passes(e);
     p->profile_patched = estimate_profile_patched(e);
     p->profile_batch = e->profile_batch;

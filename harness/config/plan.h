@@ -222,6 +222,8 @@ typedef struct sweep_config {
     scan_mode_t scan_mode;           /* scans */
     const char *skip_reason; /* NULL: run it; else why it is skipped (static text) */
     int validate;            /* 1: validated itself; 0: its group's first configuration vouches for it */
+    unsigned peers;          /* run configurations of its variant at its input, itself included (0: skipped):
+                                how many of them the refine stage takes (plan_estimate.c) */
 } sweep_config;
 
 /* The kernel_args of c's launch: its values, no buffers (the caller sets

@@ -36,19 +36,27 @@ estimate_model estimate_model_default(void)
  * of --metrics all, batches of at most 64), at -4.6 % of the default run
  * (252.6 s measured), -4.9 % and -1.6 % of the full experiment's shards 0/32
  * and 1/32 (278.2 s, 262.8 s; h200x4/). */
-#define CONFIG_FIXED_S 4e-3
+/* With the refine stage counted per variant and input (REFINE_BASE below),
+ * 0.5 ms: the model meets the two-pass build's default run on one card at
+ * its timing stages (95.5 s measured, h200x4-two-pass/batch512/default-1gpu). */
+#define CONFIG_FIXED_S 0.5e-3
 /* The host's time to queue one launch of a sample's batch: the stream is
  * held until all are queued (a sample at 2^10, 167 launches of 3 us, took
  * about 0.9 ms where its kernels run 0.5 ms: h200x4/profile-split/2p10). */
 #define LAUNCH_ENQUEUE_S 2.5e-6
-/* With a screen (timing.screen > 0), the share of configurations refined.
- * Measured on one H200 host (experiments/results/h200x4): the default
- * experiment refined 823 of 4195 (19.6 %), the full experiment's shards 0/32
- * and 1/32 671 of 5122 (13.1 %) and 802 of 5690 (14.1 %): an input of more
- * configurations a variant has fewer near its best. 0.16 puts the model
- * within 1.7 % of the default run, +6.8 % and +12.9 % of the two shards,
- * -0.8 % and -2.4 % of the default over 2 and 4 GPUs. run.json
- * stages.refined says it for every run. */
+/* With a screen (timing.screen > 0), how many configurations the refine
+ * stage takes: of a variant's c configurations at an input (sweep_config.peers),
+ * about REFINE_BASE + REFINE_SLOPE x c, at most c. Measured on H200 runs
+ * (h200x4-two-pass): the default experiment refined 1.8 of 5, 3.2 of 9, 3.7 of
+ * 25 and 6.7 of 58 (averages over the pairs of each size), the full
+ * experiment's heaviest inputs 3.0 of 7, 3.3 of 20 and 18 of 156: near each
+ * variant's best a few, and a tenth of the rest (the input's margin,
+ * refine_within). A flat share (16 % before) put the default's refine stage at
+ * 0.6x and the full shards' at 1.4x what they took: the few-configuration
+ * variants, slow rungs among them, refine most of theirs. REFINE_SHARE stands
+ * where a configuration has no peers counted. */
+#define REFINE_BASE 2.0
+#define REFINE_SLOPE 0.1
 #define REFINE_SHARE 0.16
 
 /* One launch: the variant's bytes at its own fraction of peak (plan_speed.c), 5 us at least. */
@@ -187,7 +195,9 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     screen.screen_samples = 0;
     screen.warm_ms = SCREEN_WARM_MS;
     screen.sample_ms = SCREEN_SAMPLE_MS;
-    *measure = measure_s(c, &screen, m, kernel, 1) + REFINE_SHARE * *measure;
+    double share = REFINE_SHARE;
+    if (c->peers) share = fmin(1.0, (REFINE_BASE + REFINE_SLOPE * c->peers) / c->peers);
+    *measure = measure_s(c, &screen, m, kernel, 1) + share * *measure;
 }
 
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes);
