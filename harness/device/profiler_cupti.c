@@ -13,7 +13,7 @@
 /* The workspaces of queued configurations, together, before queue() asks for
  * the batch to run: they are held while the next configurations are timed.
  * 1 GiB: at 256 MiB the heaviest inputs of the full experiment (2^25-2^30)
- * ran 2700 sessions for 51,200 configurations, and the passes' starts and
+ * ran about 2700 sessions for 51,200 configurations, and the passes' starts and
  * stops took about 830 of the workers' 2249 s (h200x4-two-pass/full-partial);
  * 1 GiB still leaves an 80 GB card the room of its largest input (2 x 8 GiB
  * at 2^30 f64). */
