@@ -1,4 +1,4 @@
-/* Metric names, the default set and derived values: see metrics.h. */
+/* Metric names: the table, the default set and derived values; see metrics.h. */
 #define _POSIX_C_SOURCE 200809L /* strnlen */
 #include "cupti/metrics.h"
 
@@ -12,7 +12,7 @@
 
 #define WARP_LANES 32.0
 
-const metric_def metric_defaults[] = {
+const metric_def metric_table[] = {
     {"warp_efficiency", "warp execution efficiency",
      "smsp__thread_inst_executed_per_inst_executed.ratio", NULL, "fraction",
      "warp_execution_efficiency", METRIC_PER_LANE, 0},
@@ -67,15 +67,15 @@ const metric_def metric_defaults[] = {
      "ns", "", METRIC_RAW, 0},
 };
 
-const size_t metric_default_count = sizeof metric_defaults / sizeof metric_defaults[0];
+const size_t metric_table_count = sizeof metric_table / sizeof metric_table[0];
 
 const metric_def *metric_find_key(const char *key)
 {
     if (!key)
         return NULL;
-    for (size_t i = 0; i < metric_default_count; i++)
-        if (strcmp(metric_defaults[i].key, key) == 0)
-            return &metric_defaults[i];
+    for (size_t i = 0; i < metric_table_count; i++)
+        if (strcmp(metric_table[i].key, key) == 0)
+            return &metric_table[i];
     return NULL;
 }
 
@@ -83,9 +83,9 @@ const metric_def *metric_find_nvprof(const char *nvprof)
 {
     if (!nvprof || !*nvprof)
         return NULL;
-    for (size_t i = 0; i < metric_default_count; i++)
-        if (strcmp(metric_defaults[i].nvprof, nvprof) == 0)
-            return &metric_defaults[i];
+    for (size_t i = 0; i < metric_table_count; i++)
+        if (strcmp(metric_table[i].nvprof, nvprof) == 0)
+            return &metric_table[i];
     return NULL;
 }
 
@@ -278,13 +278,13 @@ static size_t add_unique(const char **out, size_t n, size_t cap, const char *s)
     return n + 1;
 }
 
-size_t metric_default_candidates(const char **out, size_t cap)
+size_t metric_table_candidates(const char **out, size_t cap)
 {
     size_t n = 0;
     if (!out)
         return 0;
-    for (size_t i = 0; i < metric_default_count; i++) {
-        const metric_def *d = &metric_defaults[i];
+    for (size_t i = 0; i < metric_table_count; i++) {
+        const metric_def *d = &metric_table[i];
         n = add_unique(out, n, cap, d->key);
         n = add_unique(out, n, cap, d->nvprof);
         n = add_unique(out, n, cap, d->name);
@@ -322,9 +322,9 @@ static size_t plan_raw(metric_plan *p, const char *name)
 
 static const metric_def *find_raw_name(const char *name)
 {
-    for (size_t i = 0; i < metric_default_count; i++)
-        if (metric_defaults[i].kind == METRIC_RAW && strcmp(metric_defaults[i].name, name) == 0)
-            return &metric_defaults[i];
+    for (size_t i = 0; i < metric_table_count; i++)
+        if (metric_table[i].kind == METRIC_RAW && strcmp(metric_table[i].name, name) == 0)
+            return &metric_table[i];
     return NULL;
 }
 
@@ -354,7 +354,7 @@ static int plan_add(metric_plan *p, const char *name, char *msg, size_t msglen)
         char why[256] = "";
         if (metric_name_check(name, why, sizeof why) != 0) {
             const char *cands[4 * 64];
-            size_t nc = metric_default_candidates(cands, sizeof cands / sizeof cands[0]);
+            size_t nc = metric_table_candidates(cands, sizeof cands / sizeof cands[0]);
             cupti_msg_set(msg, msglen, "unknown metric '%s': %s", name, why);
             metric_append_suggestions(msg, msglen, name, cands, nc);
             return -1;
@@ -377,8 +377,8 @@ static int plan_add_item(metric_plan *p, const char *item, char *msg, size_t msg
     int all = strcmp(item, "all") == 0;
     if (!all && strcmp(item, "default") != 0)
         return plan_add(p, item, msg, msglen);
-    for (size_t i = 0; i < metric_default_count; i++)
-        if ((all || !metric_defaults[i].instrumented) && plan_add(p, metric_defaults[i].key, msg, msglen) != 0)
+    for (size_t i = 0; i < metric_table_count; i++)
+        if ((all || !metric_table[i].instrumented) && plan_add(p, metric_table[i].key, msg, msglen) != 0)
             return -1;
     return 0;
 }
@@ -433,9 +433,9 @@ metric_plan *metric_plan_parse(const char *list, char *msg, size_t msglen)
 size_t metric_default_keys(const char **out, size_t cap)
 {
     size_t n = 0;
-    for (size_t i = 0; i < metric_default_count && n < cap; i++)
-        if (!metric_defaults[i].instrumented)
-            out[n++] = metric_defaults[i].key;
+    for (size_t i = 0; i < metric_table_count && n < cap; i++)
+        if (!metric_table[i].instrumented)
+            out[n++] = metric_table[i].key;
     return n;
 }
 

@@ -1,9 +1,9 @@
-/* Hardware metric names for the profiler: the study's default metric set,
+/* Hardware metric names for the profiler: the study's metric table and default set,
  * metric-list parsing, name suggestions and derived values. Plain C with no
  * CUPTI dependency, so all of it runs (and is tested) without a GPU.
  *
  * Three kinds of names are accepted wherever a metric list is read:
- *   - a study key from the default table ("warp_efficiency", "l2_hit_rate"),
+ *   - a study key from the metric table ("warp_efficiency", "l2_hit_rate"),
  *   - a legacy nvprof name ("gld_efficiency"): the first table entry carrying it,
  *   - a CUPTI (Perfworks) metric name ("dram__bytes_read.sum"), checked here
  *     for syntax only; whether the chip knows it is the profiler's business. */
@@ -43,8 +43,8 @@ typedef struct metric_def {
 /* Every metric the study names, in column order. The default set is the
  * entries that are not instrumented: hardware counters only, 2 passes on
  * sm_90 (3 with the instrumented ones). */
-extern const metric_def metric_defaults[];
-extern const size_t metric_default_count;
+extern const metric_def metric_table[];
+extern const size_t metric_table_count;
 
 /* The default set's keys, in table order, into out (at most cap); the count. */
 size_t metric_default_keys(const char **out, size_t cap);
@@ -82,10 +82,10 @@ size_t metric_suggest(const char *name, const char *const *candidates, size_t n,
 void metric_append_suggestions(char *msg, size_t msglen, const char *name,
                                const char *const *candidates, size_t n);
 
-/* Every name the default table knows (keys, nvprof names, CUPTI names), each
+/* Every name the metric table knows (keys, nvprof names, CUPTI names), each
  * once: the candidates for suggestions when no chip's list is at hand. Returns
  * the count written (at most cap); the strings are static. */
-size_t metric_default_candidates(const char **out, size_t cap);
+size_t metric_table_candidates(const char **out, size_t cap);
 
 /* A derived value from raw CUPTI values (den is used by METRIC_QUOTIENT only). */
 double metric_derive(metric_kind kind, double num, double den);

@@ -341,7 +341,7 @@ profiler_status build_config(CUpti_Profiler_Host_Object *host, const std::string
 }
 
 // Argument checks shared by profiler_open and profiler_check_metrics: names
-// present and well formed (suggestions from the default table otherwise).
+// present and well formed (suggestions from the metric table otherwise).
 profiler_status check_names(const char *const *names, size_t count, char *msg, size_t msglen)
 {
     if (!names || count == 0) {
@@ -367,7 +367,7 @@ profiler_status check_names(const char *const *names, size_t count, char *msg, s
                 return PROFILER_UNKNOWN_METRIC;
             }
             const char *cands[256];
-            size_t nc = metric_default_candidates(cands, sizeof cands / sizeof cands[0]);
+            size_t nc = metric_table_candidates(cands, sizeof cands / sizeof cands[0]);
             cupti_msg_set(msg, msglen, "unknown metric '%s': %s", names[i], why);
             metric_append_suggestions(msg, msglen, names[i], cands, nc);
             return PROFILER_UNKNOWN_METRIC;

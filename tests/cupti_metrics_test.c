@@ -1,5 +1,5 @@
 /* The profiler's metric names without a GPU: list parsing, name syntax,
- * suggestions, derived values, plans and the default table. */
+ * suggestions, derived values, plans and the metric table. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,7 +118,7 @@ static void test_suggest_closest_first(void **state)
 {
     (void)state;
     const char *cands[256];
-    size_t nc = metric_default_candidates(cands, 256);
+    size_t nc = metric_table_candidates(cands, 256);
     const char *out[3];
     size_t got = metric_suggest("dram__bytes_red.sum", cands, nc, out, 3);
     assert_true(got >= 1);
@@ -182,16 +182,16 @@ static void test_derive(void **state)
     assert_true(isnan(metric_derive(METRIC_QUOTIENT, 0.0, 0.0)));
 }
 
-/* ---- the default table ---- */
+/* ---- the metric table ---- */
 
 static void test_default_table_consistent(void **state)
 {
     (void)state;
     char msg[256];
-    assert_true(metric_default_count > 0);
-    assert_true(metric_default_count <= METRIC_PLAN_MAX);
-    for (size_t i = 0; i < metric_default_count; i++) {
-        const metric_def *d = &metric_defaults[i];
+    assert_true(metric_table_count > 0);
+    assert_true(metric_table_count <= METRIC_PLAN_MAX);
+    for (size_t i = 0; i < metric_table_count; i++) {
+        const metric_def *d = &metric_table[i];
         assert_non_null(d->key);
         assert_non_null(d->term);
         assert_non_null(d->name);
@@ -213,16 +213,16 @@ static void test_default_table_consistent(void **state)
             assert_null(d->denominator);
         }
         assert_ptr_equal(metric_find_key(d->key), d);
-        for (size_t j = i + 1; j < metric_default_count; j++)
-            assert_string_not_equal(d->key, metric_defaults[j].key);
+        for (size_t j = i + 1; j < metric_table_count; j++)
+            assert_string_not_equal(d->key, metric_table[j].key);
     }
 }
 
 static const metric_def *by_name(const char *name, metric_kind kind)
 {
-    for (size_t i = 0; i < metric_default_count; i++)
-        if (strcmp(metric_defaults[i].name, name) == 0 && metric_defaults[i].kind == kind)
-            return &metric_defaults[i];
+    for (size_t i = 0; i < metric_table_count; i++)
+        if (strcmp(metric_table[i].name, name) == 0 && metric_table[i].kind == kind)
+            return &metric_table[i];
     return NULL;
 }
 
@@ -266,12 +266,12 @@ static void test_default_candidates(void **state)
 {
     (void)state;
     const char *cands[256];
-    size_t n = metric_default_candidates(cands, 256);
-    assert_true(n >= metric_default_count);
+    size_t n = metric_table_candidates(cands, 256);
+    assert_true(n >= metric_table_count);
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
             assert_string_not_equal(cands[i], cands[j]);
-    assert_int_equal(metric_default_candidates(cands, 3), 3);
+    assert_int_equal(metric_table_candidates(cands, 3), 3);
 }
 
 /* ---- plans ---- */
@@ -302,10 +302,10 @@ static void test_plan_default_and_eval(void **state)
     /* the default set: every entry but the SASS-patched ones, in table order */
     const metric_def *in_set[METRIC_PLAN_MAX];
     size_t n_set = 0;
-    for (size_t i = 0; i < metric_default_count; i++)
-        if (!metric_defaults[i].instrumented)
-            in_set[n_set++] = &metric_defaults[i];
-    assert_int_equal(n_set, metric_default_count - 2);
+    for (size_t i = 0; i < metric_table_count; i++)
+        if (!metric_table[i].instrumented)
+            in_set[n_set++] = &metric_table[i];
+    assert_int_equal(n_set, metric_table_count - 2);
     assert_int_equal(p->ncolumns, n_set);
 
     /* every CUPTI name once, none of them patched */
@@ -373,10 +373,10 @@ static void test_plan_sets_in_a_list(void **state)
     p = metric_plan_parse("all", msg, sizeof msg);
     if (!p)
         fail_msg("%s", msg);
-    assert_int_equal(p->ncolumns, metric_default_count);
-    for (size_t i = 0; i < metric_default_count; i++) {
-        assert_string_equal(p->columns[i].key, metric_defaults[i].key);
-        assert_int_equal(metric_defaults[i].instrumented, strstr(metric_defaults[i].name, "__sass_") != NULL);
+    assert_int_equal(p->ncolumns, metric_table_count);
+    for (size_t i = 0; i < metric_table_count; i++) {
+        assert_string_equal(p->columns[i].key, metric_table[i].key);
+        assert_int_equal(metric_table[i].instrumented, strstr(metric_table[i].name, "__sass_") != NULL);
     }
     metric_plan_free(p);
     metric_plan_free(d);

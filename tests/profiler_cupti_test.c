@@ -102,7 +102,7 @@ static void test_unknown_names_refused_before_the_device(void **state)
     assert_non_null(strstr(s.status, "dram__bytes_read.sum."));
 }
 
-/* The columns a request gives: names and units from the default table. */
+/* The columns a request gives: names and units from the metric table. */
 static void check_columns(const sweep_profiler_setup *s)
 {
     assert_int_equal(s->metric_count, 4);

@@ -96,7 +96,7 @@ static void test_known_names_become_columns(void **state)
     (void)state;
     const char *dir = tu_tempdir("known");
     const char *env[] = {FAKE, NULL};
-    /* a CUPTI name of the default table, a study key, a legacy nvprof name, a
+    /* a CUPTI name of the metric table, a study key, a legacy nvprof name, a
      * CUPTI name outside the table, and a repeat */
     const char *args[] = {TWO,     "--metrics",
                           "dram__bytes_read.sum, warp_efficiency,inst_executed,"

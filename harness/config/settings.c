@@ -284,10 +284,10 @@ static const setting table[] = {
      "inside a list. Unknown names: exit 2, with the\n"
      "closest known ones. Each configuration is replayed once per\n"
      "pass, after its timing, the L2 flushed and emptied in each pass"},
-    /* 64: on the default experiment (H200) a pass's start and stop took 0.098 s and a range's push and pop
-     * 1.05 ms in batches of 64, 0.34 s and 3.9 ms in batches of up to 512 (about 190 an input), so the
-     * profile stage took about the same either way (51.4 s and 43.1 s on two hosts, the first beside GPU
-     * tests); experiments/results/h200x4-two-pass says which runs. */
+    /* 64: a pass's start and stop took 0.098 s and a range's push and pop 1.05 ms in batches of 64, 0.34 s
+     * and 3.9 ms in batches of up to 512 (about 190 an input; the default at 2^10 on an H200). The default
+     * experiment's profile stage took 43.1 s with 512 and 51.4 s with 64, on two hosts, the second beside
+     * the GPU tests (experiments/results/h200x4-two-pass): not yet compared on one host. */
     {"profile", "batch", "--profile-batch", set_count, 1, 512, AT(profile_batch), SIZE(profile_batch), 0, "64",
      SETTING_HELP_MEASURE, "N",
      "configurations one CUPTI session profiles together, at\n"

@@ -3,7 +3,7 @@
  *
  * begin(): the requested names (none: the study's default set) become a
  *   metric plan: one results.csv column per name, named by its study key or
- *   CUPTI name, with the unit the default table gives it. profiler_open()
+ *   CUPTI name, with the unit the metric table gives it. profiler_open()
  *   then checks the names against the chip and counts the replay passes. A
  *   scratch buffer of twice the L2 is allocated for the flushes.
  * profile(): profiler_measure() over one CUPTI range covering the whole
