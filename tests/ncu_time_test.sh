@@ -123,6 +123,8 @@ while [ \$# -gt 0 ]; do
     shift
 done
 key=\$v-\$d-\$n
+# STANDIN_TERM_AT=<variant>: the caller's time limit arrives while that one runs (SIGTERM to the script)
+[ -n "\${STANDIN_TERM_AT:-}" ] && [ "\$v" = "\$STANDIN_TERM_AT" ] && kill -TERM \$PPID
 suffix=""; case \$base in *-r[0-9]*) suffix=-r\${base##*-r} ;; esac
 echo "==PROF== Connected (stand-in)" >"\$log"
 if [ -f "$T/canned/\$key.csv" ] && ! { [ -f "$T/canned/\$key.full-only" ] && [ "\$expr" = "sweep@profile/" ]; }; then
@@ -280,6 +282,24 @@ check_all "--repeat 3: three ncu runs, the median of 4250, 4000, 4600 ns" \
     '[ "$(col "$C" ncu_runs reduce_one_launch)" = 3 ] && close_to "$(col "$C" ncu_ms reduce_one_launch)" 0.00425 &&
      close_to "$(col "$C" ncu_min_ms reduce_one_launch)" 0.004 && close_to "$(col "$C" ncu_max_ms reduce_one_launch)" 0.0046'
 
+# ---- --tables-only: the same tables again from the rows measured ------------------------------
+ncu_runs_before=$(grep -c . "$T/ncu.log")
+mkdir -p "$T/keep" && cp "$T/out-r/ncu_time.md" "$T/out-r/ncu_time.csv" "$T/keep/"
+run "$T/out-r" --from "$T/results" --sizes 2^20 --kind reduce --dtype f32 --harness results --tables-only
+check "--tables-only: exit 0" [ "$rc" = 0 ]
+check_all "--tables-only: ncu_time.md and ncu_time.csv as the run wrote them, nothing run" \
+    'cmp -s "$T/keep/ncu_time.md" "$T/out-r/ncu_time.md" && cmp -s "$T/keep/ncu_time.csv" "$T/out-r/ncu_time.csv" &&
+     [ "$(grep -c . "$T/ncu.log")" = "$ncu_runs_before" ]' 
+
+# ---- SIGTERM mid-run: the tables of what was measured -----------------------------------------
+printf 'reduce_one_launch:f32:sum:2^20:512:8\nreduce_cub:f32:sum:2^20:256:1\nscan_cub:f32:sum:2^20:256:1\n' >"$T/three.txt"
+STANDIN_TERM_AT=reduce_cub run "$T/out-t" --file "$T/three.txt"
+C=$T/out-t/ncu_time.csv
+check "SIGTERM: exit 143" [ "$rc" = 143 ]
+check "SIGTERM: one line says where it stopped" grep -q "stopped by SIGTERM after 1 of 3 configurations" "$T/out-t.err"
+check_all "SIGTERM: the tables hold the one measured before it, not the one it cut short" \
+    '[ "$(col "$C" status reduce_one_launch)" = ok ] && [ "$(grep -c . "$C")" = 2 ] && grep -q reduce_one_launch "$T/out-t/ncu_time.md"'
+
 # ---- explicit configurations, one failing ------------------------------------------------------
 printf '# configurations\nreduce_cub:f32:sum:2^20:256:1\n\nreduce_broken:f32:sum:1048576:256:1   # fails\n' >"$T/configs.txt"
 run "$T/out-f" --file "$T/configs.txt" reduce_one_launch:f32:sum:2^20:512:8
@@ -313,6 +333,7 @@ bad "a malformed size" "banana" --from "$T/results" --sizes 2^20,banana
 bad "--from without --sizes" "--sizes" --from "$T/results"
 bad "--harness results without --from" "--harness results" --harness results reduce_cub:f32:sum:2^20:256:1
 bad "no configurations" "no configurations"
+bad "--tables-only without measured rows" "no measured rows" --tables-only
 
 if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
 echo "all checks passed"

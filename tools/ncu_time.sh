@@ -56,6 +56,12 @@
 #                      their median, ncu_time.csv also min and max
 #   --dry-run          print the configurations (as CONFIGs, with --from's
 #                      cold median) and exit; nothing is run or written
+#   --tables-only      run nothing: write ncu_time.csv and ncu_time.md again
+#                      from the rows measured in --out (.measured.tsv, kept by
+#                      a finished run and by one stopped with SIGTERM or
+#                      SIGINT, which finishes the configuration it is on and
+#                      writes the tables of what it measured); give --from and
+#                      --sizes again for the header's note
 #   -h, --help         this text
 # Environment (optional):
 #   SWEEP=path/to/sweep   default: bin/sweep beside this script's tools/
@@ -67,7 +73,8 @@
 # sweep's output; harness/<config>/ (the harness's run).
 # Exit status: 0 every configuration measured by both; 1 ncu or the sweep
 # failed for some configuration (the others are still reported); 2 bad usage,
-# or no sweep or ncu to run (one line naming the value; nothing written).
+# or no sweep or ncu to run (one line naming the value; nothing written);
+# 143 or 130 stopped by SIGTERM or SIGINT (the tables of what was measured written).
 set -uo pipefail
 
 usage() { sed -n '/^# Usage,/,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
@@ -94,13 +101,14 @@ WARNING="sweep: profiler unavailable:"
 
 # ---- the command line (checked whole before anything is written) ---------------------------------
 out=./ncu-time
-from=""; sizes=""; dtypes=""; kinds=""; harness=run; repeat=1; dry=0
+from=""; sizes=""; dtypes=""; kinds=""; harness=run; repeat=1; dry=0; tables_only=0
 specs=()
 need() { [ $# -ge 2 ] && [ -n "$2" ] && [ "${2#--}" = "$2" ] || die "$1 needs a value"; }
 while [ $# -gt 0 ]; do
     case $1 in
     -h | --help) usage; exit 0 ;;
     --dry-run) dry=1 ;;
+    --tables-only) tables_only=1 ;;
     --out) need "$@"; out=$2; shift ;;
     --file)
         need "$@"
@@ -157,6 +165,122 @@ for d in ${dtypes//,/ }; do case $d in f32 | f64 | i32) ;; *) die "--dtype: unkn
 for k in ${kinds//,/ }; do case $k in reduce | scan) ;; *) die "--kind: unknown kind '$k' (reduce, scan)" ;; esac; done
 
 # The sweep and ncu: nothing can be measured without them.
+# ---- the tables: from the rows measured ($measured), by write_tables -------------------------------
+quote() {
+    local a s=""
+    for a in "$@"; do
+        case $a in
+        *[!A-Za-z0-9_./=:@^+,-]* | "") s+=" '${a//\'/\'\\\'\'}'" ;;
+        *) s+=" $a" ;;
+        esac
+    done
+    echo "${s# }"
+}
+now() { date +%s; }
+json_string() { sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p" "$2" 2>/dev/null | head -1; }
+write_tables() {
+    gpu=""
+    for j in "$out"/ncu/*.sweep/run.json "$out"/harness/*/run.json; do
+        [ -f "$j" ] || continue
+        gpu=$(awk '/"device": *\{/ { d = 1 } d && /"name":/ { sub(/.*"name": *"/, ""); sub(/".*/, ""); print; exit }' "$j")
+        [ -n "$gpu" ] && break
+    done
+    [ -z "$gpu" ] && gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+    results_gpu=""
+    [ -n "$from" ] && results_gpu=$(awk '/"device": *\{/ { d = 1 } d && /"name":/ { sub(/.*"name": *"/, ""); sub(/".*/, ""); print; exit }' "$from/run.json" 2>/dev/null)
+    if [ "$harness" = results ]; then
+        h_note="harness: time_cold_median_ms of $from/results.csv${results_gpu:+ (measured on $results_gpu)}"
+        [ -n "$results_gpu" ] && [ -n "$gpu" ] && [ "$results_gpu" != "$gpu" ] &&
+            h_note+="; ncu ran on $gpu: the two timers saw different GPUs"
+    else
+        h_note="harness: cold median of the sweep run here on each configuration without ncu ($(quote "${HARNESS[@]}"), the sweep's default timing)"
+    fi
+    [ -n "$from" ] && h_note+="; configurations picked from $from/results.csv at n = $sizes"
+    flags="$(quote "${NCU_FLAGS[@]}") --nvtx-include '$NCU_SHORT'; exported with --csv --page raw --print-units base"
+
+    awk -v csvout="$out/ncu_time.csv" -v mdout="$out/ncu_time.md" -v gpu="${gpu:-unknown GPU}" -v date="$date_utc" \
+        -v ncuv="${ncu_version:-unknown}" -v flags="$flags" -v hnote="$h_note" -v repeat="$repeat" '
+    function median(list,    a, n, i, j, x) {
+        n = split(list, a, ",")
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
+        lo = a[1]; hi = a[n]
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    function q(s) { if (s ~ /[",\n]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
+    function us(ms) { return ms == "" ? "-" : sprintf("%.2f", ms * 1000) }
+    function r4(x) { return x == "" ? "-" : sprintf("%.4f", x) }
+    function pow2(n,    k) { k = 0; while (n > 1 && n % 2 == 0) { n /= 2; k++ } return n == 1 ? "2^" k : "" }
+    BEGIN { FS = "\t" }
+    {
+        nr++
+        V[nr] = $1; K[nr] = $2; F[nr] = $3; D[nr] = $4; O[nr] = $5; N[nr] = $6; B[nr] = $7; C[nr] = $8; M[nr] = $9
+        KN[nr] = $10; NAMES[nr] = $11; H[nr] = $13; HS[nr] = $14; ERR[nr] = $15; R[nr] = $16; RUNS[nr] = 0
+        lo = hi = ""
+        if ($12 != "") { T[nr] = median($12); RUNS[nr] = split($12, tmp, ","); LO[nr] = lo; HI[nr] = hi } else T[nr] = ""
+        G[nr] = K[nr] SUBSEP D[nr] SUBSEP O[nr] SUBSEP N[nr] SUBSEP (K[nr] == "scan" ? M[nr] : "")
+        if (F[nr] == "cub" && !(G[nr] in lib)) lib[G[nr]] = nr
+    }
+    END {
+        print "ncu_time: kernel time by Nsight Compute beside the harness (" gpu ", " date ")"
+        print "ncu " ncuv "; " flags
+        print hnote
+        print ""
+        fmt = "%-30s %-4s %-4s %-12s %6s %6s %-10s %7s %12s %12s %9s  %s\n"
+        printf fmt, "variant", "type", "op", "n", "block", "coarse", "mode", "kernels", "ncu us", "harness us", "ncu/harn", "status"
+        print "variant,kind,family,dtype,op,n,block_dim,coarse,mode,status,kernels,kernel_names,ncu_ms,ncu_min_ms,ncu_max_ms,ncu_runs,harness_cold_median_ms,harness_source,results_cold_median_ms,ncu_over_harness,cub_ncu_ms,cub_harness_cold_median_ms,ours_over_cub_ncu,ours_over_cub_harness,same_winner,error" > csvout
+        print "# Kernel time: Nsight Compute beside the harness\n" > mdout
+        print "GPU: " gpu " · date: " date " · ncu: " ncuv " · ncu flags: `" flags "`\n" > mdout
+        print hnote ". ncu: the summed `gpu__time_duration.sum` of every kernel in the configuration'\''s `profile` NVTX range (kernel replay, one launcher call" (repeat > 1 ? ", median of " repeat " ncu runs" : "") ").\n" > mdout
+        print "| variant | dtype | op | n | block | coarse | finish / mode | kernels | ncu µs | harness cold median µs | ncu ÷ harness | status |" > mdout
+        print "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|" > mdout
+        npairs = 0
+        for (r = 1; r <= nr; r++) {
+            ratio = (T[r] != "" && H[r] != "" && H[r] + 0 > 0) ? T[r] / H[r] : ""
+            st = ERR[r] == "" ? "ok" : "failed"
+            cn = ""; ch = ""; ON[r] = ""; OH[r] = ""; SAME[r] = ""
+            if (F[r] != "cub" && (G[r] in lib)) {
+                l = lib[G[r]]; cn = T[l]; ch = H[l]
+                ON[r] = (T[r] != "" && cn != "" && cn + 0 > 0) ? T[r] / cn : ""
+                OH[r] = (H[r] != "" && ch != "" && ch + 0 > 0) ? H[r] / ch : ""
+                if (ON[r] != "" && OH[r] != "") SAME[r] = ((ON[r] < 1) == (OH[r] < 1)) ? "yes" : "no"
+                pair[++npairs] = r
+            }
+            p2 = pow2(N[r]); nshow = p2 != "" ? p2 : N[r]
+            printf fmt, V[r], D[r], O[r], nshow, B[r], C[r], M[r], KN[r] == "" ? "-" : KN[r], us(T[r]), us(H[r]), r4(ratio), st (ERR[r] != "" ? ": " ERR[r] : "")
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", V[r], K[r], F[r], D[r], O[r], N[r], B[r], C[r], M[r], st, KN[r], q(NAMES[r]), T[r], T[r] == "" ? "" : LO[r], T[r] == "" ? "" : HI[r], RUNS[r], H[r], HS[r], R[r], ratio, cn, ch, ON[r], OH[r], SAME[r], q(ERR[r]) > csvout
+            printf "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", V[r], D[r], O[r], nshow, B[r], C[r], M[r], KN[r] == "" ? "-" : KN[r], us(T[r]), us(H[r]), r4(ratio), st (ERR[r] != "" ? ": " ERR[r] : "") > mdout
+        }
+        if (npairs) {
+            print "\nours ÷ CUB (time: below 1, ours is faster), by each timer"
+            f2 = "%-6s %-4s %-4s %-12s %-30s %6s %6s %-10s %10s %10s  %s\n"
+            printf f2, "kind", "type", "op", "n", "ours", "block", "coarse", "mode", "ncu", "harness", "same one ahead"
+            print "\n## Ours ÷ CUB, by each timer\n\nTime ratios: below 1, ours is faster.\n" > mdout
+            print "| kind | dtype | op | n | ours | block | coarse | finish / mode | ncu: ours ÷ CUB | harness: ours ÷ CUB | same one ahead |" > mdout
+            print "|---|---|---|---:|---|---:|---:|---|---:|---:|---|" > mdout
+            for (p = 1; p <= npairs; p++) {
+                r = pair[p]; same = SAME[r] == "" ? "-" : SAME[r]
+                p2 = pow2(N[r]); nshow = p2 != "" ? p2 : N[r]
+                printf f2, K[r], D[r], O[r], nshow, V[r], B[r], C[r], M[r], r4(ON[r]), r4(OH[r]), same
+                printf "| %s | %s | %s | %s | `%s` | %s | %s | %s | %s | %s | %s |\n", K[r], D[r], O[r], nshow, V[r], B[r], C[r], M[r], r4(ON[r]), r4(OH[r]), same > mdout
+            }
+            print "\nA ratio within a few tenths of a percent of 1 is a tie either timer can call either way; --repeat N shows ncu'\''s run-to-run spread (ncu_min_ms, ncu_max_ms in ncu_time.csv)." > mdout
+        }
+    }' "$measured"
+}
+
+# --tables-only: the tables again from the rows an earlier run measured into --out
+if [ "$tables_only" = 1 ]; then
+    [ -s "$out/.measured.tsv" ] || die "--tables-only: no measured rows in $out (.measured.tsv)"
+    out=$(cd "$out" && pwd); measured=$out/.measured.tsv
+    date_utc=$(sed -n 's/^date: //p' "$out/env.txt" 2>/dev/null | head -1)
+    ncu_version=$(sed -n 's/^ncu: [^(]*(\(.*\))$/\1/p' "$out/env.txt" 2>/dev/null | head -1)
+    r=$(sed -n 's/.*; ncu runs per configuration: \([0-9]*\)$/\1/p' "$out/env.txt" 2>/dev/null | head -1)
+    repeat=${r:-$repeat}
+    write_tables
+    echo "ncu_time: $out/ncu_time.csv, $out/ncu_time.md, from $(wc -l <"$measured") measured rows"
+    exit 0
+fi
+
 [ -x "$SWEEP" ] || die "no sweep binary at $SWEEP (run from the bundle directory, or set SWEEP)"
 "$NCU" --version >/dev/null 2>&1 || die "ncu not found ($NCU): set NCU=/path/to/ncu"
 # The variants the sweep knows: name, kind, family, own axis ("-": none), first finish
@@ -320,18 +444,6 @@ fi
 
 # ---- set-up -----------------------------------------------------------------------------------------
 # A command line to copy and paste: arguments with shell-special characters in single quotes.
-quote() {
-    local a s=""
-    for a in "$@"; do
-        case $a in
-        *[!A-Za-z0-9_./=:@^+,-]* | "") s+=" '${a//\'/\'\\\'\'}'" ;;
-        *) s+=" $a" ;;
-        esac
-    done
-    echo "${s# }"
-}
-now() { date +%s; }
-json_string() { sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p" "$2" 2>/dev/null | head -1; }
 
 mkdir -p "$out/ncu" "$out/harness" || die "--out $out: cannot create it"
 out=$(cd "$out" && pwd)
@@ -403,7 +515,12 @@ failures=0
 experiment="" # the sweep's experiment name for the NVTX path (its run.json, once seen)
 prefer=short  # the NVTX expression form tried first: the one that worked last
 i=0
+# SIGTERM or SIGINT (a caller's time limit): no further configuration; the tables of those measured
+stopped=""
+trap 'stopped=SIGTERM' TERM
+trap 'stopped=SIGINT' INT
 for cfg in "${configs[@]}"; do
+    [ -n "$stopped" ] && break
     i=$((i + 1))
     IFS=$'\t' read -r v k f d o n b c m t <<<"$cfg"
     tag="$v-$d-$o-n$n-b$b-c$c-$m"
@@ -487,101 +604,19 @@ $parse_ncu_awk" "$base.csv" 2>/dev/null)
     done
     [ "$warned" -lt "$repeat" ] && [ -n "$ncu_list" ] &&
         echo "   note: the sweep's 'profiler unavailable' warning missing in $((repeat - warned)) ncu run(s) (*.stderr)"
+    [ -n "$stopped" ] && { i=$((i - 1)); break; } # cut short by the signal: not a measurement
     [ -n "$err" ] && { failures=$((failures + 1)); echo "   FAILED: $err"; }
     printf '%s\n' "$v"$'\t'"$k"$'\t'"$f"$'\t'"$d"$'\t'"$o"$'\t'"$n"$'\t'"$b"$'\t'"$c"$'\t'"$m"$'\t'"$kernels"$'\t'"$names"$'\t'"$ncu_list"$'\t'"$h_ms"$'\t'"$h_src"$'\t'"$err"$'\t'"$t" >>"$measured"
     echo "   ($(($(now) - t0)) s so far)"
 done
 
-# ---- the tables --------------------------------------------------------------------------------------
-gpu=""
-for j in "$out"/ncu/*.sweep/run.json "$out"/harness/*/run.json; do
-    [ -f "$j" ] || continue
-    gpu=$(awk '/"device": *\{/ { d = 1 } d && /"name":/ { sub(/.*"name": *"/, ""); sub(/".*/, ""); print; exit }' "$j")
-    [ -n "$gpu" ] && break
-done
-[ -z "$gpu" ] && gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-results_gpu=""
-[ -n "$from" ] && results_gpu=$(awk '/"device": *\{/ { d = 1 } d && /"name":/ { sub(/.*"name": *"/, ""); sub(/".*/, ""); print; exit }' "$from/run.json" 2>/dev/null)
-if [ "$harness" = results ]; then
-    h_note="harness: time_cold_median_ms of $from/results.csv${results_gpu:+ (measured on $results_gpu)}"
-    [ -n "$results_gpu" ] && [ -n "$gpu" ] && [ "$results_gpu" != "$gpu" ] &&
-        h_note+="; ncu ran on $gpu: the two timers saw different GPUs"
-else
-    h_note="harness: cold median of the sweep run here on each configuration without ncu ($(quote "${HARNESS[@]}"), the sweep's default timing)"
-fi
-[ -n "$from" ] && h_note+="; configurations picked from $from/results.csv at n = $sizes"
-flags="$(quote "${NCU_FLAGS[@]}") --nvtx-include '$NCU_SHORT'; exported with --csv --page raw --print-units base"
-
-awk -v csvout="$out/ncu_time.csv" -v mdout="$out/ncu_time.md" -v gpu="${gpu:-unknown GPU}" -v date="$date_utc" \
-    -v ncuv="${ncu_version:-unknown}" -v flags="$flags" -v hnote="$h_note" -v repeat="$repeat" '
-function median(list,    a, n, i, j, x) {
-    n = split(list, a, ",")
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
-    lo = a[1]; hi = a[n]
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function q(s) { if (s ~ /[",\n]/) { gsub(/"/, "\"\"", s); return "\"" s "\"" } return s }
-function us(ms) { return ms == "" ? "-" : sprintf("%.2f", ms * 1000) }
-function r4(x) { return x == "" ? "-" : sprintf("%.4f", x) }
-function pow2(n,    k) { k = 0; while (n > 1 && n % 2 == 0) { n /= 2; k++ } return n == 1 ? "2^" k : "" }
-BEGIN { FS = "\t" }
-{
-    nr++
-    V[nr] = $1; K[nr] = $2; F[nr] = $3; D[nr] = $4; O[nr] = $5; N[nr] = $6; B[nr] = $7; C[nr] = $8; M[nr] = $9
-    KN[nr] = $10; NAMES[nr] = $11; H[nr] = $13; HS[nr] = $14; ERR[nr] = $15; R[nr] = $16; RUNS[nr] = 0
-    lo = hi = ""
-    if ($12 != "") { T[nr] = median($12); RUNS[nr] = split($12, tmp, ","); LO[nr] = lo; HI[nr] = hi } else T[nr] = ""
-    G[nr] = K[nr] SUBSEP D[nr] SUBSEP O[nr] SUBSEP N[nr] SUBSEP (K[nr] == "scan" ? M[nr] : "")
-    if (F[nr] == "cub" && !(G[nr] in lib)) lib[G[nr]] = nr
-}
-END {
-    print "ncu_time: kernel time by Nsight Compute beside the harness (" gpu ", " date ")"
-    print "ncu " ncuv "; " flags
-    print hnote
-    print ""
-    fmt = "%-30s %-4s %-4s %-12s %6s %6s %-10s %7s %12s %12s %9s  %s\n"
-    printf fmt, "variant", "type", "op", "n", "block", "coarse", "mode", "kernels", "ncu us", "harness us", "ncu/harn", "status"
-    print "variant,kind,family,dtype,op,n,block_dim,coarse,mode,status,kernels,kernel_names,ncu_ms,ncu_min_ms,ncu_max_ms,ncu_runs,harness_cold_median_ms,harness_source,results_cold_median_ms,ncu_over_harness,cub_ncu_ms,cub_harness_cold_median_ms,ours_over_cub_ncu,ours_over_cub_harness,same_winner,error" > csvout
-    print "# Kernel time: Nsight Compute beside the harness\n" > mdout
-    print "GPU: " gpu " · date: " date " · ncu: " ncuv " · ncu flags: `" flags "`\n" > mdout
-    print hnote ". ncu: the summed `gpu__time_duration.sum` of every kernel in the configuration'\''s `profile` NVTX range (kernel replay, one launcher call" (repeat > 1 ? ", median of " repeat " ncu runs" : "") ").\n" > mdout
-    print "| variant | dtype | op | n | block | coarse | finish / mode | kernels | ncu µs | harness cold median µs | ncu ÷ harness | status |" > mdout
-    print "|---|---|---|---:|---:|---:|---|---:|---:|---:|---:|---|" > mdout
-    npairs = 0
-    for (r = 1; r <= nr; r++) {
-        ratio = (T[r] != "" && H[r] != "" && H[r] + 0 > 0) ? T[r] / H[r] : ""
-        st = ERR[r] == "" ? "ok" : "failed"
-        cn = ""; ch = ""; ON[r] = ""; OH[r] = ""; SAME[r] = ""
-        if (F[r] != "cub" && (G[r] in lib)) {
-            l = lib[G[r]]; cn = T[l]; ch = H[l]
-            ON[r] = (T[r] != "" && cn != "" && cn + 0 > 0) ? T[r] / cn : ""
-            OH[r] = (H[r] != "" && ch != "" && ch + 0 > 0) ? H[r] / ch : ""
-            if (ON[r] != "" && OH[r] != "") SAME[r] = ((ON[r] < 1) == (OH[r] < 1)) ? "yes" : "no"
-            pair[++npairs] = r
-        }
-        p2 = pow2(N[r]); nshow = p2 != "" ? p2 : N[r]
-        printf fmt, V[r], D[r], O[r], nshow, B[r], C[r], M[r], KN[r] == "" ? "-" : KN[r], us(T[r]), us(H[r]), r4(ratio), st (ERR[r] != "" ? ": " ERR[r] : "")
-        printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", V[r], K[r], F[r], D[r], O[r], N[r], B[r], C[r], M[r], st, KN[r], q(NAMES[r]), T[r], T[r] == "" ? "" : LO[r], T[r] == "" ? "" : HI[r], RUNS[r], H[r], HS[r], R[r], ratio, cn, ch, ON[r], OH[r], SAME[r], q(ERR[r]) > csvout
-        printf "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", V[r], D[r], O[r], nshow, B[r], C[r], M[r], KN[r] == "" ? "-" : KN[r], us(T[r]), us(H[r]), r4(ratio), st (ERR[r] != "" ? ": " ERR[r] : "") > mdout
-    }
-    if (npairs) {
-        print "\nours ÷ CUB (time: below 1, ours is faster), by each timer"
-        f2 = "%-6s %-4s %-4s %-12s %-30s %6s %6s %-10s %10s %10s  %s\n"
-        printf f2, "kind", "type", "op", "n", "ours", "block", "coarse", "mode", "ncu", "harness", "same one ahead"
-        print "\n## Ours ÷ CUB, by each timer\n\nTime ratios: below 1, ours is faster.\n" > mdout
-        print "| kind | dtype | op | n | ours | block | coarse | finish / mode | ncu: ours ÷ CUB | harness: ours ÷ CUB | same one ahead |" > mdout
-        print "|---|---|---|---:|---|---:|---:|---|---:|---:|---|" > mdout
-        for (p = 1; p <= npairs; p++) {
-            r = pair[p]; same = SAME[r] == "" ? "-" : SAME[r]
-            p2 = pow2(N[r]); nshow = p2 != "" ? p2 : N[r]
-            printf f2, K[r], D[r], O[r], nshow, V[r], B[r], C[r], M[r], r4(ON[r]), r4(OH[r]), same
-            printf "| %s | %s | %s | %s | `%s` | %s | %s | %s | %s | %s | %s |\n", K[r], D[r], O[r], nshow, V[r], B[r], C[r], M[r], r4(ON[r]), r4(OH[r]), same > mdout
-        }
-        print "\nA ratio within a few tenths of a percent of 1 is a tie either timer can call either way; --repeat N shows ncu'\''s run-to-run spread (ncu_min_ms, ncu_max_ms in ncu_time.csv)." > mdout
-    }
-}' "$measured"
-rm -f "$measured"
+write_tables
 echo
+if [ -n "$stopped" ]; then
+    echo "ncu_time: stopped by $stopped after $i of ${#configs[@]} configurations; the tables hold what was measured ($out)" >&2
+    [ "$stopped" = SIGINT ] && exit 130
+    exit 143
+fi
 echo "ncu_time: $out/ncu_time.csv, $out/ncu_time.md; ncu's raw CSVs in $out/ncu/ ($(($(now) - t0)) s)"
 if [ "$failures" -gt 0 ]; then
     echo "ncu_time: $failures of ${#configs[@]} configurations failed (see above)" >&2
