@@ -230,8 +230,7 @@ static const confirm_line *best_line(const confirm_line *l, size_t n, const conf
     const confirm_line *best = NULL;
     for (size_t k = 0; k < n; k++)
         if (!strcmp(l[k].role, "candidate") && !strcmp(l[k].phase, phase) && l[k].n == at->n &&
-            !strcmp(l[k].kind, at->kind) && !strcmp(l[k].dtype, at->dtype) && !strcmp(l[k].op, at->op) &&
-            !strcmp(l[k].scan_mode, at->scan_mode) && (!best || l[k].speedup > best->speedup))
+            !confirm_table_cmp(&l[k], at) && (!best || l[k].speedup > best->speedup))
             best = &l[k];
     return best;
 }
@@ -247,6 +246,18 @@ static void confirm_cells(const confirm_line *x, char *who, size_t who_len, char
     if (!confirm_label_dims(x->config, "x", dims, sizeof dims)) snprintf(who, who_len, "%s %s", x->variant, dims);
     else snprintf(who, who_len, "%s", x->variant);
     snprintf(what, what_len, "%s %.3fx [%.3f, %.3f]", x->verdict, x->speedup, x->ci_lo, x->ci_hi);
+}
+
+/* One row per kind and size; x its library cold line. */
+static void confirmed_row(doc *d, const confirm_line *l, size_t n, const confirm_line *x)
+{
+    char kind[64], size[32], w1[160], v1[96], w2[160], v2[96];
+    snprintf(kind, sizeof kind, "%s %s %s%s%s", x->kind, x->dtype, x->op, x->scan_mode[0] ? " " : "", x->scan_mode);
+    confirm_format_n(x->n, size, sizeof size);
+    confirm_cells(best_line(l, n, x, "cold"), w1, sizeof w1, v1, sizeof v1);
+    confirm_cells(best_line(l, n, x, "hot"), w2, sizeof w2, v2, sizeof v2);
+    const char *cells[] = {kind, size, w1, v1, w2, v2};
+    doc_row(d, 6, cells, "lrllll");
 }
 
 static void write_confirmed(doc *d)
@@ -268,19 +279,13 @@ static void write_confirmed(doc *d)
           n ? l[0].rounds : 0, "confirm.csv");
     const char *head[] = {"Kind", "n", "Cold: ours", "Cold vs library", "Hot: ours", "Hot vs library"};
     doc_table(d, 6, head, "lrllll");
-    for (size_t i = 0; i < n; i++) {
-        if (strcmp(l[i].role, "library") || strcmp(l[i].phase, "cold")) continue;
-        char kind[64], size[32], w1[160], v1[96], w2[160], v2[96];
-        snprintf(kind, sizeof kind, "%s %s %s%s%s", l[i].kind, l[i].dtype, l[i].op, l[i].scan_mode[0] ? " " : "",
-                 l[i].scan_mode);
-        confirm_format_n(l[i].n, size, sizeof size);
-        confirm_cells(best_line(l, n, &l[i], "cold"), w1, sizeof w1, v1, sizeof v1);
-        confirm_cells(best_line(l, n, &l[i], "hot"), w2, sizeof w2, v2, sizeof v2);
-        const char *cells[] = {kind, size, w1, v1, w2, v2};
-        doc_row(d, 6, cells, "lrllll");
-    }
+    /* kinds and sizes in a one-device run's order, whatever order --devices' workers wrote the lines in */
+    const confirm_line **rows = malloc((n ? n : 1) * sizeof *rows);
+    size_t k = rows ? confirm_table_rows(l, n, rows) : 0;
+    for (size_t i = 0; i < k; i++) confirmed_row(d, l, n, rows[i]);
     doc_table_end(d);
     doc_fold_end(d);
+    free(rows);
     free(l);
 }
 

@@ -109,6 +109,44 @@ int confirm_read_csv(const char *path, confirm_line **lines, size_t *count, char
     return 0;
 }
 
+/* A name's place in its list of known values; unknown names after them all. */
+static int name_cmp(const char *a, const char *b, const char *const *known, size_t count)
+{
+    size_t ra = 0, rb = 0;
+    while (ra < count && strcmp(a, known[ra])) ra++;
+    while (rb < count && strcmp(b, known[rb])) rb++;
+    if (ra != rb) return ra < rb ? -1 : 1;
+    return ra < count ? 0 : strcmp(a, b);
+}
+
+int confirm_table_cmp(const confirm_line *a, const confirm_line *b)
+{
+    static const char *const kinds[] = {"reduce", "scan"}, *const dtypes[] = {"f32", "f64", "i32"},
+                             *const ops[] = {"sum", "max", "min"}, *const modes[] = {"", "inclusive", "exclusive"};
+    int c = name_cmp(a->kind, b->kind, kinds, 2);
+    if (!c) c = name_cmp(a->dtype, b->dtype, dtypes, 3);
+    if (!c) c = name_cmp(a->op, b->op, ops, 3);
+    return c ? c : name_cmp(a->scan_mode, b->scan_mode, modes, 3);
+}
+
+static int row_cmp(const void *pa, const void *pb)
+{
+    const confirm_line *a = *(const confirm_line *const *)pa, *b = *(const confirm_line *const *)pb;
+    int c = confirm_table_cmp(a, b);
+    if (c) return c;
+    if (a->n != b->n) return a->n < b->n ? -1 : 1;
+    return a < b ? -1 : a > b; /* file order: qsort is not stable */
+}
+
+size_t confirm_table_rows(const confirm_line *l, size_t n, const confirm_line **out)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(l[i].role, "library") && !strcmp(l[i].phase, "cold")) out[k++] = &l[i];
+    if (k > 1) qsort(out, k, sizeof *out, row_cmp);
+    return k;
+}
+
 void confirm_format_n(size_t n, char *buf, size_t len)
 {
     if (n && !(n & (n - 1))) {

@@ -55,6 +55,19 @@ int confirm_label_shape(const char *label, unsigned *block, unsigned *axis, int 
  * where the label has no block=. */
 int confirm_label_dims(const char *label, const char *times, char *buf, size_t len);
 
+/* The order of tables a one-device run prints (its plan's): kind, dtype, op,
+ * scan mode, each in the sweep's order of its values (reduce scan; f32 f64
+ * i32; sum max min; inclusive exclusive), a name it does not know after
+ * those, alphabetically. <0, 0 (the same table) or >0. tests/summary_test
+ * checks the lists against the sweep's names. */
+int confirm_table_cmp(const confirm_line *a, const confirm_line *b);
+
+/* The library's cold lines of l, one per table and n, in that table order
+ * and by ascending n within a table: how confirm.csv's tables are printed,
+ * whatever order --devices' workers gave the lines in. Their addresses into
+ * out (room for n); returns how many. */
+size_t confirm_table_rows(const confirm_line *l, size_t n, const confirm_line **out);
+
 /* "2^20" for powers of two, else the number. */
 void confirm_format_n(size_t n, char *buf, size_t len);
 

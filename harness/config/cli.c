@@ -21,6 +21,7 @@ static const char usage_head[] =
     "       sweep merge OUT SHARD_DIR...           the shards of one plan into one run (merge --help)\n"
     "       sweep confirm DIR [options]            a finished run's winners against CUB, again (confirm --help)\n"
     "       sweep pack [--tables [--drop-rows]] DIR...  a finished run gzipped (or its tables) to commit (pack --help)\n"
+    "       sweep summary DIR [--out OUT]          a run's summary.md again from its files (summary --help)\n"
     "\n"
     "Runs an experiment: each configuration is validated against the CPU reference\n"
     "(fresh random input, poisoned output; see --validate), then timed with CUDA\n"
@@ -166,7 +167,7 @@ static void unknown_option(const char *arg, size_t len, char *err, size_t errlen
 /* A word where an option belongs; first on the line, perhaps a subcommand mistyped. */
 static void unexpected_argument(const char *arg, int first, char *err, size_t errlen)
 {
-    static const char *const subcommands[] = {"compare", "merge", "confirm"};
+    static const char *const subcommands[] = {"compare", "merge", "confirm", "summary"};
     snprintf(err, errlen, "unexpected argument '%s' (options start with --; see --help)", arg);
     if (first) append_closest(err, errlen, "", arg, subcommands, sizeof subcommands / sizeof subcommands[0]);
 }

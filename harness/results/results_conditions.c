@@ -118,6 +118,9 @@ void run_json_conditions_read(const json_t *run, run_info *ri, drift_report *d)
         const json_t *note = json_object_get(conf, RK(NOTE));
         if (json_is_string(note)) snprintf(ri->confirm_note, sizeof ri->confirm_note, "%s", json_string_value(note));
     }
+    const json_t *nv = cond ? json_object_get(cond, RK(NVML)) : NULL;
+    if (json_is_string(nv) && strcmp(json_string_value(nv), "read"))
+        snprintf(ri->nvml_status, sizeof ri->nvml_status, "%s", json_string_value(nv));
     const json_t *j = json_object_get(run, RK(DRIFT));
     if (json_is_string(j)) snprintf(ri->drift_note, sizeof ri->drift_note, "%s", json_string_value(j));
     if (!json_is_object(j)) return;
@@ -133,10 +136,6 @@ void run_json_conditions_read(const json_t *run, run_info *ri, drift_report *d)
     d->clock_end_mhz = get_num(j, RK(SM_CLOCK_END_MHZ));
     d->throttled_end = (unsigned)get_num(j, RK(THROTTLED_END));
     ri->drift = d;
-    const json_t *c = json_object_get(run, RK(CONDITIONS));
-    const json_t *nv = c ? json_object_get(c, RK(NVML)) : NULL;
-    if (json_is_string(nv) && strcmp(json_string_value(nv), "read"))
-        snprintf(ri->nvml_status, sizeof ri->nvml_status, "%s", json_string_value(nv));
 }
 
 /* ---- summary.md ---------------------------------------------------------------------------------- */
@@ -149,14 +148,13 @@ static void short_config(const confirm_line *l, char *buf, size_t len)
     else snprintf(buf, len, "%s", l->variant);
 }
 
-/* The candidate of the highest estimate at lines[i]'s group, n and phase. */
-static const confirm_line *best_at(const confirm_line *l, size_t n, size_t i, const char *phase)
+/* The candidate of the highest estimate at `at`'s table, n and phase. */
+static const confirm_line *best_at(const confirm_line *l, size_t n, const confirm_line *at, const char *phase)
 {
     const confirm_line *best = NULL;
     for (size_t k = 0; k < n; k++) {
         const confirm_line *x = &l[k];
-        if (strcmp(x->role, "candidate") || strcmp(x->phase, phase) || x->n != l[i].n || strcmp(x->kind, l[i].kind) ||
-            strcmp(x->dtype, l[i].dtype) || strcmp(x->op, l[i].op) || strcmp(x->scan_mode, l[i].scan_mode))
+        if (strcmp(x->role, "candidate") || strcmp(x->phase, phase) || x->n != at->n || confirm_table_cmp(x, at))
             continue;
         if (!best || x->speedup > best->speedup) best = x;
     }
@@ -174,10 +172,22 @@ static void cell(FILE *f, const confirm_line *x)
     fprintf(f, " %s | %s %.3f× [%.3f, %.3f] |", cfg, x->verdict, x->speedup, x->ci_lo, x->ci_hi);
 }
 
-static int same_table(const confirm_line *a, const confirm_line *b)
+/* One table: its heading, then a row per size in ascending n. rows[0..k) are
+ * library cold lines of that table (confirm_table_rows' order). */
+static void confirmed_table(FILE *f, const confirm_line *l, size_t n, const confirm_line *const *rows, size_t k)
 {
-    return !strcmp(a->kind, b->kind) && !strcmp(a->dtype, b->dtype) && !strcmp(a->op, b->op) &&
-           !strcmp(a->scan_mode, b->scan_mode);
+    const confirm_line *t = rows[0];
+    fprintf(f, "\n### %s %s %s%s%s\n\n| n | cold: ours | cold vs library | hot: ours | hot vs library |\n"
+               "|---:|---|---|---|---|\n",
+            t->kind, t->dtype, t->op, t->scan_mode[0] ? " " : "", t->scan_mode);
+    for (size_t j = 0; j < k; j++) {
+        char size[32];
+        confirm_format_n(rows[j]->n, size, sizeof size);
+        fprintf(f, "| %s |", size);
+        cell(f, best_at(l, n, rows[j], "cold"));
+        cell(f, best_at(l, n, rows[j], "hot"));
+        fputc('\n', f);
+    }
 }
 
 void summary_confirmed(FILE *f, const run_info *ri)
@@ -191,25 +201,14 @@ void summary_confirmed(FILE *f, const run_info *ri)
                "*slower* only when the whole interval clears 1.00 by %.3g %%, else *tie* (confirm.csv has every "
                "candidate).\n",
             ri->confirm_rounds, ri->confirm_margin * 100);
-    const confirm_line *l = ri->confirm;
-    size_t n = ri->confirm_count;
-    for (size_t i = 0; i < n; i++) {
-        size_t k = 0;
-        while (k < i && !same_table(&l[k], &l[i])) k++;
-        if (k < i) continue; /* each table once, at its first line */
-        fprintf(f, "\n### %s %s %s%s%s\n\n| n | cold: ours | cold vs library | hot: ours | hot vs library |\n"
-                   "|---:|---|---|---|---|\n",
-                l[i].kind, l[i].dtype, l[i].op, l[i].scan_mode[0] ? " " : "", l[i].scan_mode);
-        for (size_t j = i; j < n; j++) {
-            if (!same_table(&l[j], &l[i]) || strcmp(l[j].role, "library") || strcmp(l[j].phase, "cold")) continue;
-            char size[32];
-            confirm_format_n(l[j].n, size, sizeof size);
-            fprintf(f, "| %s |", size);
-            cell(f, best_at(l, n, j, "cold"));
-            cell(f, best_at(l, n, j, "hot"));
-            fputc('\n', f);
-        }
+    /* Tables and sizes in a one-device run's order, whatever order --devices' workers wrote the lines in. */
+    const confirm_line **rows = malloc(ri->confirm_count * sizeof *rows);
+    size_t k = rows ? confirm_table_rows(ri->confirm, ri->confirm_count, rows) : 0;
+    for (size_t i = 0, end; i < k; i = end) {
+        for (end = i + 1; end < k && !confirm_table_cmp(rows[end], rows[i]); end++) continue;
+        confirmed_table(f, ri->confirm, ri->confirm_count, rows + i, end - i);
     }
+    free(rows);
     fputc('\n', f);
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/results/pack.h"
+#include "harness/results/summary_main.h"
 #include "harness/run/sweep_run.h"
 
 /* The steps of one run in order (harness/run/sweep_run.h says which file
@@ -19,6 +20,8 @@ int sweep_main(int argc, char **argv, const sweep_profiler *profiler)
     if (argc > 1 && !strcmp(argv[1], "pack")) return pack_main(argc - 1, argv + 1);
     /* `sweep confirm DIR`: the confirmation phase on a finished run (harness/run/confirm_main.h) */
     if (argc > 1 && !strcmp(argv[1], "confirm")) return confirm_main(argc - 1, argv + 1);
+    /* `sweep summary DIR`: summary.md again from a run's files, no device (harness/results/summary_main.h) */
+    if (argc > 1 && !strcmp(argv[1], "summary")) return summary_main(argc - 1, argv + 1);
     sweep_run *r = calloc(1, sizeof *r);
     if (!r) return run_failed("out of memory");
     r->argc = argc;
