@@ -46,6 +46,21 @@ int resolve_user_path(const char *p, char *out, size_t len)
     return path_join(out, len, base, p);
 }
 
+int resolve_results_dir(const char *dir_arg, const char *out_arg, char *dir, char *out, char *err, size_t errlen)
+{
+    if (resolve_user_path(dir_arg, dir, SWEEP_PATH_MAX) ||
+        (out_arg && resolve_user_path(out_arg, out, SWEEP_PATH_MAX))) {
+        snprintf(err, errlen, "%s: path too long", out_arg ? "--out" : "DIR");
+        return -1;
+    }
+    if (!path_is_dir(dir)) {
+        snprintf(err, errlen, "%s: no such results directory", dir_arg);
+        return -1;
+    }
+    if (!out_arg) snprintf(out, SWEEP_PATH_MAX, "%s", dir);
+    return 0;
+}
+
 int path_exists(const char *p)
 {
     struct stat st;

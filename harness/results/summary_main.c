@@ -39,14 +39,7 @@ typedef struct job {
 static int resolve_paths(job *j)
 {
     static char dir[SWEEP_PATH_MAX], out[SWEEP_PATH_MAX];
-    if (resolve_user_path(j->dir, dir, sizeof dir) || (j->out && resolve_user_path(j->out, out, sizeof out))) {
-        snprintf(j->err, sizeof j->err, "%s: path too long", j->out ? "--out" : "DIR");
-        return -1;
-    }
-    if (!path_is_dir(dir)) {
-        snprintf(j->err, sizeof j->err, "%s: no such results directory", j->dir);
-        return -1;
-    }
+    if (resolve_results_dir(j->dir, j->out, dir, out, j->err, sizeof j->err)) return -1;
     j->dir = dir;
     j->out = j->out ? out : dir;
     return 0;
