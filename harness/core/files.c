@@ -46,8 +46,13 @@ int resolve_user_path(const char *p, char *out, size_t len)
     return path_join(out, len, base, p);
 }
 
-int resolve_results_dir(const char *dir_arg, const char *out_arg, char *dir, char *out, char *err, size_t errlen)
+int resolve_results_dir(const char *cmd, const char *dir_arg, const char *out_arg, char *dir, char *out, char *err,
+                        size_t errlen)
 {
+    if (!dir_arg) {
+        snprintf(err, errlen, "no results directory (sweep %s DIR)", cmd);
+        return -1;
+    }
     if (resolve_user_path(dir_arg, dir, SWEEP_PATH_MAX) ||
         (out_arg && resolve_user_path(out_arg, out, SWEEP_PATH_MAX))) {
         snprintf(err, errlen, "%s: path too long", out_arg ? "--out" : "DIR");

@@ -19,9 +19,11 @@ void user_base_dir(char *out, size_t len);
 /* An absolute path for a path the user typed (resolved against user_base_dir). */
 int resolve_user_path(const char *p, char *out, size_t len);
 /* A subcommand's results DIR and its --out (NULL: DIR itself), resolved as the
- * user typed them into dir and out (SWEEP_PATH_MAX each); DIR must be a
- * directory. 0, or -1 and one line in err ("runs/x: no such results directory"). */
-int resolve_results_dir(const char *dir_arg, const char *out_arg, char *dir, char *out, char *err, size_t errlen);
+ * user typed them into dir and out (SWEEP_PATH_MAX each); DIR must be given
+ * (cmd names the subcommand in the message) and be a directory. 0, or -1 and
+ * one line in err ("runs/x: no such results directory"). */
+int resolve_results_dir(const char *cmd, const char *dir_arg, const char *out_arg, char *dir, char *out, char *err,
+                        size_t errlen);
 
 int path_exists(const char *p);
 int path_is_dir(const char *p);

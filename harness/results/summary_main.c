@@ -39,7 +39,7 @@ typedef struct job {
 static int resolve_paths(job *j)
 {
     static char dir[SWEEP_PATH_MAX], out[SWEEP_PATH_MAX];
-    if (resolve_results_dir(j->dir, j->out, dir, out, j->err, sizeof j->err)) return -1;
+    if (resolve_results_dir("summary", j->dir, j->out, dir, out, j->err, sizeof j->err)) return -1;
     j->dir = dir;
     j->out = j->out ? out : dir;
     return 0;
@@ -69,10 +69,6 @@ static int parse_args(job *j, int argc, char **argv)
             snprintf(j->err, sizeof j->err, "one results directory, not '%s' too", a);
             return -1;
         }
-    }
-    if (!j->dir) {
-        snprintf(j->err, sizeof j->err, "no results directory (sweep summary DIR)");
-        return -1;
     }
     return resolve_paths(j);
 }

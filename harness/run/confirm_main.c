@@ -116,7 +116,7 @@ static void unknown_option(job *j, const char *a)
 static int resolve_paths(job *j)
 {
     static char dir[SWEEP_PATH_MAX], out[SWEEP_PATH_MAX];
-    if (resolve_results_dir(j->dir, j->out, dir, out, j->err, sizeof j->err)) return -1;
+    if (resolve_results_dir("confirm", j->dir, j->out, dir, out, j->err, sizeof j->err)) return -1;
     j->dir = dir;
     j->out = j->out ? out : dir;
     return 0;
@@ -146,10 +146,6 @@ static int parse_args(job *j, int argc, char **argv)
             snprintf(j->err, sizeof j->err, "one results directory, not '%s' too", a);
             return -1;
         }
-    }
-    if (!j->dir) {
-        snprintf(j->err, sizeof j->err, "no results directory (sweep confirm DIR)");
-        return -1;
     }
     return resolve_paths(j);
 }
