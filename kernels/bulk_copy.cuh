@@ -1,6 +1,6 @@
 /* Bulk copies into shared memory (sm_90's TMA engine, 1-D: cp.async.bulk)
- * and the mbarriers that say when they have landed: the one place these PTX
- * instructions are written.
+ * and the mbarriers that say when they have landed, and bulk stores back to
+ * global memory: the one place these PTX instructions are written.
  *
  *   bulk_barrier_init  - an mbarrier that one arrival (the issuing thread's)
  *                        plus the copy's bytes complete
@@ -8,7 +8,16 @@
  *                        aligned) from global to shared, no registers, no
  *                        threads waiting on it; completes the barrier's phase
  *   bulk_wait          - every thread that reads the stage waits for the phase
- *   bulk_reuse_fence   - before a stage read by ordinary loads is refilled
+ *   bulk_reuse_fence   - before the copy engine touches shared memory that
+ *                        ordinary loads or stores used: a stage read by them
+ *                        is refilled, or one written by them is bulk-stored
+ *   bulk_store         - `bytes` (same rules) from shared to global, in the
+ *                        thread's current bulk group
+ *   bulk_store_commit  - closes that group
+ *   bulk_store_wait_read<N> - waits until at most N groups still read their
+ *                        shared source (the rest may still be writing global)
+ *   bulk_store_wait_all - waits until every group has written global memory:
+ *                        before the kernel exits
  *   bulk_ring_stages   - (host) how many stages a ring of shared memory holds
  *
  * Compiled for sm_90 and later only (BULK_COPY_AVAILABLE); callers keep a
@@ -39,6 +48,12 @@ __device__ inline void bulk_barrier_init_fence()
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
+/* Ordinary loads and stores and the copy engine are two proxies: a thread's
+ * accesses to a stage reach the copy engine in order only through this fence,
+ * issued after them by each thread that made them (then a __syncwarp or
+ * barrier before the copy is issued). One instruction serves both ways: a
+ * stage read into registers and now refilled, a stage written from registers
+ * and now bulk-stored. */
 __device__ inline void bulk_reuse_fence() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 
 __device__ inline void bulk_load(void *dst, const void *src, unsigned bytes, unsigned long long *bar)
@@ -50,6 +65,28 @@ __device__ inline void bulk_load(void *dst, const void *src, unsigned bytes, uns
                  "l"(src), "r"(bytes), "r"(shared_address(bar))
                  : "memory");
 }
+
+/* Bulk stores: the copy engine reads shared memory and writes global memory
+ * by itself. No barrier: the issuing thread tracks its stores in bulk groups
+ * (each commit closes one) and waits on those. */
+__device__ inline void bulk_store(void *gdst, const void *ssrc, unsigned bytes)
+{
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(gdst),
+                 "r"(shared_address(ssrc)), "r"(bytes)
+                 : "memory");
+}
+
+__device__ inline void bulk_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+
+/* The shared source of all but the newest N groups may be written again. */
+template <int N> __device__ inline void bulk_store_wait_read()
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+
+/* Every group's global writes done: a kernel that bulk-stores calls this
+ * (the issuing threads) before it exits. */
+__device__ inline void bulk_store_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
 
 /* Phase `parity` (0, 1, 0, ... for the barrier's first, second, third use). */
 __device__ inline void bulk_wait(unsigned long long *bar, unsigned parity)
