@@ -264,6 +264,39 @@ static void test_different_devices(void **state)
     tu_result_free(&r);
 }
 
+/* run.json's copy_timing: a run without it (the copy timed back to back) against one with
+ * "cold" is said once, naming both; two runs timed alike say nothing. */
+static void set_copy_timing(const char *run_dir, const char *timing)
+{
+    json_t *run = tu_load_json(tu_path(run_dir, "run.json"));
+    json_object_set_new(run, "copy_timing", json_string(timing));
+    json_object_set_new(run, "date", json_string("2026-11-27T00:00:00Z")); /* not the same run */
+    assert_int_equal(json_dump_file(run, tu_path(run_dir, "run.json"), JSON_INDENT(2)), 0);
+    json_decref(run);
+}
+
+static void test_copy_timing(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("cmp-copy-timing");
+    char *old = copy_committed_run(H200 "default", dir, "old"), *cold = copy_committed_run(H200 "default-rerun-2", dir, "cold");
+    set_copy_timing(cold, "cold");
+    tu_result r = run_compare(old, cold, NULL, NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(tu_count(r.err, "warning: copy bandwidths timed differently: BASE back to back, NEW cold "
+                                     "(cold reads 1.4-1.6 % faster on an H200"), 1);
+    tu_result_free(&r);
+    char *cold2 = copy_committed_run(H200 "default", dir, "cold2");
+    set_copy_timing(cold2, "cold");
+    r = run_compare(cold2, cold, NULL, NULL, NULL);
+    assert_int_equal(tu_count(r.err, "timed differently"), 0);
+    tu_result_free(&r);
+    char *old2 = copy_committed_run(H200 "default-rerun-2", dir, "old2");
+    r = run_compare(old, old2, NULL, NULL, NULL);
+    assert_int_equal(tu_count(r.err, "timed differently"), 0);
+    tu_result_free(&r);
+}
+
 /* The rows' own SM clocks (no clock in either run.json): said, with both. */
 static void test_different_clocks_rows(void **state)
 {
@@ -334,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_same_run),
         cmocka_unit_test(test_different_devices),
         cmocka_unit_test(test_different_clocks_rows),
+        cmocka_unit_test(test_copy_timing),
         cmocka_unit_test(test_readme_example),
     };
     return cmocka_run_group_tests(tests, load_seed, free_seed);

@@ -79,6 +79,7 @@ static void test_outputs_under_working_directory(void **state)
     assert_string_equal(json_string_value(json_object_get(o, "experiment")), "default");
     assert_true(json_is_true(json_object_get(o, "fake_device")));
     assert_true(json_real_value(json_object_get(o, "copy_bandwidth_GBps")) > 0);
+    assert_string_equal(json_string_value(json_object_get(o, "copy_timing")), "cold"); /* compare reads it */
     json_decref(o);
     assert_string_equal(r.out, ""); /* --quiet */
     tu_result_free(&r);

@@ -35,6 +35,11 @@ typedef struct sweep_validation {
 
 typedef struct sweep_device sweep_device;
 
+/* How copy_bandwidth times its copies, as run.json's copy_timing names it: "cold"
+ * (the L2 flushed before each). Runs without the key timed them back to back,
+ * which read 1.4-1.6 % slower on an H200 (sweep_device_cuda.c). */
+#define COPY_TIMING_RULE "cold"
+
 typedef struct sweep_device_ops {
     const char *name;
     /* 0; -1 and "no CUDA device: ..." in msg; or -2 when there are devices but
@@ -48,7 +53,8 @@ typedef struct sweep_device_ops {
      * and msg. */
     int (*memory)(sweep_device *d, size_t *free_bytes, size_t *total_bytes, size_t *held_bytes, char *msg,
                   size_t len);
-    /* Device-to-device memcpy bandwidth, GB/s, reads + writes counted; <= 0 if it failed. */
+    /* Device-to-device memcpy bandwidth, GB/s, reads + writes counted; <= 0 if it failed.
+     * Each copy timed as a cold sample is: run.json says so (COPY_TIMING_RULE). */
     double (*copy_bandwidth)(sweep_device *d, char *msg, size_t len);
     /* Microseconds a minimal launch takes back to back (launch_probe.h): the
      * launch term of the machine model; <= 0 if it failed. */

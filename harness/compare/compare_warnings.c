@@ -157,6 +157,29 @@ static void warn_copy_bandwidth(compare_result *r)
     compare_warn(r, line);
 }
 
+/* run.json's copy_timing: "cold" from the build that added it; runs without it timed the copy
+ * back to back. */
+static const char *copy_timing(const json_t *run)
+{
+    const char *t = json_string_value(json_object_get(run, RK(COPY_TIMING)));
+    return t ? t : "back to back";
+}
+
+/* A copy figure timed cold reads 1.4-1.6 % faster than one timed back to back (an H200,
+ * experiments/results/h200/scan-path): every % of copy, and --normalize copy, moves by as
+ * much between such runs, whatever the card. */
+static void warn_copy_timing(compare_result *r)
+{
+    const char *a = copy_timing(r->base.run), *b = copy_timing(r->newer.run);
+    if (!strcmp(a, b)) return;
+    char line[600];
+    snprintf(line, sizeof line,
+             "copy bandwidths timed differently: BASE %s, NEW %s (cold reads 1.4-1.6 %% faster on an H200: "
+             "%% of copy and --normalize copy move by as much)",
+             a, b);
+    compare_warn(r, line);
+}
+
 /* ---- settings that differ ------------------------------------------------------------------ */
 
 /* A value in a few words: strings as they are, others as compact JSON, cut. */
@@ -204,6 +227,7 @@ void compare_check_runs(compare_result *r)
     warn_devices(r);
     warn_clocks(r);
     warn_copy_bandwidth(r);
+    warn_copy_timing(r);
     static const char *const top[] = {"experiment", "driver_version", "runtime_version", "plan", "timing"};
     for (size_t i = 0; i < sizeof top / sizeof top[0]; i++)
         warn_field(r, top[i], json_object_get(r->base.run, top[i]), json_object_get(r->newer.run, top[i]));

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "harness/backend/sweep_device.h"
 #include "harness/core/files.h"
 #include "harness/config/plan.h"
 #include "harness/results/results.h"
@@ -220,6 +221,7 @@ static json_t *run_json(const run_info *ri)
     json_object_set_new(o, RK(FAKE_DEVICE), json_boolean(ri->fake_device));
     json_object_set_new(o, RK(PEAK_BANDWIDTH_GBPS), num_or_null(ri->run.peak_GBps));
     json_object_set_new(o, RK(COPY_BANDWIDTH_GBPS), num_or_null(ri->run.copy_GBps));
+    json_object_set_new(o, RK(COPY_TIMING), json_string(COPY_TIMING_RULE));
     json_object_set_new(o, RK(LAUNCH_US), num_or_null(ri->run.launch_us));
     json_t *metrics = json_array(), *units = json_array();
     for (size_t i = 0; i < ri->metrics.count; i++) {
