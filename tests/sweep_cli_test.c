@@ -382,7 +382,7 @@ static size_t count_groups(const sweep_plan *p)
             first = NULL;
             continue;
         }
-        int same = first && in < 64 /* PROFILE_BATCH_MAX */ && first->v->kind == c->v->kind && first->dtype == c->dtype && first->n == c->n;
+        int same = first && in < 512 /* [profile] batch, the default */ && first->v->kind == c->v->kind && first->dtype == c->dtype && first->n == c->n;
         if (!same) {
             groups++;
             first = c;

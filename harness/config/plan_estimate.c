@@ -255,12 +255,13 @@ void format_duration(double s, char *buf, size_t len)
 #define PROFILE_RANGE_PASS_S 0.00115
 #define PROFILE_RANGE_S 0.0002
 #define PROFILE_PATCHED_EXTRA 13.0
-/* These constants are for batches of 64 ([profile] batch, the default).
- * Larger batches cost more a range and a pass: in batches of up to 512 a
- * pass's start and stop took 0.34 s and a range 3.9 ms (the default at
- * 2^10; h200x4-two-pass/batch512/split-2p10), which this model does not
- * follow. */
-#define PROFILE_BATCH_DEFAULT 64 /* [profile] batch, where a plan does not say */
+/* These constants were fitted in batches of 64. Alone at 2^10, batches of
+ * about 190 cost more a range and a pass (a pass's start and stop 0.34 s, a
+ * range 3.9 ms; h200x4-two-pass/batch512/split-2p10), which this model does
+ * not follow; over the whole default experiment it is as close at 512 as at
+ * 64: 147 s against 152.7 s measured (-3.7 %), 159 s against 164.7 s (-3.5 %),
+ * side by side on one host (h200x2/main-command). */
+#define PROFILE_BATCH_DEFAULT 512 /* [profile] batch, where a plan does not say */
 /* A configuration's share of its batch, where the plan is not at hand
  * (estimate_config_s: the progress line's ETA, --shard's weights). */
 #define PROFILE_NOMINAL_BATCH 60.0

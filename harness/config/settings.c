@@ -284,11 +284,12 @@ static const setting table[] = {
      "inside a list. Unknown names: exit 2, with the\n"
      "closest known ones. Each configuration is replayed once per\n"
      "pass, after its timing, the L2 flushed and emptied in each pass"},
-    /* 64: a pass's start and stop took 0.098 s and a range's push and pop 1.05 ms in batches of 64, 0.34 s
-     * and 3.9 ms in batches of up to 512 (about 190 an input; the default at 2^10 on an H200). The default
-     * experiment's profile stage took 43.1 s with 512 and 51.4 s with 64, on two hosts, the second beside
-     * the GPU tests (experiments/results/h200x4-two-pass): not yet compared on one host. */
-    {"profile", "batch", "--profile-batch", set_count, 1, 512, AT(profile_batch), SIZE(profile_batch), 0, "64",
+    /* 512: the main command (the default experiment) took 152.7 s with batches of 512 and 164.7 s with
+     * 64, side by side on two H200s of one host, its profile stage 35.4 s and 45.9 s: eight times fewer
+     * passes' starts and stops, the ranges the same (20.2 s and 19.3 s; experiments/results/h200x2/
+     * main-command). Alone at 2^10 a pass's start and stop took 0.34 s and a range 3.9 ms in batches of
+     * about 190, 0.098 s and 1.05 ms in batches of 64 (h200x4-two-pass/batch512/split-2p10). */
+    {"profile", "batch", "--profile-batch", set_count, 1, 512, AT(profile_batch), SIZE(profile_batch), 0, "512",
      SETTING_HELP_MEASURE, "N",
      "configurations one CUPTI session profiles together, at\n"
      "most (1..512; each pass's start and stop are shared, each\n"
