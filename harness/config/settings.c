@@ -292,8 +292,8 @@ static const setting table[] = {
     {"profile", "batch", "--profile-batch", set_count, 1, 512, AT(profile_batch), SIZE(profile_batch), 0, "512",
      SETTING_HELP_MEASURE, "N",
      "configurations one CUPTI session profiles together, at\n"
-     "most (1..512; each pass's start and stop are shared, each\n"
-     "range's push and pop grow with the batch)"},
+     "most (1..512, default 512: each pass's start and stop are\n"
+     "shared by the batch)"},
     {"experiment", "cpu_baseline", NULL, set_yes_no, 0, 0, AT(cpu_baseline), SIZE(cpu_baseline), 0, NULL,
      SETTING_FILE_ONLY, NULL, NULL},
 };
