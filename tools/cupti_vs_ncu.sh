@@ -81,17 +81,7 @@ COMMON=(--dtype f32 --op sum --block-dims 256 --coarse 1 --finish first --scan-m
         --min-samples 3 --max-samples 20 --timeout 50ms --validate all --metrics "$METRICS" --force --quiet)
 
 join() { local IFS=,; echo "$*"; }
-# A command line to copy and paste: arguments with shell-special characters in single quotes.
-quote() {
-    local a s=""
-    for a in "$@"; do
-        case $a in
-        *[!A-Za-z0-9_./=:@^+,-]* | "") s+=" '${a//\'/\'\\\'\'}'" ;;
-        *) s+=" $a" ;;
-        esac
-    done
-    echo "${s# }"
-}
+. "$here/shell_quote.sh" # quote
 now() { date +%s; }
 
 mkdir -p "$out/ncu" || exit 2

@@ -164,18 +164,8 @@ fi
 for d in ${dtypes//,/ }; do case $d in f32 | f64 | i32) ;; *) die "--dtype: unknown dtype '$d' (f32, f64, i32)" ;; esac; done
 for k in ${kinds//,/ }; do case $k in reduce | scan) ;; *) die "--kind: unknown kind '$k' (reduce, scan)" ;; esac; done
 
-# The sweep and ncu: nothing can be measured without them.
 # ---- the tables: from the rows measured ($measured), by write_tables -------------------------------
-quote() {
-    local a s=""
-    for a in "$@"; do
-        case $a in
-        *[!A-Za-z0-9_./=:@^+,-]* | "") s+=" '${a//\'/\'\\\'\'}'" ;;
-        *) s+=" $a" ;;
-        esac
-    done
-    echo "${s# }"
-}
+. "$here/shell_quote.sh" # quote
 now() { date +%s; }
 json_string() { sed -n "s/.*\"$1\": *\"\\([^\"]*\\)\".*/\\1/p" "$2" 2>/dev/null | head -1; }
 write_tables() {
@@ -281,6 +271,7 @@ if [ "$tables_only" = 1 ]; then
     exit 0
 fi
 
+# The sweep and ncu: nothing can be measured without them.
 [ -x "$SWEEP" ] || die "no sweep binary at $SWEEP (run from the bundle directory, or set SWEEP)"
 "$NCU" --version >/dev/null 2>&1 || die "ncu not found ($NCU): set NCU=/path/to/ncu"
 # The variants the sweep knows: name, kind, family, own axis ("-": none), first finish

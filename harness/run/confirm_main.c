@@ -118,7 +118,7 @@ static int resolve_paths(job *j)
     static char dir[SWEEP_PATH_MAX], out[SWEEP_PATH_MAX];
     if (resolve_results_dir("confirm", j->dir, j->out, dir, out, j->err, sizeof j->err)) return -1;
     j->dir = dir;
-    j->out = j->out ? out : dir;
+    j->out = out; /* DIR itself when no --out was given */
     return 0;
 }
 
