@@ -122,7 +122,7 @@ static void test_killed_worker_is_requeued(void **state)
     assert_int_equal(json_integer_value(json_object_get(j, "worker_faults")), 1);
     json_t *dev1 = json_array_get(json_object_get(j, "devices"), 1);
     assert_non_null(strstr(json_string_value(json_object_get(dev1, "fault")), "signal 9"));
-    /* it died in its first piece (the 2nd warm-up: the screen's or the refine's): no row of that piece
+    /* it died in its first piece (the 2nd warm-up: its second configuration's screen): no row of that piece
      * was finished, every one is dealt again */
     assert_int_equal(device_configs(j, 1), 0);
     assert_int_equal(rows_of_device(rows, n, 1), 0);
@@ -134,9 +134,9 @@ static void test_last_worker_killed_then_resume(void **state)
 {
     (void)state;
     const char *dir = tu_tempdir("dev-kill-resume");
-    /* the 5th warm-up: after its first piece (order = variant: one variant at one input, at most 2
-     * configurations, each screened and refined) */
-    const char *env[] = {FAKE, "SWEEP_FAKE_DEVICES=2", "SWEEP_FAKE_DIE_AFTER=4", NULL};
+    /* the 3rd warm-up: after its first piece (order = variant: one variant at one input, at most 2
+     * configurations, each with one warm-up: the refine stage has none) */
+    const char *env[] = {FAKE, "SWEEP_FAKE_DEVICES=2", "SWEEP_FAKE_DIE_AFTER=2", NULL};
     const char *args[] = {SMALL, "--order", "variant", "--devices", "1", "--no-cupti", "--out", dir, "--force",
                           "--quiet", NULL};
     tu_result r = tu_run(NULL, env, args);

@@ -1,7 +1,7 @@
 /* The sweep's NVTX tree, recorded by tests/nvtx_injection.c loaded through
  * NVTX_INJECTION64_PATH into the sweep binary running on the fake device:
  *   run > <experiment> > <variant> > <configuration> > validate|warmup|cold|hot
- *                                     <configuration> > refine > warmup|cold|hot
+ *                                     <configuration> > refine > cold|hot
  *                                     <configuration> > profile
  * with copy_bandwidth directly under run, every range popped, and one
  * configuration range per configuration the plan runs; a configuration the
@@ -112,7 +112,7 @@ static void check_tree(int with_profile, int order_size)
     static const char *const measure_phases[] = {"validate", "warmup", "cold", "hot"};
     static const char *const profile_phases[] = {"profile"};
     static const char *const refine_phases[] = {"refine"};
-    static const char *const refine_steps[] = {"warmup", "cold", "hot"};
+    static const char *const refine_steps[] = {"cold", "hot"};
     size_t refined = 0, next_step = 0;
     const char *const *phases = measure_phases;
     size_t n_phases = 4;
@@ -130,7 +130,7 @@ static void check_tree(int with_profile, int order_size)
             assert_true(depth > 0);
             if (depth == 4 && strcmp(stack[2], "process warm-up"))
                 assert_int_equal(next_phase, n_phases); /* every phase, in order */
-            if (depth == 5 && !strcmp(stack[4], "refine")) assert_int_equal(next_step, 3); /* its steps, in order */
+            if (depth == 5 && !strcmp(stack[4], "refine")) assert_int_equal(next_step, 2); /* its steps, in order */
             depth--;
             continue;
         }
@@ -222,7 +222,7 @@ static void check_tree(int with_profile, int order_size)
             next_phase++;
             break;
         case 5:
-            assert_true(next_step < 3);
+            assert_true(next_step < 2);
             assert_string_equal(e->name, refine_steps[next_step]);
             next_step++;
             break;

@@ -74,9 +74,10 @@ typedef struct sweep_device_ops {
     dev_status (*measure_cold)(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
                                unsigned *batch, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out,
                                char *msg, size_t len);
-    /* Hot: `batch` back-to-back launches per sample on the same buffers. */
+    /* Hot: `warm` untimed launches (warm_launches_for, timing.h), then
+     * `batch` back-to-back launches per sample on the same buffers. */
     dev_status (*measure_hot)(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
-                              unsigned batch, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out,
+                              unsigned batch, unsigned warm, double budget_s, volatile sig_atomic_t *interrupt, timing_stats *out,
                               char *msg, size_t len);
     /* After a failed configuration: 0 when the device is usable again, -1 and
      * why in msg when the context is lost (a sticky error such as an illegal

@@ -557,16 +557,13 @@ static dev_status cuda_measure_cold(sweep_device *d, const variant *v, const ker
 }
 
 static dev_status cuda_measure_hot(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
-                                   unsigned batch, double budget_s, volatile sig_atomic_t *interrupt,
+                                   unsigned batch, unsigned warm, double budget_s, volatile sig_atomic_t *interrupt,
                                    timing_stats *out, char *msg, size_t len)
 {
     /* Untimed, unheld, WARM_TARGET_MS long (timing.h says why): brings the
      * input into L2 where it fits and lets the device settle after the cold
      * phase, so the first sample is as hot as the last. */
     cuda_impl *c = d->impl;
-    double warm_ms = p->warm_ms > 0 ? p->warm_ms : WARM_TARGET_MS;
-    double sample_ms = p->sample_ms > 0 ? p->sample_ms : SAMPLE_TARGET_MS;
-    unsigned warm = (batch ? batch : 1) * (unsigned)ceil(warm_ms / sample_ms);
     int off = c->block_off;
     c->block_off = 1;
     dev_status st = run_batch(c, v, a, warm, 0, 0, 0, msg, len);

@@ -332,11 +332,12 @@ static dev_status fake_measure_cold(sweep_device *d, const variant *v, const ker
 }
 
 static dev_status fake_measure_hot(sweep_device *d, const variant *v, const kernel_args *a, const timing_params *p,
-                                   unsigned batch, double budget_s, volatile sig_atomic_t *interrupt,
+                                   unsigned batch, unsigned warm, double budget_s, volatile sig_atomic_t *interrupt,
                                    timing_stats *out, char *msg, size_t len)
 {
     (void)msg;
     (void)len;
+    (void)warm;
     double ms = fake_time_ms(v, a, 0);
     fake_sample s = {d->impl, ms * fake_drift(d->impl), fake_amplitude(v, ms, batch), fake_throttle(v)};
     timing_measure_clocked(p, FAKE_CLOCK_MHZ, budget_s, fake_sample_fn, &s, interrupt, out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "harness/config/plan.h"
+#include "harness/core/timing.h"
 #include "kernels/registry.h"
 #include "results_io/label.h"
 
@@ -72,6 +73,11 @@ int config_same_input(const sweep_config *a, const sweep_config *b)
 {
     return a->dtype == b->dtype && a->n == b->n && a->op == b->op && a->v->kind == b->v->kind &&
            (a->v->kind == KIND_REDUCE || a->scan_mode == b->scan_mode);
+}
+
+int screen_cold_only(const sweep_config *c, size_t l2_bytes)
+{
+    return l2_bytes && (double)c->n * (double)dtype_size(c->dtype) >= (double)SCREEN_COLD_ONLY_L2 * (double)l2_bytes;
 }
 
 int plan_groups(const sweep_plan *p, plan_group **out, size_t *n)

@@ -309,6 +309,10 @@ int config_batch_with(const sweep_config *first, const sweep_config *c);
  * mode -- one CPU reference, one set of buffers (so also config_batch_with). */
 int config_same_input(const sweep_config *a, const sweep_config *b);
 
+/* Whether the screen times c cold only: its input is at least
+ * SCREEN_COLD_ONLY_L2 (timing.h) times l2_bytes (0: never). */
+int screen_cold_only(const sweep_config *c, size_t l2_bytes);
+
 /* The plan's input groups: maximal runs of consecutive configurations of one
  * input (config_same_input), skipped ones included. The unit of work of
  * --devices and --shard: a group is measured by one process, which keeps its

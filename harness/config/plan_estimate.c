@@ -154,20 +154,20 @@ static double check_config_s(const sweep_config *c, const estimate_model *m, dou
  * samples, min_samples each, of a batch lasting SAMPLE_TARGET_MS (timing.h);
  * a cold sample also flushes (2x L2 read), hot ones follow a warm batch;
  * CONFIG_FIXED_S beside. */
+enum { STAGE_ONE, STAGE_SCREEN, STAGE_REFINE }; /* one full-rule measurement, or the two stages */
+
 static double measure_s(const sweep_config *c, const timing_params *t, const estimate_model *m, double kernel,
-                        int first)
+                        int stage)
 {
     double flush = 2.0 * (double)m->l2_bytes / (m->peak_GBps * 1e9 * 0.6);
     double overhead = 25e-6;
     double samples = t->min_samples;
     if (samples > t->max_samples) samples = t->max_samples;
     double batch = sample_batch_within(kernel * 1e3, t->sample_ms);
-    double warm_ms = t->warm_ms > 0 ? t->warm_ms : WARM_TARGET_MS;
-    double sample_ms = t->sample_ms > 0 ? t->sample_ms : SAMPLE_TARGET_MS;
     /* a sample's launches are queued behind the stream's hold, then run */
     double one = batch * (kernel + LAUNCH_ENQUEUE_S) + overhead;
     double cold = samples * (one + flush);
-    double warm = batch * ceil(warm_ms / sample_ms) * kernel;
+    double warm = warm_launches_for(kernel * 1e3, (unsigned)batch, t->warm_ms, t->sample_ms) * kernel;
     double hot = warm + samples * one;
     /* The timeout caps each half once min_samples are in. */
     double floor_cold = t->min_samples * (one + flush);
@@ -175,8 +175,10 @@ static double measure_s(const sweep_config *c, const timing_params *t, const est
     double half = t->timeout_s / 2;
     if (cold > half) cold = floor_cold > half ? floor_cold : half;
     if (hot > half) hot = floor_hot > half ? floor_hot : half;
-    /* the warm-up: an untimed launch, but none right after the check (cuda_warmup), and a timed one */
-    double warmup = (first && c->validate ? 1 : 2) * kernel;
+    if (stage == STAGE_SCREEN && screen_cold_only(c, m->l2_bytes)) hot = 0;
+    /* the warm-up: an untimed launch, but none right after the check (cuda_warmup), and a timed one;
+     * none in the refine stage, which sizes its batches from the screen */
+    double warmup = stage == STAGE_REFINE ? 0 : (c->validate ? 1 : 2) * kernel;
     return CONFIG_FIXED_S + warmup + overhead + cold + hot;
 }
 
@@ -186,7 +188,7 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     double kernel = kernel_s(c, m);
     /* Validation: the check on the device; the reference is the plan's (estimate_references_s). */
     *validate_s = c->validate ? check_config_s(c, m, kernel) : 0.0;
-    *measure = measure_s(c, t, m, kernel, !t->screen_samples);
+    *measure = measure_s(c, t, m, kernel, STAGE_ONE);
     if (!t->screen_samples || c->v->runner == RUNNER_HOST) return;
     /* Two stages (harness/run/sweep_piece.c): the screen for every one, the
      * full rule again for the share refined. */
@@ -197,7 +199,7 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     screen.sample_ms = SCREEN_SAMPLE_MS;
     double share = REFINE_SHARE;
     if (c->peers) share = fmin(1.0, (REFINE_BASE + REFINE_SLOPE * c->peers) / c->peers);
-    *measure = measure_s(c, &screen, m, kernel, 1) + share * *measure;
+    *measure = measure_s(c, &screen, m, kernel, STAGE_SCREEN) + share * measure_s(c, t, m, kernel, STAGE_REFINE);
 }
 
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes);

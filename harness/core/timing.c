@@ -165,6 +165,17 @@ unsigned sample_batch_within(double launch_ms, double target_ms)
     return (unsigned)k;
 }
 
+unsigned warm_launches_for(double launch_ms, unsigned batch, double warm_ms, double sample_ms)
+{
+    double warm = warm_ms > 0 ? warm_ms : WARM_TARGET_MS;
+    double k = launch_ms > 0 && isfinite(launch_ms)
+                   ? ceil(warm / launch_ms)
+                   : (batch ? batch : 1) * ceil(warm / (sample_ms > 0 ? sample_ms : SAMPLE_TARGET_MS));
+    if (!(k >= 1)) k = 1;
+    if (k > (double)SAMPLE_MAX_BATCH * 16) k = (double)SAMPLE_MAX_BATCH * 16;
+    return (unsigned)k;
+}
+
 int timing_too_spread(const timing_stats *t, unsigned batch)
 {
     if (t->stop == STOP_INTERRUPTED || t->stop == STOP_ERROR || t->samples < 2) return 0;

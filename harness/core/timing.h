@@ -142,6 +142,21 @@ unsigned sample_batch_within(double launch_ms, double target_ms);
  * warmed the device, and a configuration that is refined is warmed up in
  * full again. */
 #define SCREEN_WARM_MS 0.1
+/* The screen times only the cold phase of inputs of at least this many times
+ * the L2 (a refined row gets both): there a hot launch finds next to none of
+ * its input in L2. In the committed H200 runs with both phases at those
+ * inputs, hot / cold median was 1.0000-1.0006 with 5-95 % of rows within
+ * 0.9973-1.0098 (default, 212 rows; vs-cub, 99 rows per size bucket up to
+ * 128 x L2; big-n), where the screen's own noise floor is 0.5 %. */
+#define SCREEN_COLD_ONLY_L2 16
+/* Untimed launches that last at least warm_ms (0: WARM_TARGET_MS), from a
+ * launch's time: ceil(warm_ms / launch_ms), at least 1. Where launch_ms is
+ * unknown, `batch` launches a sample for each sample of sample_ms (0:
+ * SAMPLE_TARGET_MS) the warm-up lasts. Why by the launch's time: a count of
+ * samples (10 at the full rule) ran 10 launches wherever one launch outlasts
+ * a sample, 30 ms at 2^30 (a 3 ms scan) and 1.6 s for a 160 ms slow rung,
+ * where 5 ms was meant. */
+unsigned warm_launches_for(double launch_ms, unsigned batch, double warm_ms, double sample_ms);
 
 /* A measurement whose samples spread more than SAMPLE_MAX_SPREAD
  * (stdev/median) is taken again with twice the launches per sample, at most

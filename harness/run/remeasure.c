@@ -20,7 +20,8 @@ dev_status remeasure_config(sweep_device *dev, const sweep_config *cfg, const ti
     if (!*cold_batch) *cold_batch = sample_batch_for(launch_ms);
     if ((st = dev->ops->measure_cold(dev, v, &a, t, cold_batch, half, stop, cold, msg, len)) != DEV_OK) goto out;
     if (!*hot_batch) *hot_batch = sample_batch_for(cold->median);
-    st = dev->ops->measure_hot(dev, v, &a, t, *hot_batch, half, stop, hot, msg, len);
+    unsigned warm = warm_launches_for(cold->median, *hot_batch, t->warm_ms, t->sample_ms);
+    st = dev->ops->measure_hot(dev, v, &a, t, *hot_batch, warm, half, stop, hot, msg, len);
 out:
     nvtx_pop();
     return st;

@@ -180,6 +180,7 @@ typedef struct phase_call {
     const sweep_config *cfg;
     const kernel_args *a;
     int cold;
+    double launch_ms; /* what the hot phase's warm-up is counted from */
     char *msg;
     size_t len;
 } phase_call;
@@ -192,7 +193,8 @@ static int measure_once(void *p, unsigned *batch, timing_stats *out)
     double half = t->timeout_s / 2;
     if (c->cold)
         return dev->ops->measure_cold(dev, c->cfg->v, c->a, t, batch, half, &stop_signal, out, c->msg, c->len);
-    return dev->ops->measure_hot(dev, c->cfg->v, c->a, t, *batch, half, &stop_signal, out, c->msg, c->len);
+    unsigned warm = warm_launches_for(c->launch_ms, *batch, t->warm_ms, t->sample_ms);
+    return dev->ops->measure_hot(dev, c->cfg->v, c->a, t, *batch, warm, half, &stop_signal, out, c->msg, c->len);
 }
 
 /* The phase in its NVTX range, its samples to samples.csv: batches sized
@@ -201,7 +203,7 @@ static dev_status measure_phase(run_ctx *ctx, const sweep_config *cfg, const ker
                                 unsigned *batch, timing_stats *out, double launch_ms, char *msg, size_t len)
 {
     const char *phase = cold ? "cold" : "hot";
-    phase_call call = {ctx, cfg, a, cold, msg, len};
+    phase_call call = {ctx, cfg, a, cold, launch_ms, msg, len};
     samples_sink sink;
     *batch = sample_batch_within(launch_ms, ctx->timing ? ctx->timing->sample_ms : 0);
     phase_push(phase, cfg->v);
@@ -442,6 +444,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
     row_read_conditions(ctx, row, 0);
     sg->conditions += lap(&t);
+    if (ctx->screening && screen_cold_only(cfg, ctx->l2_bytes)) goto timed; /* the refine stage times hot */
     st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg);
     sg->hot += lap(&t);
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
@@ -449,6 +452,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     row_read_conditions(ctx, row, 1);
     sg->conditions += lap(&t);
 
+timed:
     if (ctx->prof && ctx->metric_count && !ctx->defer_profile) {
         if (ctx->batching) profile_enqueue(ctx, cfg, &a, row);
         else profile_config(ctx, cfg, &a, row);
@@ -457,8 +461,10 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 }
 
 /* A timed configuration measured again, cold and hot, under ctx->timing (the
- * refine stage): its buffers made ready, warmed up, no validation (its screen
- * validated it). The row's timings are replaced; a failure is its error. */
+ * refine stage): its buffers made ready, no validation (its screen validated
+ * it) and no warm-up launches: the screen loaded its module, and its cold
+ * median sizes the batches (the hot phase keeps its warm-up). The row's
+ * timings are replaced; a failure is its error. */
 cfg_outcome refine_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
     char msg[768] = "";
@@ -467,11 +473,7 @@ cfg_outcome refine_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     sweep_device *dev = ctx->dev;
     dev_status st = dev->ops->prepare(dev, cfg->v, &a, msg, sizeof msg);
     if (st != DEV_OK) return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
-    double launch_ms = NAN;
-    phase_push("warmup", cfg->v);
-    st = dev->ops->warmup(dev, cfg->v, &a, &launch_ms, msg, sizeof msg);
-    nvtx_pop();
-    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
+    double launch_ms = row->cold.median;
     timing_stats cold, hot;
     unsigned cb = 0, hb = 0;
     if ((st = measure_phase(ctx, cfg, &a, 1, &cb, &cold, launch_ms, msg, sizeof msg)) != DEV_OK)

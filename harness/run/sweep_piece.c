@@ -6,11 +6,14 @@
  *   refine   the ones a conclusion could depend on, timed again to the full
  *            rule: those that could be their variant's fastest at this input
  *            (cold or hot median within twice the summed screen noise of the
- *            variant's fastest, each noise at least the full rule's max_noise) and
+ *            variant's fastest, each noise at least the full rule's max_noise;
+ *            cold alone where the screen timed only that: inputs of
+ *            SCREEN_COLD_ONLY_L2 x L2 and more, timing.h) and
  *            those within refine_within of the input's fastest -- the winners
  *            table, each heatmap's best cell and the confirmation's
  *            candidates (within confirm_within, 2 %, of the fastest) are
- *            among them. The others keep their screen timings, stop = screen;
+ *            among them. The others keep their screen timings, stop = screen
+ *            (samples_hot 0 where the screen timed cold only);
  *   profile  every timed configuration under the profiler, in batches on the
  *            input's buffers (one CUPTI session per batch of up to 64).
  * With screen_samples = 0 the first stage is the full rule and nothing is
@@ -26,8 +29,11 @@
 
 static int screened(const sweep_row *r)
 {
-    return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples && r->hot.samples;
+    return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples;
 }
+
+/* A screened row with a hot phase (inputs of SCREEN_COLD_ONLY_L2 x L2 and more are screened cold only). */
+static int has_hot(const sweep_row *r) { return r->hot.samples > 0; }
 
 /* A screen's noise from 3 samples is itself noisy (its MAD may be 0): each
  * side of a comparison counts at least the full rule's max_noise (floor). */
@@ -50,17 +56,18 @@ static void pick_refine(const sweep_row *rows, size_t n, double within, double f
         pick[k] = 0;
         if (!screened(&rows[k])) continue;
         if (!icold || rows[k].cold.median < icold->median) icold = &rows[k].cold;
-        if (!ihot || rows[k].hot.median < ihot->median) ihot = &rows[k].hot;
+        if (has_hot(&rows[k]) && (!ihot || rows[k].hot.median < ihot->median)) ihot = &rows[k].hot;
     }
     for (size_t k = 0; k < n; k++) {
         if (!screened(&rows[k])) continue;
-        const timing_stats *vcold = &rows[k].cold, *vhot = &rows[k].hot;
+        const timing_stats *vcold = &rows[k].cold, *vhot = has_hot(&rows[k]) ? &rows[k].hot : NULL;
         for (size_t j = 0; j < n; j++) {
             if (!screened(&rows[j]) || rows[j].cfg.v != rows[k].cfg.v) continue;
             if (rows[j].cold.median < vcold->median) vcold = &rows[j].cold;
-            if (rows[j].hot.median < vhot->median) vhot = &rows[j].hot;
+            if (vhot && has_hot(&rows[j]) && rows[j].hot.median < vhot->median) vhot = &rows[j].hot;
         }
-        pick[k] = in_reach(&rows[k].cold, vcold, icold, within, floor) || in_reach(&rows[k].hot, vhot, ihot, within, floor);
+        pick[k] = in_reach(&rows[k].cold, vcold, icold, within, floor) ||
+                  (vhot && in_reach(&rows[k].hot, vhot, ihot, within, floor));
     }
 }
 
@@ -191,6 +198,7 @@ size_t run_piece(sweep_run *r, const size_t *idx, size_t n, sweep_row *rows, int
     *interrupted = 0;
     ctx->timing = screening ? &screen : full;
     ctx->screening = screening;
+    ctx->l2_bytes = r->ri.device.l2_bytes;
     ctx->defer_profile = 1;
     size_t done = 0;
     for (; done < n && !ctx->fatal[0]; done++) {
