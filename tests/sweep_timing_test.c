@@ -144,6 +144,21 @@ static void test_sample_batch(void **state)
     assert_int_equal(sample_batch_for(0.0), 1);
 }
 
+/* The hot warm-up lasts WARM_TARGET_MS whatever one launch takes: a 3 ms launch warms twice, not ten
+ * times (a sample's count); a 160 ms one once; a 3 us one about as the sample rule did. */
+static void test_warm_launches(void **state)
+{
+    (void)state;
+    assert_int_equal(warm_launches_for(3.0, 1, 0, 0), 2);
+    assert_int_equal(warm_launches_for(160.0, 1, 0, 0), 1);
+    assert_int_equal(warm_launches_for(0.5, 1, 0, 0), 10);
+    assert_int_equal(warm_launches_for(0.003, 167, 0, 0), 1667);
+    assert_int_equal(warm_launches_for(1.0, 1, SCREEN_WARM_MS, SCREEN_SAMPLE_MS), 1); /* the screen's */
+    /* no launch time: the batch for each sample of the warm-up, as before */
+    assert_int_equal(warm_launches_for(NAN, 4, 0, 0), 40);
+    assert_int_equal(warm_launches_for(0, 0, 0, 0), 10);
+}
+
 static void test_eta(void **state)
 {
     (void)state;
@@ -190,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_timeout_after_min_samples),
         cmocka_unit_test(test_interrupt_and_error),
         cmocka_unit_test(test_sample_batch),
+        cmocka_unit_test(test_warm_launches),
         cmocka_unit_test(test_eta),
         cmocka_unit_test(test_too_spread),
     };

@@ -240,7 +240,8 @@ static const setting table[] = {
      "time every configuration first to N samples a phase, then\n"
      "to the full rule only those that could be their variant's\n"
      "fastest at that input or lie within --refine-within of\n"
-     "the input's fastest (default 3; 0: every one to the full rule)"},
+     "the input's fastest (default 3; 0: every one to the full rule);\n"
+     "inputs of 16 x L2 and more are screened cold only"},
     {"timing", "refine_within", "--refine-within", set_percent, 0, 0, AT(timing.refine_within), SIZE(timing.refine_within), 0, "5",
      SETTING_HELP_MEASURE, "PCT",
      "with --screen: also refine every configuration within PCT\n"
