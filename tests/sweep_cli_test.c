@@ -373,7 +373,7 @@ static void test_no_device_messages(void **state)
  * sweep's batches): a new one where kind, dtype or n changes, or at 64. */
 static size_t count_groups(const sweep_plan *p)
 {
-    size_t groups = 0, in = 0;
+    size_t groups = 0, in = 0, ws = 0;
     const sweep_config *first = NULL;
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *c = &p->configs[i];
@@ -382,12 +382,17 @@ static size_t count_groups(const sweep_plan *p)
             first = NULL;
             continue;
         }
-        int same = first && in < 512 /* [profile] batch, the default */ && first->v->kind == c->v->kind && first->dtype == c->dtype && first->n == c->n;
+        /* [profile] batch (512, the default), 1 GiB of workspaces, one input */
+        int same = first && in < 512 && ws < ((size_t)1 << 30) && first->v->kind == c->v->kind &&
+                   first->dtype == c->dtype && first->n == c->n && first->op == c->op &&
+                   (c->v->kind != KIND_SCAN || first->scan_mode == c->scan_mode);
         if (!same) {
             groups++;
             first = c;
             in = 0;
+            ws = 0;
         }
+        ws += config_workspace_size(c);
         in++;
     }
     return groups;

@@ -6,6 +6,7 @@
 #include "cupti/metrics.h"
 #include "harness/config/plan.h"
 #include "harness/core/timing.h"
+#include "harness/device/profiler.h"
 
 #include <string.h>
 
@@ -287,10 +288,14 @@ static double profile_config_s(const sweep_config *c, const estimate_model *m, u
     return profile_range_s(c, m, passes) + profile_batch_s(passes) / PROFILE_NOMINAL_BATCH;
 }
 
-/* Whether c joins the batch that `first` opened (the sweep's rule). */
-static int same_batch(const sweep_plan *p, const sweep_config *first, const sweep_config *c, size_t in_batch)
+/* Whether c joins the batch that `first` opened, `in_batch` configurations
+ * holding `ws` bytes of workspace: the sweep's rule (harness/device/profiler.h),
+ * and a piece's batch runs when the piece ends (harness/run/sweep_piece.c), so
+ * a batch holds one input's configurations. */
+static int same_batch(const sweep_plan *p, const sweep_config *first, const sweep_config *c, size_t in_batch, size_t ws)
 {
-    return first && in_batch < (p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT) && config_batch_with(first, c);
+    return first && in_batch < (p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT) &&
+           ws < SWEEP_PROFILE_WORKSPACE_CAP && config_batch_with(first, c) && config_same_input(first, c);
 }
 
 double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
@@ -305,7 +310,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
     mp.profile_patched = estimate_profile_patched(e);
     m = &mp;
     double total = 0;
-    size_t batches = 0, in_batch = 0;
+    size_t batches = 0, in_batch = 0, ws = 0;
     const sweep_config *first = NULL;
     for (size_t i = 0; i < p->count; i++) {
         const sweep_config *c = &p->configs[i];
@@ -314,19 +319,21 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
             first = NULL;
             continue;
         }
-        if (!same_batch(p, first, c, in_batch)) {
+        if (!same_batch(p, first, c, in_batch, ws)) {
             batches++;
             total += profile_batch_s(*passes);
             first = c;
             in_batch = 0;
+            ws = 0;
         }
         in_batch++;
+        ws += config_workspace_size(c);
         (*configs)++;
         total += profile_range_s(c, m, *passes);
     }
     if (how)
         snprintf(how, howlen,
-                 "%zu batches, one per run of configurations on the same buffers (at most %d): %.3g s + %.3g s per pass a batch, "
+                 "%zu batches, one per run of configurations on the same buffers (at most %d, and 1 GiB of their workspaces): %.3g s + %.3g s per pass a batch, "
                  "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels%s; the "
                  "constants measured inside CUPTI on an H200 (results/h200x4/profile-split); passes: %s",
                  batches, p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT, PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
@@ -443,7 +450,7 @@ double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const t
 {
     double total = 0;
     const sweep_config *last_ref = NULL, *batch = NULL;
-    size_t in_batch = 0;
+    size_t in_batch = 0, ws = 0;
     for (size_t i = first; i < first + count && i < p->count; i++) {
         const sweep_config *c = &p->configs[i];
         if (c->skip_reason) continue; /* costs nothing and ends no batch */
@@ -457,12 +464,14 @@ double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const t
             batch = NULL;
             continue;
         }
-        if (!same_batch(p, batch, c, in_batch)) {
+        if (!same_batch(p, batch, c, in_batch, ws)) {
             total += profile_batch_s(passes);
             batch = c;
             in_batch = 0;
+            ws = 0;
         }
         in_batch++;
+        ws += config_workspace_size(c);
     }
     return total;
 }

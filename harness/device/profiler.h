@@ -96,6 +96,15 @@ typedef struct sweep_profiler_setup {
  * run_queue() before the next (its workspaces reached its memory cap). */
 #define SWEEP_PROFILE_QUEUE_MAX 512
 #define SWEEP_PROFILE_QUEUE_FULL 1
+/* The workspaces of a batch's queued configurations, together, at most: a
+ * profiler that holds one workspace a configuration (profiler_cupti.c) answers
+ * SWEEP_PROFILE_QUEUE_FULL once they reach it, and the time model counts
+ * batches so (plan_estimate.c). 1 GiB: at 256 MiB the heaviest inputs of the
+ * full experiment (2^25-2^30) ran about 2700 sessions for 51,200
+ * configurations, and the passes' starts and stops took about 830 of the
+ * workers' 2249 s (h200x4-two-pass/full-partial); 1 GiB still leaves an 80 GB
+ * card the room of its largest input (2 x 8 GiB at 2^30 f64). */
+#define SWEEP_PROFILE_WORKSPACE_CAP ((size_t)1 << 30)
 
 /* Around each queued configuration's launch in run_queue(): its NVTX ranges. */
 typedef struct sweep_profile_hooks {

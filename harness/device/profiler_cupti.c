@@ -10,14 +10,8 @@
 #include "cupti/metrics.h"
 #include "harness/device/l2_flush.h"
 
-/* The workspaces of queued configurations, together, before queue() asks for
- * the batch to run: they are held while the next configurations are timed.
- * 1 GiB: at 256 MiB the heaviest inputs of the full experiment (2^25-2^30)
- * ran about 2700 sessions for 51,200 configurations, and the passes' starts and
- * stops took about 830 of the workers' 2249 s (h200x4-two-pass/full-partial);
- * 1 GiB still leaves an 80 GB card the room of its largest input (2 x 8 GiB
- * at 2^30 f64). */
-#define QUEUE_WORKSPACE_CAP ((size_t)1 << 30)
+/* The workspaces of queued configurations are held while the next
+ * configurations are timed, up to SWEEP_PROFILE_WORKSPACE_CAP (profiler.h says why). */
 
 /* One queued configuration: shared in/out, its own workspace. */
 typedef struct queued {
@@ -292,7 +286,7 @@ static int plug_queue(void *state, size_t k, const variant *v, const kernel_args
     }
     c->n_queued++;
     c->ws_held += a->workspace_bytes;
-    return c->ws_held >= QUEUE_WORKSPACE_CAP ? SWEEP_PROFILE_QUEUE_FULL : 0;
+    return c->ws_held >= SWEEP_PROFILE_WORKSPACE_CAP ? SWEEP_PROFILE_QUEUE_FULL : 0;
 }
 
 static int batch_launch(void *user, size_t k)

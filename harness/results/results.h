@@ -100,6 +100,7 @@ typedef struct sweep_row {
     char *error;       /* heap, NULL when there is nothing to say */
     timing_stats cold, hot; /* samples == 0: not measured */
     unsigned cold_batch, hot_batch; /* launches per sample */
+    double launch_ms;               /* the warm-up's timed launch, which sized the batches (in memory only; NaN: none) */
     char device[320]; /* the device that ran it, "ordinal:name:PCI bus id"; "" unknown */
     /* NVML after the timing ("" without NVML): see the file comment. */
     char clock_events[128];

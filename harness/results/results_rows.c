@@ -37,6 +37,7 @@ int row_init(sweep_row *r, const sweep_config *c, size_t metric_count)
     row_plain_config(c, &r->plain.cfg);
     row_set_status(r, ROW_OK);
     r->validated = -1;
+    r->launch_ms = NAN;
     for (size_t i = 0; i < RC_COUNT; i++) r->plain.values[i] = NAN;
     /* A skipped configuration is outside what the variant accepts: no model for it. */
     r->plain.values[RC_BYTES_MOVED] = c->v && c->v->bytes_moved && !c->skip_reason ? config_bytes_moved(c) : NAN;

@@ -435,6 +435,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     st = dev->ops->warmup(dev, v, &a, &launch_ms, msg, sizeof msg);
     nvtx_pop();
     sg->warmup += lap(&t);
+    row->launch_ms = launch_ms;
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (stop_signal) return CFG_INTERRUPTED;
 
@@ -462,9 +463,9 @@ timed:
 
 /* A timed configuration measured again, cold and hot, under ctx->timing (the
  * refine stage): its buffers made ready, no validation (its screen validated
- * it) and no warm-up launches: the screen loaded its module, and its cold
- * median sizes the batches (the hot phase keeps its warm-up). The row's
- * timings are replaced; a failure is its error. */
+ * it) and no warm-up launches: the screen loaded its module, and its warm-up's
+ * timed launch sizes the batches as it did there (the hot phase keeps its
+ * warm-up). The row's timings are replaced; a failure is its error. */
 cfg_outcome refine_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
 {
     char msg[768] = "";
@@ -473,7 +474,7 @@ cfg_outcome refine_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     sweep_device *dev = ctx->dev;
     dev_status st = dev->ops->prepare(dev, cfg->v, &a, msg, sizeof msg);
     if (st != DEV_OK) return st == DEV_NO_MEMORY ? no_memory(row, msg, ctx, cfg) : fail_row(row, st, msg, ctx);
-    double launch_ms = row->cold.median;
+    double launch_ms = row->launch_ms > 0 ? row->launch_ms : row->cold.median;
     timing_stats cold, hot;
     unsigned cb = 0, hb = 0;
     if ((st = measure_phase(ctx, cfg, &a, 1, &cb, &cold, launch_ms, msg, sizeof msg)) != DEV_OK)
