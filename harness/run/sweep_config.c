@@ -445,15 +445,15 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
     row_read_conditions(ctx, row, 0);
     sg->conditions += lap(&t);
-    if (ctx->screening && screen_cold_only(cfg, ctx->l2_bytes)) goto timed; /* the refine stage times hot */
-    st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg);
-    sg->hot += lap(&t);
-    if (st != DEV_OK) return fail_row(row, st, msg, ctx);
-    if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
-    row_read_conditions(ctx, row, 1);
-    sg->conditions += lap(&t);
+    if (!ctx->screening || !screen_cold_only(cfg, ctx->l2_bytes)) { /* else the refine stage times hot, if any */
+        st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg);
+        sg->hot += lap(&t);
+        if (st != DEV_OK) return fail_row(row, st, msg, ctx);
+        if (row->hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+        row_read_conditions(ctx, row, 1);
+        sg->conditions += lap(&t);
+    }
 
-timed:
     if (ctx->prof && ctx->metric_count && !ctx->defer_profile) {
         if (ctx->batching) profile_enqueue(ctx, cfg, &a, row);
         else profile_config(ctx, cfg, &a, row);
