@@ -165,5 +165,17 @@ check "REPEAT=1: exit 1" [ "$rc" = 1 ]
 check "REPEAT=1: no overlap without repeats, 3 apart" \
     grep -q "^agreed: 32 by tolerance, 0 by overlapping ranges (1 runs a side), 1 by ncu's value less its own writes; 3 apart" "$T/log-1"
 
+# --help prints the usage; an unknown option or a second directory is bad usage: exit 2, nothing written.
+(cd "$T" && bash "$script" --help >"$T/help" 2>&1)
+check "--help: exit 0 with the usage" grep -q "tools/cupti_vs_ncu.sh \[OUT_DIR\]" "$T/help"
+check "--help: no directory named --help" [ ! -e "$T/--help" ]
+(cd "$T" && SWEEP="$T/sweep" NCU="$T/ncu" bash "$script" --bogus >"$T/bogus" 2>&1)
+rc=$?
+check "an unknown option: exit 2, one line" [ "$rc/$(wc -l <"$T/bogus")" = 2/1 ]
+(cd "$T" && SWEEP="$T/sweep" NCU="$T/ncu" bash "$script" d1 d2 >"$T/two" 2>&1)
+rc=$?
+check "two directories: exit 2" [ "$rc" = 2 ]
+check "two directories: neither written" [ ! -e "$T/d1" -a ! -e "$T/d2" ]
+
 if [ "$fails" -ne 0 ]; then echo "$fails check(s) failed"; exit 1; fi
 echo "all checks passed"

@@ -39,6 +39,7 @@
 #
 # Usage, on the GPU host, from the bundle directory (bin/sweep, tools/):
 #   tools/cupti_vs_ncu.sh [OUT_DIR]          (default ./cupti-vs-ncu)
+#   tools/cupti_vs_ncu.sh -h | --help        this text
 # Environment (all optional):
 #   SWEEP=path/to/sweep      default: bin/sweep beside this script's tools/
 #   NCU=path/to/ncu          default: ncu on PATH, else /usr/local/cuda/bin/ncu
@@ -49,9 +50,16 @@
 # Exit status: 0 every row agreed (by tolerance, by overlapping ranges, or
 # for DRAM writes by either against ncu's value less its own write-back) and
 # the warning seen under ncu; 1 otherwise (a row whose ranges are apart);
-# 2 when the sweep or ncu cannot run at all.
+# 2 when the sweep or ncu cannot run at all, or bad usage (one line naming it;
+# nothing written).
 set -uo pipefail
 
+usage() { sed -n '/^# Usage,/,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
+case "${1:-}" in
+-h | --help) usage; exit 0 ;;
+-*) echo "cupti_vs_ncu: unknown option $1 (--help)" >&2; exit 2 ;;
+esac
+[ $# -le 1 ] || { echo "cupti_vs_ncu: one OUT_DIR at most, got $# arguments (--help)" >&2; exit 2; }
 out=${1:-./cupti-vs-ncu}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
