@@ -82,9 +82,11 @@ profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void
  * the callers' restores before each range and their waits; ranges, each
  * range's push, the measured function, its wait and the pop; decode, the
  * counter data decoded after the passes; evaluate, each range's metrics
- * evaluated on the host. */
+ * evaluated on the host; passes, each pass's start and stop. And how many
+ * sessions, passes and ranges (one a pass) they were. */
 typedef struct profiler_times {
-    double session, restore, ranges, decode, evaluate;
+    double session, restore, ranges, decode, evaluate, passes;
+    size_t n_sessions, n_passes, n_ranges;
 } profiler_times;
 void profiler_get_times(const profiler *p, profiler_times *out);
 

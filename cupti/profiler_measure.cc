@@ -161,12 +161,18 @@ profiler_status measure_chunk(profiler *p, CUpti_RangeProfiler_Object *rp, size_
         }
         PARAMS(CUpti_RangeProfiler_Start_Params, start);
         start.pRangeProfilerObject = rp;
+        double ts = now_s();
         CUPTI_TRY(cuptiRangeProfilerStart(&start));
+        p->times.passes += now_s() - ts;
         s = run_pass(p, rp, first, count, b, pass, msg, msglen);
         // Stop whatever happened, so the session can be disabled cleanly.
         PARAMS(CUpti_RangeProfiler_Stop_Params, stop);
         stop.pRangeProfilerObject = rp;
+        ts = now_s();
         CUptiResult stop_r = cuptiRangeProfilerStop(&stop);
+        p->times.passes += now_s() - ts;
+        p->times.n_passes++;
+        p->times.n_ranges += count;
         if (s != PROFILER_OK)
             return s;
         CUPTI_CHECK(stop_r, "cuptiRangeProfilerStop");
@@ -231,6 +237,7 @@ profiler_status measure_batch(profiler *p, size_t count, const batch_call &b, do
         double t0 = now_s();
         profiler_status s = enable(p, &rp, msg, msglen);
         p->times.session += now_s() - t0;
+        p->times.n_sessions++;
         if (s != PROFILER_OK)
             return s;
         try {
@@ -296,7 +303,7 @@ profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void
 
 void profiler_get_times(const profiler *p, profiler_times *out)
 {
-    *out = p ? p->times : profiler_times{0, 0, 0, 0, 0};
+    *out = p ? p->times : profiler_times{};
 }
 
 size_t profiler_num_values(const profiler *p)

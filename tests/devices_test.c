@@ -227,6 +227,55 @@ static void test_sigint_then_resume_all(void **state)
     json_decref(j);
 }
 
+/* --time-limit: no input is started that would end after the limit (the
+ * first always starts); the run stops with every finished row, exit 75 and
+ * run.json saying so; --resume finishes what a run without a limit covers.
+ * On several devices and on one. */
+static void check_time_limit(const char *name, const char *devices)
+{
+    const char *base = tu_tempdir(name);
+    const char *dir = tu_path(base, "run"), *whole = tu_path(base, "whole");
+    const char *slow[] = {FAKE, "SWEEP_FAKE_DEVICES=2", "SWEEP_FAKE_DELAY_MS=20", NULL};
+    const char *multi[] = {MORE, "--devices", devices, "--no-cupti", "--time-limit", "400ms", "--out", dir, "--quiet",
+                           NULL};
+    const char *one[] = {MORE, "--no-cupti", "--time-limit", "400ms", "--out", dir, "--quiet", NULL};
+    tu_result r = tu_run(NULL, slow, devices ? multi : one);
+    if (r.status != 75) fail_msg("exit %d, not 75: %s", r.status, r.err);
+    assert_non_null(strstr(r.err, "stopped at --time-limit 0.4 s with"));
+    assert_non_null(strstr(r.err, "--resume --out"));
+    tu_result_free(&r);
+    size_t n;
+    sweep_row *rows = load_rows(dir, &n);
+    assert_true(n > 0); /* the first input always runs */
+    assert_no_duplicates(rows, n);
+    tu_free_rows(rows, n);
+    json_t *j = load_run_json(dir);
+    assert_true(json_is_false(json_object_get(j, "complete")));
+    assert_non_null(strstr(json_string_value(json_object_get(j, "stop_reason")), "--time-limit"));
+    assert_int_equal(json_integer_value(json_object_get(j, "rows")), n);
+    json_decref(j);
+    const char *fast[] = {FAKE, "SWEEP_FAKE_DEVICES=2", NULL};
+    const char *resume[] = {MORE, "--no-cupti", "--out", dir, "--resume", "--quiet", NULL};
+    r = tu_run(NULL, fast, resume);
+    if (r.status != 0) fail_msg("resume: exit %d: %s", r.status, r.err);
+    tu_result_free(&r);
+    const char *plain[] = {MORE, "--no-cupti", "--out", whole, "--quiet", NULL};
+    r = tu_run(NULL, fast, plain);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    char *a = coverage(dir), *b = coverage(whole);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+static void test_time_limit_then_resume(void **state)
+{
+    (void)state;
+    check_time_limit("dev-limit", "all");
+    check_time_limit("one-limit", NULL);
+}
+
 static void test_three_devices_cover_one(void **state)
 {
     (void)state;
@@ -384,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_last_worker_killed_then_resume),
         cmocka_unit_test(test_sigint_then_resume_all),
         cmocka_unit_test(test_three_devices_cover_one),
+        cmocka_unit_test(test_time_limit_then_resume),
         cmocka_unit_test(test_resume_schema2_run),
         cmocka_unit_test(test_bad_usage),
     };

@@ -55,7 +55,7 @@ static const char usage_tail[] =
 /* The options that are not settings of the experiment (those are in
  * harness/config/settings.c), in --help order; an entry without a name stands for
  * the settings of its section. */
-typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SHARD, OPT_SETTINGS, OPT_DEVICES, OPT_AXIS } opt_kind;
+typedef enum { OPT_SWITCH, OPT_TEXT, OPT_DEVICE, OPT_SHARD, OPT_SETTINGS, OPT_DEVICES, OPT_AXIS, OPT_SECONDS } opt_kind;
 enum { HELP_PLAN = SETTING_HELP_PLAN, HELP_MEASURE = SETTING_HELP_MEASURE, HELP_OUTPUT, HELP_NONE };
 
 typedef struct cli_option {
@@ -91,6 +91,11 @@ static const cli_option options[] = {
     {"--devices", OPT_DEVICES, AT(devices), HELP_MEASURE, "all|LIST",
      "one worker process per device (all, or ordinals 0,1,3), the\n"
      "configurations dealt heaviest first to whichever is free"},
+    {"--time-limit", OPT_SECONDS, AT(time_limit), HELP_MEASURE, "DURATION",
+     "start no input the time model (scaled by this run's pace)\n"
+     "says would end after DURATION (540, 9m); then stop with\n"
+     "every finished row kept, exit 75: --resume continues. For\n"
+     "a command's time limit: nothing measured is thrown away"},
     {NULL, OPT_SETTINGS, 0, HELP_MEASURE, NULL, NULL},
     {"--no-cupti", OPT_SWITCH, AT(no_cupti), HELP_MEASURE, NULL, "no profiling: no metric columns, no profile phase"},
     {"--out", OPT_TEXT, AT(out), HELP_OUTPUT, "DIR",
@@ -213,6 +218,13 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
         }
         o->axis_args[o->n_axis_args++] = scratch.axis_values[0]; /* parsed once, here */
         return 0;
+    }
+    if (op->kind == OPT_SECONDS) {
+        char msg[256];
+        if (parse_seconds(value, &o->time_limit_s, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s: %s", op->name, msg);
+            return -1;
+        }
     }
     if (op->kind == OPT_SHARD) {
         char msg[256];

@@ -122,6 +122,28 @@ typedef struct sweep_profile_hooks {
     "module option NVreg_RestrictProfilingToAdminUsers=0 and reload it "                      \
     "(developer.nvidia.com/ERR_NVGPUCTRPERM); metric columns left empty"
 
+/* Where a profiler's measurements spent their time so far, in seconds, and how
+ * many sessions, passes and ranges they were (one range a configuration and
+ * pass): what the time model's profile constants are fitted to. */
+typedef struct sweep_profile_times {
+    double session;  /* enabling, configuring and disabling a session */
+    double restore;  /* the L2 flush before each range, with its wait */
+    double ranges;   /* a range's push, the launch, its wait and the pop */
+    double passes;   /* each pass's start and stop */
+    double decode;   /* the counter data decoded after the passes */
+    double evaluate; /* each range's metrics evaluated on the host */
+    double frees;    /* the batch's workspaces given back after it */
+    size_t sessions, pass_count, range_count;
+} sweep_profile_times;
+
+/* t += s, part by part (the workers' times summed for run.json). */
+static inline void profile_times_add(sweep_profile_times *t, const sweep_profile_times *s)
+{
+    t->session += s->session, t->restore += s->restore, t->ranges += s->ranges, t->passes += s->passes;
+    t->decode += s->decode, t->evaluate += s->evaluate, t->frees += s->frees;
+    t->sessions += s->sessions, t->pass_count += s->pass_count, t->range_count += s->range_count;
+}
+
 typedef struct sweep_profiler {
     const char *name;
     void *state;
@@ -150,10 +172,8 @@ typedef struct sweep_profiler {
                  size_t errlen);
     int (*run_queue)(void *state, size_t count, const sweep_profile_hooks *hooks, cudaStream_t stream,
                      double *values, size_t stride, char *err, size_t errlen);
-    /* Optional: where the measurements' time went so far, in seconds (run.json
-     * stages.cupti_*): out[0] sessions, [1] restores, [2] ranges, [3] decoding,
-     * [4] evaluating. */
-    void (*times)(void *state, double out[5]);
+    /* Optional: where the measurements' time went so far (run.json stages.cupti_*). */
+    void (*times)(void *state, sweep_profile_times *out);
 } sweep_profiler;
 
 #endif

@@ -1,9 +1,11 @@
 /* See profiler_cupti.h. */
+#define _POSIX_C_SOURCE 200809L
 #include "harness/device/profiler_cupti.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cuda_runtime_api.h>
 
@@ -36,6 +38,7 @@ typedef struct cupti_plug {
     /* the batch */
     queued q[SWEEP_PROFILE_QUEUE_MAX];
     size_t n_queued, ws_held;
+    double frees_s; /* the workspaces given back after the batches (plug_times) */
     const sweep_profile_hooks *hooks;
     size_t cur;         /* the slot being measured one at a time */
     char no_batches[512]; /* why batches failed once: one configuration a session from then on */
@@ -397,17 +400,24 @@ static int plug_run_queue(void *state, size_t count, const sweep_profile_hooks *
         for (size_t k = 0; rc == 0 && k < count; k++) metric_plan_eval(c->plan, c->batch_raw + k * nraw, values + k * stride);
     }
     c->hooks = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     queue_clear(c);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    c->frees_s += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     return rc;
 }
 
 static void plug_end(void *state) { release(state); }
 
-static void plug_times(void *state, double out[5])
+static void plug_times(void *state, sweep_profile_times *out)
 {
+    const cupti_plug *c = state;
     profiler_times t;
-    profiler_get_times(((cupti_plug *)state)->prof, &t);
-    out[0] = t.session, out[1] = t.restore, out[2] = t.ranges, out[3] = t.decode, out[4] = t.evaluate;
+    profiler_get_times(c->prof, &t);
+    *out = (sweep_profile_times){.session = t.session, .restore = t.restore, .ranges = t.ranges, .passes = t.passes,
+                                 .decode = t.decode, .evaluate = t.evaluate, .frees = c->frees_s,
+                                 .sessions = t.n_sessions, .pass_count = t.n_passes, .range_count = t.n_ranges};
 }
 
 static cupti_plug plug_state;

@@ -78,7 +78,7 @@ const char *row_status_name(row_status s);
 typedef struct stage_times {
     double validate, prepare, warmup, cold, hot, conditions, refine, profile, confirm;
     double profile_queue, profile_run; /* of profile: queueing (a workspace each), the batches' passes */
-    double cupti[5]; /* of profile_run, in CUPTI: sessions, restores, ranges, decoding, evaluating */
+    sweep_profile_times cupti; /* of profile_run: where it went, in CUPTI and around it */
     size_t screened, refined;
 } stage_times;
 

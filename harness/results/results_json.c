@@ -192,12 +192,18 @@ static void run_json_stages(json_t *o, const stage_times *s)
                  {RK(COLD_S), s->cold},         {RK(HOT_S), s->hot},         {RK(CONDITIONS_S), s->conditions},
                  {RK(REFINE_S), s->refine},     {RK(PROFILE_S), s->profile}, {RK(CONFIRM_S), s->confirm},
                  {RK(PROFILE_QUEUE_S), s->profile_queue}, {RK(PROFILE_RUN_S), s->profile_run},
-                 {RK(CUPTI_SESSION_S), s->cupti[0]}, {RK(CUPTI_RESTORE_S), s->cupti[1]},
-                 {RK(CUPTI_RANGES_S), s->cupti[2]}, {RK(CUPTI_DECODE_S), s->cupti[3]},
-                 {RK(CUPTI_EVALUATE_S), s->cupti[4]}};
+                 {RK(CUPTI_SESSION_S), s->cupti.session}, {RK(CUPTI_RESTORE_S), s->cupti.restore},
+                 {RK(CUPTI_RANGES_S), s->cupti.ranges}, {RK(CUPTI_PASSES_S), s->cupti.passes},
+                 {RK(CUPTI_DECODE_S), s->cupti.decode}, {RK(CUPTI_EVALUATE_S), s->cupti.evaluate},
+                 {RK(PROFILE_FREE_S), s->cupti.frees}};
     for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) json_object_set_new(st, parts[k].key, json_real(parts[k].v));
-    json_object_set_new(st, RK(SCREENED), json_integer((json_int_t)s->screened));
-    json_object_set_new(st, RK(REFINED), json_integer((json_int_t)s->refined));
+    struct {
+        const char *key;
+        size_t v;
+    } counts[] = {{RK(SCREENED), s->screened}, {RK(REFINED), s->refined}, {RK(CUPTI_SESSIONS), s->cupti.sessions},
+                  {RK(CUPTI_PASSES), s->cupti.pass_count}, {RK(CUPTI_RANGES), s->cupti.range_count}};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++)
+        json_object_set_new(st, counts[k].key, json_integer((json_int_t)counts[k].v));
     json_object_set_new(o, RK(STAGES), st);
 }
 

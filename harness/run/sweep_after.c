@@ -110,7 +110,11 @@ static int run_write_outputs(sweep_run *r)
     rows_derive_speedups(r->rows, r->n_rows);
     ri->run.interrupted = r->interrupted;
     ri->complete = !r->interrupted && !r->ctx.fatal[0];
-    if (r->interrupted)
+    if (r->time_limited)
+        snprintf(ri->stop_reason, sizeof ri->stop_reason,
+                 "stopped at --time-limit %g s: %zu configurations left, which no input's time fitted; --resume "
+                 "continues", r->o.time_limit_s, r->time_left);
+    else if (r->interrupted)
         snprintf(ri->stop_reason, sizeof ri->stop_reason, "interrupted by %s",
                  r->sig == SIGTERM ? "SIGTERM" : "SIGINT");
     else if (r->ctx.fatal[0]) snprintf(ri->stop_reason, sizeof ri->stop_reason, "%s", r->ctx.fatal);
@@ -195,6 +199,11 @@ int run_finish(sweep_run *r)
         fprintf(stderr, "sweep: %zu configuration%s failed (see the summary and results.csv)\n", r->failures,
                 r->failures == 1 ? "" : "s");
     if (!r->interrupted && r->n_rows) render_charts(r->out_dir, r->o.quiet);
+    if (r->time_limited) {
+        fprintf(stderr, "sweep: stopped at --time-limit %g s with %zu configurations left; --resume --out %s "
+                        "continues\n", r->o.time_limit_s, r->time_left, r->out_dir);
+        return SWEEP_EXIT_TIME_LIMIT;
+    }
     if (r->interrupted) {
         fprintf(stderr, "sweep: interrupted; --resume --out %s continues\n", r->out_dir);
         return 128 + (r->sig ? r->sig : SIGINT);

@@ -302,7 +302,7 @@ void profile_queue_run(run_ctx *ctx)
     double t0 = timing_now();
     int r = pr->run_queue(pr->state, n, &hooks, ctx->dev->ops->stream(ctx->dev), values, mc, msg, sizeof msg);
     ctx->stages.profile_run += timing_now() - t0;
-    if (pr->times) pr->times(pr->state, ctx->stages.cupti); /* cumulative */
+    if (pr->times) pr->times(pr->state, &ctx->stages.cupti); /* cumulative */
     keep_signals(&ctx->signals_noted);
     if (r != 0) {
         profile_queue_drop(ctx, msg[0] ? msg : "failed");

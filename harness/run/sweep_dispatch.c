@@ -185,15 +185,17 @@ static worker_job *run_deal_pieces(sweep_run *r, size_t *n_jobs)
     worker_job *jobs = calloc(np ? np : 1, sizeof *jobs);
     for (size_t k = 0; jobs && k < np; k++) {
         size_t *idx = malloc(pc[k].count * sizeof *idx), n = 0;
+        double est = 0;
         if (!idx) continue;
         for (size_t i = pc[k].first; i < pc[k].first + pc[k].count; i++) {
             const sweep_config *cfg = &r->plan.configs[i];
             if (index_has(&r->ix, cfg)) continue;
             idx[n++] = i;
-            r->est_total += estimate_config_s(cfg, &r->e.timing, &r->model);
+            est += estimate_config_s(cfg, &r->e.timing, &r->model);
         }
+        r->est_total += est;
         r->todo += n;
-        if (n) jobs[(*n_jobs)++] = (worker_job){idx, n};
+        if (n) jobs[(*n_jobs)++] = (worker_job){idx, n, est};
         else free(idx);
     }
     free(pc);
@@ -221,7 +223,7 @@ static void run_note_devices(sweep_run *r)
         t->hot += s->hot, t->conditions += s->conditions, t->refine += s->refine, t->profile += s->profile;
         t->confirm += s->confirm, t->screened += s->screened, t->refined += s->refined;
         t->profile_queue += s->profile_queue, t->profile_run += s->profile_run;
-        for (int k = 0; k < 5; k++) t->cupti[k] += s->cupti[k];
+        profile_times_add(&t->cupti, &s->cupti);
     }
     r->ri.device_count = p->n;
     r->ri.worker_faults = p->faults;
@@ -348,6 +350,7 @@ void run_dispatch(sweep_run *r)
     worker_hooks h = run_hooks;
     h.ctx = r;
     r->row_plan = malloc((r->plan.count ? r->plan.count : 1) * sizeof *r->row_plan);
+    r->pool->budget = (time_budget){.limit_s = r->o.time_limit_s, .t0 = r->t0};
     if (!jobs || workers_dispatch(r->pool, jobs, n, &h, &stop_signal))
         snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
     for (size_t k = 0; jobs && k < n; k++) free(jobs[k].idx);
@@ -357,6 +360,7 @@ void run_dispatch(sweep_run *r)
     progress_end(&r->pr);
     if (stop_signal) r->interrupted = 1;
     r->sig = stop_signal;
+    if (r->pool->time_left) r->interrupted = r->time_limited = 1, r->time_left = r->pool->time_left;
     if (!r->interrupted && r->pool->left && !r->ctx.fatal[0])
         snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "%zu configuration%s not run: %zu worker%s lost", r->pool->left,
                  r->pool->left == 1 ? "" : "s", r->pool->faults, r->pool->faults == 1 ? "" : "s");

@@ -94,17 +94,30 @@ void run_loop(sweep_run *r)
     size_t ng = 0;
     size_t *idx = malloc((r->plan.count ? r->plan.count : 1) * sizeof *idx);
     if (!idx || plan_groups(&r->plan, &g, &ng)) snprintf(r->ctx.fatal, sizeof r->ctx.fatal, "out of memory");
+    r->budget = (time_budget){.limit_s = r->o.time_limit_s, .t0 = r->t0};
     for (size_t k = 0; k < ng && !r->ctx.fatal[0]; k++) {
         size_t n = 0;
+        double est = 0;
         for (size_t i = g[k].first; i < g[k].first + g[k].count; i++)
-            if (!index_has(&r->ix, &r->plan.configs[i])) idx[n++] = i;
+            if (!index_has(&r->ix, &r->plan.configs[i])) {
+                idx[n++] = i;
+                est += estimate_config_s(&r->plan.configs[i], &r->e.timing, &r->model);
+            }
         if (!n) continue;
         if (stop_signal) {
             r->interrupted = 1;
             break;
         }
+        if (!budget_fits(&r->budget, timing_now(), est)) { /* this input and the rest: --resume's */
+            r->interrupted = r->time_limited = 1;
+            r->time_left = r->todo - r->done;
+            break;
+        }
         int interrupted = 0;
+        budget_start(&r->budget);
+        double t_piece = timing_now();
         size_t got = run_piece(r, idx, n, &r->rows[r->n_rows], &interrupted);
+        budget_input_done(&r->budget, timing_now() - t_piece, est);
         for (size_t i = 0; i < got; i++) csv_write_row(r->csv, &r->rows[r->n_rows + i], r->mc);
         fflush(r->csv);
         r->n_rows += got;

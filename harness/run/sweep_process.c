@@ -190,7 +190,8 @@ void run_close(sweep_run *r)
 
 const char *run_after_refused(const sweep_run *r)
 {
-    return r->interrupted     ? "the run was interrupted"
+    return r->time_limited    ? "the run stopped at --time-limit"
+           : r->interrupted   ? "the run was interrupted"
            : r->ctx.fatal[0]  ? "the run stopped early"
            : r->shard.active  ? "a --shard part (run `sweep confirm` on the merged run)"
                               : NULL;

@@ -39,6 +39,7 @@
 #include "harness/backend/sweep_device.h"
 #include "harness/run/workers.h"
 #include "kernels/registry.h"
+#include "harness/run/time_budget.h"
 
 /* The rows already there (--resume), hashed by their configuration's axes. */
 typedef struct row_index {
@@ -139,6 +140,9 @@ typedef struct sweep_run {
     size_t todo, done, failures;
     double est_total, est_done;
     int signals, interrupted, sig;
+    int time_limited;  /* interrupted by --time-limit, not a signal */
+    size_t time_left;  /* configurations it left for --resume */
+    time_budget budget; /* --time-limit on one device (run_loop) */
     char err[2 * SWEEP_PATH_MAX + 512]; /* a message naming two paths (the output directory and the one that failed) */
     /* --devices: the workers (the parent's view), and in a worker the profiler to begin */
     worker_pool *pool;

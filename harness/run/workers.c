@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "harness/core/timing.h"
+
 enum { MSG_HELLO = 1, MSG_FAIL, MSG_ROW, MSG_FATAL, MSG_RUN, MSG_STOP, MSG_DONE, MSG_CONFIRMATION, MSG_LINES };
 #define MSG_MAX ((uint32_t)1 << 30)
 
@@ -442,17 +444,33 @@ static void send_confirm(worker_pool *p, worker_state *w, size_t job)
     free(buf);
 }
 
+/* The first piece not dealt yet that fits the time limit, or -1. */
+static long next_piece(worker_pool *p)
+{
+    while (p->next < p->n_jobs && p->dealt[p->next]) p->next++;
+    double now = timing_now();
+    for (size_t k = p->next; k < p->n_jobs; k++)
+        if (!p->dealt[k] && budget_fits(&p->budget, now, p->jobs[k].est_s)) return (long)k;
+    return -1;
+}
+
 /* w's next job of this phase; STOP when stopping; else it waits idle. */
 static void deal(worker_pool *p, worker_state *w, int stopping, int phase)
 {
     if (w->stopped || w->fd < 0) return;
-    if (!stopping && phase == PHASE_PIECES && (p->n_again || p->next < p->n_jobs)) {
+    long k = !stopping && phase == PHASE_PIECES && !p->n_again ? next_piece(p) : -1;
+    if (!stopping && phase == PHASE_PIECES && (p->n_again || k >= 0)) {
+        w->dealt_t = timing_now();
         if (p->n_again) {
             worker_job j = p->again[--p->n_again];
+            w->cur_est = 0; /* what a lost worker left: no whole input to learn the pace from */
             send_piece(p, w, &j);
             free(j.idx);
         } else {
-            send_piece(p, w, &p->jobs[p->next++]);
+            p->dealt[k] = 1;
+            budget_start(&p->budget);
+            w->cur_est = p->jobs[k].est_s;
+            send_piece(p, w, &p->jobs[k]);
         }
         return;
     }
@@ -558,6 +576,7 @@ static void on_message(worker_pool *p, worker_state *w, const worker_hooks *h, i
         kill(w->pid, SIGKILL); /* its EOF follows: reaped and reported there */
     } else if (type == MSG_DONE) {
         if (len == sizeof w->stages) memcpy(&w->stages, buf, sizeof w->stages);
+        budget_input_done(&p->budget, timing_now() - w->dealt_t, w->cur_est);
         push_again(p, w->cur, w->n_cur); /* cannot happen: a piece's rows all come before DONE */
         w->n_cur = 0;
         w->busy = 0;
@@ -590,9 +609,9 @@ static void stop_all(worker_pool *p)
     }
 }
 
-static int work_left(const worker_pool *p, int phase)
+static int work_left(worker_pool *p, int phase)
 {
-    if (phase == PHASE_PIECES && (p->n_again || p->next < p->n_jobs)) return 1;
+    if (phase == PHASE_PIECES && (p->n_again || next_piece(p) >= 0)) return 1;
     if (phase == PHASE_CONFIRM && p->cnext < p->n_cjobs) return 1;
     for (size_t i = 0; i < p->n; i++)
         if (p->w[i].fd >= 0 && (p->w[i].busy || phase == PHASE_STOP)) return 1;
@@ -637,14 +656,24 @@ int workers_dispatch(worker_pool *p, const worker_job *jobs, size_t n_jobs, cons
     p->cap_again = n_jobs + 8 * WORKERS_MAX;
     p->again = calloc(p->cap_again, sizeof *p->again);
     p->tries = calloc(p->plan_count ? p->plan_count : 1, 1);
-    if (!p->again || !p->tries) return -1;
+    p->dealt = calloc(n_jobs ? n_jobs : 1, 1);
+    if (!p->again || !p->tries || !p->dealt) return -1;
     pump(p, h, stop, PHASE_PIECES);
     for (size_t k = 0; k < p->n_again; k++) {
         p->left += p->again[k].n;
         free(p->again[k].idx);
     }
     p->n_again = 0;
-    for (; p->next < p->n_jobs; p->next++) p->left += p->jobs[p->next].n;
+    int alive = 0;
+    for (size_t i = 0; i < p->n; i++) alive |= p->w[i].fd >= 0;
+    for (size_t k = 0; k < p->n_jobs; k++)
+        if (!p->dealt[k]) {
+            p->left += p->jobs[k].n;
+            /* not dealt with workers there and no signal: the limit left it */
+            if (!*stop && alive && p->budget.limit_s > 0) p->time_left += p->jobs[k].n;
+        }
+    free(p->dealt);
+    p->dealt = NULL;
     return 0;
 }
 

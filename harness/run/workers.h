@@ -57,6 +57,7 @@
 #include "harness/config/shard.h"
 #include "harness/backend/sweep_device.h"
 #include "harness/run/confirm.h"
+#include "harness/run/time_budget.h"
 
 #define WORKERS_MAX DEVICES_MAX
 
@@ -87,12 +88,14 @@ typedef struct worker_state {
     worker_hello info;
     stage_times stages; /* its latest report */
     char fault[512]; /* why it ended early; "" none */
+    double dealt_t, cur_est; /* when its piece was dealt, the model's seconds for it (0: a piece dealt again) */
 } worker_state;
 
 /* A piece to deal: plan indices, in plan order. */
 typedef struct worker_job {
     size_t *idx;
     size_t n;
+    double est_s; /* the time model's seconds for it (--time-limit) */
 } worker_job;
 
 /* One input's confirmation: its rows (the library's and ours). */
@@ -130,7 +133,10 @@ typedef struct worker_pool {
     size_t n;
     size_t metric_count; /* of the rows on the wire */
     const worker_job *jobs; /* the pieces, heaviest first (the caller's) */
-    size_t n_jobs, next;
+    size_t n_jobs, next;    /* every piece before next is dealt */
+    unsigned char *dealt;   /* per piece: dealt (--time-limit may deal a lighter one first) */
+    time_budget budget;     /* the caller's --time-limit; limit 0: none */
+    size_t time_left;       /* configurations not dealt because of it (in left too) */
     worker_job *again; /* pieces made of what lost workers left */
     size_t n_again, cap_again;
     unsigned char *tries; /* per plan index: workers lost on it */
@@ -151,7 +157,9 @@ int workers_start(worker_pool *p, const int *ordinals, size_t n, size_t plan_cou
                   volatile sig_atomic_t *stop, char *err, size_t len);
 
 /* Deal the pieces in order, receive every row, until all are done, every
- * worker is gone, or *stop (a signal: the workers are told to stop). The
+ * worker is gone, or *stop (a signal: the workers are told to stop). With a
+ * time limit in p->budget, a piece is dealt only where it fits (the first
+ * that does, in order); what none could take is left (p->time_left). The
  * workers stay for the next phase. 0, or -1: no memory. */
 int workers_dispatch(worker_pool *p, const worker_job *jobs, size_t n_jobs, const worker_hooks *h,
                      volatile sig_atomic_t *stop);
