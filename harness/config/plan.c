@@ -636,6 +636,7 @@ int plan_build(const experiment *e, sweep_plan *p, char *err, size_t errlen)
     p->profile_passes = estimate_profile_passes(e);
     p->profile_patched = estimate_profile_patched(e);
     p->profile_batch = e->profile_batch;
+    p->model_memory_bytes = PLAN_MODEL_MEMORY_BYTES;
     return 0;
 }
 

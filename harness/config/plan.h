@@ -247,6 +247,9 @@ typedef struct sweep_plan {
     unsigned profile_passes;
     int profile_patched; /* estimate_profile_patched */
     unsigned profile_batch; /* the experiment's: the model's batches */
+    /* the device memory the model's batches are cut for (their workspace cap,
+     * harness/device/profiler.h): the study's H200, on every process alike */
+    size_t model_memory_bytes;
 } sweep_plan;
 
 /* Expand e against the registry. Fails (-1, message) when a variant or family
@@ -340,6 +343,9 @@ typedef struct estimate_model {
     int profile_patched;     /* one of them runs SASS-patched kernels (estimate_profile_patched) */
 } estimate_model;
 
+/* The H200's memory as CUDA reports it (run.json global_mem_bytes): what the
+ * model's profile batches are cut for, the same on every process (sweep_plan). */
+#define PLAN_MODEL_MEMORY_BYTES ((size_t)150109880320ULL)
 /* An H200 (the study's device) on a 16-core host; used when no device is open. */
 estimate_model estimate_model_default(void);
 /* A variant's launches' bytes over their time, as a fraction of an H200's

@@ -295,7 +295,8 @@ static double profile_config_s(const sweep_config *c, const estimate_model *m, u
 static int same_batch(const sweep_plan *p, const sweep_config *first, const sweep_config *c, size_t in_batch, size_t ws)
 {
     return first && in_batch < (p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT) &&
-           ws < SWEEP_PROFILE_WORKSPACE_CAP && config_batch_with(first, c) && config_same_input(first, c);
+           ws < sweep_profile_workspace_cap(p->model_memory_bytes) && config_batch_with(first, c) &&
+           config_same_input(first, c);
 }
 
 double estimate_profile_s(const sweep_plan *p, const experiment *e, const estimate_model *m, size_t *configs,
@@ -333,10 +334,11 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
     }
     if (how)
         snprintf(how, howlen,
-                 "%zu batches, one per run of configurations on the same buffers (at most %d, and 1 GiB of their workspaces): %.3g s + %.3g s per pass a batch, "
+                 "%zu batches, one per run of configurations on the same buffers (at most %d, and %.3g GiB of their workspaces): %.3g s + %.3g s per pass a batch, "
                  "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels%s; the "
                  "constants measured inside CUPTI on an H200 (results/h200x4/profile-split); passes: %s",
-                 batches, p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT, PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
+                 batches, p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT,
+                 (double)sweep_profile_workspace_cap(p->model_memory_bytes) / (double)(1u << 30), PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
                  PROFILE_RANGE_PASS_S * 1e3,
                  mp.profile_patched ? " (the SASS-patched pass: 13x the kernel more)" : "",
                  e->metrics_mode == METRICS_LIST ? "one per 8.5 hardware metrics listed, one more for SASS-patched ones"

@@ -99,12 +99,20 @@ typedef struct sweep_profiler_setup {
 /* The workspaces of a batch's queued configurations, together, at most: a
  * profiler that holds one workspace a configuration (profiler_cupti.c) answers
  * SWEEP_PROFILE_QUEUE_FULL once they reach it, and the time model counts
- * batches so (plan_estimate.c). 1 GiB: at 256 MiB the heaviest inputs of the
- * full experiment (2^25-2^30) ran about 2700 sessions for 51,200
- * configurations, and the passes' starts and stops took about 830 of the
- * workers' 2249 s (h200x4-two-pass/full-partial); 1 GiB still leaves an 80 GB
- * card the room of its largest input (2 x 8 GiB at 2^30 f64). */
-#define SWEEP_PROFILE_WORKSPACE_CAP ((size_t)1 << 30)
+ * batches so (plan_estimate.c). A sixteenth of the device's memory, at most
+ * 8 GiB (1 GiB where the memory is not known): every batch costs a session
+ * and each pass's start and stop (about 0.1 s a pass), and at 256 MiB the
+ * heaviest inputs of the full experiment (2^25-2^30) ran about 2700 sessions
+ * for 51,200 configurations, the starts and stops about 830 of the workers'
+ * 2249 s (h200x4-two-pass/full-partial). The time model gives `full` 1533
+ * batches at 1 GiB, 1077 at 4 GiB, 915 at 8 GiB. A sixteenth leaves an
+ * 80 GB card 75 GB for its largest configuration (2 x 8 GiB at 2^30 f64). */
+static inline size_t sweep_profile_workspace_cap(size_t device_memory_bytes)
+{
+    const size_t most = (size_t)8 << 30;
+    if (!device_memory_bytes) return (size_t)1 << 30;
+    return device_memory_bytes / 16 < most ? device_memory_bytes / 16 : most;
+}
 
 /* Around each queued configuration's launch in run_queue(): its NVTX ranges. */
 typedef struct sweep_profile_hooks {

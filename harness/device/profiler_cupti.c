@@ -13,7 +13,7 @@
 #include "harness/device/l2_flush.h"
 
 /* The workspaces of queued configurations are held while the next
- * configurations are timed, up to SWEEP_PROFILE_WORKSPACE_CAP (profiler.h says why). */
+ * configurations are timed, up to sweep_profile_workspace_cap (profiler.h says why). */
 
 /* One queued configuration: shared in/out, its own workspace. */
 typedef struct queued {
@@ -37,7 +37,7 @@ typedef struct cupti_plug {
     double raw[2 * METRIC_PLAN_MAX];
     /* the batch */
     queued q[SWEEP_PROFILE_QUEUE_MAX];
-    size_t n_queued, ws_held;
+    size_t n_queued, ws_held, ws_cap; /* ws_cap: sweep_profile_workspace_cap of the device */
     double frees_s; /* the workspaces given back after the batches (plug_times) */
     const sweep_profile_hooks *hooks;
     size_t cur;         /* the slot being measured one at a time */
@@ -128,6 +128,7 @@ static int plug_begin(void *state, sweep_profiler_setup *s)
         return answer;
     }
 
+    c->ws_cap = sweep_profile_workspace_cap(s->device ? s->device->global_mem_bytes : 0);
     size_t l2 = s->device && s->device->l2_bytes ? s->device->l2_bytes : ((size_t)64 << 20);
     c->flush_bytes = (2 * l2 + 127) / 128 * 128; /* l2_flush_empty works in whole 128-byte lines */
     cudaError_t e = l2_flush_alloc(&c->flush, c->flush_bytes);
@@ -289,7 +290,7 @@ static int plug_queue(void *state, size_t k, const variant *v, const kernel_args
     }
     c->n_queued++;
     c->ws_held += a->workspace_bytes;
-    return c->ws_held >= SWEEP_PROFILE_WORKSPACE_CAP ? SWEEP_PROFILE_QUEUE_FULL : 0;
+    return c->ws_held >= c->ws_cap ? SWEEP_PROFILE_QUEUE_FULL : 0;
 }
 
 static int batch_launch(void *user, size_t k)

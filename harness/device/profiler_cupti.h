@@ -22,7 +22,7 @@
  *   every range. Each queued configuration gets a workspace of its own
  *   (cudaMalloc, then v->workspace_init where the variant has one), freed
  *   when its batch has run; queue() asks for the batch to run once they hold
- *   SWEEP_PROFILE_WORKSPACE_CAP bytes (profiler.h).
+ *   sweep_profile_workspace_cap bytes of the device's memory (profiler.h).
  * Timing is not disturbed: the range profiler is enabled only inside
  *   profile() and run_queue(), after the configurations' timing, and disabled
  *   again before they return (each is one or more whole enable/disable
