@@ -454,8 +454,9 @@ static void test_list_and_dry_run(void **state)
     /* the default metrics: the profile phase is in the estimate, with its model */
     assert_non_null(strstr(r.out, ", profile "));
     assert_non_null(strstr(r.out, "configurations x 2 passes ~ "));
-    assert_non_null(strstr(r.out, " batches, one per run of configurations on the same buffers (at most 512, and 1 GiB of their workspaces): 0.027 s + 0.098 s per "
-                                  "pass a batch, 0.2 ms per configuration + 1.1 ms per configuration and pass"));
+    assert_non_null(strstr(r.out, " batches, one per run of configurations on the same buffers (at most 512, and 8 GiB of "
+                                  "their workspaces); a batch of b: its session 0.016 s + 0.28 ms x b, each pass's start "
+                                  "and stop 0.126 s + 0.83 ms x b; each configuration 0.25 ms and a pass 1.6 ms + 4.8 us x b"));
     tu_result_free(&r);
     const char *args2b[] = {"--dry-run", "--no-cupti", NULL};
     r = tu_run(NULL, env, args2b);

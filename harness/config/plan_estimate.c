@@ -239,35 +239,41 @@ void format_duration(double s, char *buf, size_t len)
  * with order = variant that is one variant's, with order = size every
  * variant's at that input: one CUPTI session per batch of at most [profile] batch
  * (harness/device/profiler.h, cupti/profiler.h), each configuration one range
- * of every pass, the L2 flushed before each range. The constants are the
- * parts run.json's stages measured inside CUPTI on an H200
- * (results/h200x4/profile-split/2p10: 385 configurations in 7 batches of
- * at most 64, 3 passes, a 3 us kernel):
- *   per batch: enabling, configuring and disabling the session (0.19 s: 0.027 s
- *     a batch), and per pass its start and stop (2.05 s of 21: 0.098 s);
- *   per configuration and pass: the range's push, launch, wait and pop
- *     (1.21 s of 1155: 1.05 ms) and the L2 flush before it (0.12 s: 0.10 ms),
- *     plus the kernel;
- *   per configuration: its workspace queued and its values evaluated (0.2 ms).
+ * of every pass, the L2 flushed before each range. The constants are fitted
+ * to what run.json's stages timed of every part, on H200s
+ * (results/h200x4/full-time-limit: the whole full experiment, 915 batches of
+ * about 203 configurations, and full --shard 0/32 side by side in batches of
+ * at most 512, 128 and 64, about 140, 79 and 46 a batch). For a batch of b
+ * configurations:
+ *   its session, enabled, configured and disabled: 16 ms + 0.28 ms x b
+ *     (28.8 ms at 46, 72.1 ms at 203);
+ *   each pass's start and stop: 0.126 s + 0.83 ms x b (0.164 s at 46,
+ *     0.307 s at 203);
+ *   each range: its push, launch, wait and pop, 1.47 ms + 4.8 us x b beyond
+ *     its kernel (1.69 ms at 46, 2.45 ms at 203), and the L2 flush before it,
+ *     0.13 ms;
+ *   per configuration: its workspace queued and freed, its values
+ *     evaluated (0.25 ms).
+ * So a batch's cost a configuration falls with b to about 150 and rises
+ * slowly after; measured on the same shard, 512 cost 9.4 ms a configuration,
+ * 128 12.1 ms and 64 13.3 ms, the default.
  * A pass of SASS-patched metrics (cupti/metrics.h: the two outside the
  * default set) runs the patched kernel: at 2^30 that pass took about 13x the
  * kernel beyond the others (profile-split/2p30: 96 ms a configuration in
  * ranges over 3 passes of a 5.9 ms mean kernel); at 2^26 about 3x. */
-#define PROFILE_BATCH_S 0.027
-#define PROFILE_BATCH_PASS_S 0.098
-#define PROFILE_RANGE_PASS_S 0.00115
-#define PROFILE_RANGE_S 0.0002
+#define PROFILE_SESSION_S 0.016
+#define PROFILE_SESSION_CONFIG_S 0.00028
+#define PROFILE_PASS_S 0.126
+#define PROFILE_PASS_CONFIG_S 0.00083
+#define PROFILE_RANGE_PASS_S (0.00147 + 0.00013)
+#define PROFILE_RANGE_FILL_S 0.0000048
+#define PROFILE_RANGE_S 0.00025
 #define PROFILE_PATCHED_EXTRA 13.0
-/* These constants were fitted in batches of 64. Alone at 2^10, batches of
- * about 190 cost more a range and a pass (a pass's start and stop 0.34 s, a
- * range 3.9 ms; h200x4-two-pass/batch512/split-2p10), which this model does
- * not follow; over the whole default experiment it is as close at 512 as at
- * 64: 147 s against 152.7 s measured (-3.7 %), 159 s against 164.7 s (-3.5 %),
- * side by side on one host (h200x2/main-command). */
 #define PROFILE_BATCH_DEFAULT 512 /* [profile] batch, where a plan does not say */
 /* A configuration's share of its batch, where the plan is not at hand
- * (estimate_config_s: the progress line's ETA, --shard's weights). */
-#define PROFILE_NOMINAL_BATCH 60.0
+ * (estimate_config_s: the progress line's ETA, --time-limit, --shard's
+ * weights): the full experiment's mean batch. */
+#define PROFILE_NOMINAL_BATCH 200.0
 /* Passes (counted by the profiler host API for GH100, which needs no GPU):
  * the default set's hardware counters take 2, the SASS-patched metrics a
  * pass of their own; a list of hardware metrics about one pass per 8.5. */
@@ -281,11 +287,17 @@ static double profile_range_s(const sweep_config *c, const estimate_model *m, un
     return PROFILE_RANGE_S + passes * (PROFILE_RANGE_PASS_S + kernel) + (m->profile_patched ? PROFILE_PATCHED_EXTRA * kernel : 0);
 }
 
-static double profile_batch_s(unsigned passes) { return PROFILE_BATCH_S + passes * PROFILE_BATCH_PASS_S; }
+/* What a batch of b configurations costs beyond its configurations' own parts. */
+static double profile_batch_s(double b, unsigned passes)
+{
+    if (b <= 0) return 0;
+    return PROFILE_SESSION_S + PROFILE_SESSION_CONFIG_S * b +
+           passes * (PROFILE_PASS_S + PROFILE_PASS_CONFIG_S * b + PROFILE_RANGE_FILL_S * b * b);
+}
 
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes)
 {
-    return profile_range_s(c, m, passes) + profile_batch_s(passes) / PROFILE_NOMINAL_BATCH;
+    return profile_range_s(c, m, passes) + profile_batch_s(PROFILE_NOMINAL_BATCH, passes) / PROFILE_NOMINAL_BATCH;
 }
 
 /* Whether c joins the batch that `first` opened, `in_batch` configurations
@@ -322,7 +334,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
         }
         if (!same_batch(p, first, c, in_batch, ws)) {
             batches++;
-            total += profile_batch_s(*passes);
+            total += profile_batch_s((double)in_batch, *passes);
             first = c;
             in_batch = 0;
             ws = 0;
@@ -332,14 +344,18 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
         (*configs)++;
         total += profile_range_s(c, m, *passes);
     }
+    total += profile_batch_s((double)in_batch, *passes);
     if (how)
         snprintf(how, howlen,
-                 "%zu batches, one per run of configurations on the same buffers (at most %d, and %.3g GiB of their workspaces): %.3g s + %.3g s per pass a batch, "
-                 "%.2g ms per configuration + %.2g ms per configuration and pass, plus the kernels%s; the "
-                 "constants measured inside CUPTI on an H200 (results/h200x4/profile-split); passes: %s",
+                 "%zu batches, one per run of configurations on the same buffers (at most %d, and %.3g GiB of "
+                 "their workspaces); a batch of b: its session %.3g s + %.2g ms x b, each pass's start and stop "
+                 "%.3g s + %.2g ms x b; each configuration %.2g ms and a pass %.2g ms + %.2g us x b, plus the "
+                 "kernels%s; fitted to a run's every timed part on H200s (results/h200x4/full-time-limit); "
+                 "passes: %s",
                  batches, p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT,
-                 (double)sweep_profile_workspace_cap(p->model_memory_bytes) / (double)(1u << 30), PROFILE_BATCH_S, PROFILE_BATCH_PASS_S, PROFILE_RANGE_S * 1e3,
-                 PROFILE_RANGE_PASS_S * 1e3,
+                 (double)sweep_profile_workspace_cap(p->model_memory_bytes) / (double)(1u << 30), PROFILE_SESSION_S,
+                 PROFILE_SESSION_CONFIG_S * 1e3, PROFILE_PASS_S, PROFILE_PASS_CONFIG_S * 1e3, PROFILE_RANGE_S * 1e3,
+                 PROFILE_RANGE_PASS_S * 1e3, PROFILE_RANGE_FILL_S * 1e6,
                  mp.profile_patched ? " (the SASS-patched pass: 13x the kernel more)" : "",
                  e->metrics_mode == METRICS_LIST ? "one per 8.5 hardware metrics listed, one more for SASS-patched ones"
                                                  : "2 for the default set");
@@ -467,7 +483,7 @@ double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const t
             continue;
         }
         if (!same_batch(p, batch, c, in_batch, ws)) {
-            total += profile_batch_s(passes);
+            total += profile_batch_s((double)in_batch, passes);
             batch = c;
             in_batch = 0;
             ws = 0;
@@ -475,5 +491,5 @@ double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const t
         in_batch++;
         ws += config_workspace_size(c);
     }
-    return total;
+    return total + profile_batch_s((double)in_batch, passes);
 }
