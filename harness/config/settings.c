@@ -288,8 +288,9 @@ static const setting table[] = {
     /* 512: the main command (the default experiment) took 152.7 s with batches of 512 and 164.7 s with
      * 64, side by side on two H200s of one host, its profile stage 35.4 s and 45.9 s: eight times fewer
      * passes' starts and stops, the ranges the same (20.2 s and 19.3 s; experiments/results/h200x2/
-     * main-command). Alone at 2^10 a pass's start and stop took 0.34 s and a range 3.9 ms in batches of
-     * about 190, 0.098 s and 1.05 ms in batches of 64 (h200x4-two-pass/batch512/split-2p10). */
+     * main-command). full --shard 0/32 side by side in batches of at most 512, 128 and 64: its profile
+     * stage 9.4, 12.1 and 13.3 ms a configuration, a pass's start and stop 0.216, 0.204 and 0.164 s, a
+     * range 2.77, 2.99 and 2.56 ms with its kernel (experiments/results/h200x4/full-time-limit/host). */
     {"profile", "batch", "--profile-batch", set_count, 1, 512, AT(profile_batch), SIZE(profile_batch), 0, "512",
      SETTING_HELP_MEASURE, "N",
      "configurations one CUPTI session profiles together, at\n"
