@@ -207,6 +207,15 @@ static void test_detail(void **state)
     tu_result_free(&r);
 }
 
+/* run.json's top-level key set to a string, in place. */
+static void set_run_string(const char *run_dir, const char *key, const char *value)
+{
+    json_t *run = tu_load_json(tu_path(run_dir, "run.json"));
+    json_object_set_new(run, key, json_string(value));
+    assert_int_equal(json_dump_file(run, tu_path(run_dir, "run.json"), JSON_INDENT(2)), 0);
+    json_decref(run);
+}
+
 /* A run against itself: the same directory, a copy (the same run.json),
  * or identical results.csv under another run.json. */
 static void test_same_run(void **state)
@@ -221,10 +230,7 @@ static void test_same_run(void **state)
     r = run_compare(a, b, NULL, NULL, NULL);
     assert_int_equal(tu_count(r.err, "same run (run.json: the same start time, host, commit and card)"), 1);
     tu_result_free(&r);
-    json_t *run = tu_load_json(tu_path(b, "run.json"));
-    json_object_set_new(run, "date", json_string("2026-11-22T00:00:00Z"));
-    assert_int_equal(json_dump_file(run, tu_path(b, "run.json"), JSON_INDENT(2)), 0);
-    json_decref(run);
+    set_run_string(b, "date", "2026-11-22T00:00:00Z");
     r = run_compare(a, b, NULL, NULL, NULL);
     assert_int_equal(tu_count(r.err, "same run (identical results.csv)"), 1);
     tu_result_free(&r);
@@ -268,11 +274,8 @@ static void test_different_devices(void **state)
  * "cold" is said once, naming both; two runs timed alike say nothing. */
 static void set_copy_timing(const char *run_dir, const char *timing)
 {
-    json_t *run = tu_load_json(tu_path(run_dir, "run.json"));
-    json_object_set_new(run, "copy_timing", json_string(timing));
-    json_object_set_new(run, "date", json_string("2026-11-27T00:00:00Z")); /* not the same run */
-    assert_int_equal(json_dump_file(run, tu_path(run_dir, "run.json"), JSON_INDENT(2)), 0);
-    json_decref(run);
+    set_run_string(run_dir, "copy_timing", timing);
+    set_run_string(run_dir, "date", "2026-11-27T00:00:00Z"); /* not the same run */
 }
 
 static void test_copy_timing(void **state)

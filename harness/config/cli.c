@@ -61,7 +61,7 @@ enum { HELP_PLAN = SETTING_HELP_PLAN, HELP_MEASURE = SETTING_HELP_MEASURE, HELP_
 typedef struct cli_option {
     const char *name;
     opt_kind kind;
-    size_t offset; /* of the const char * (OPT_TEXT) or int (OPT_SWITCH) in sweep_options */
+    size_t offset; /* of the const char * (OPT_TEXT), int (OPT_SWITCH) or double (OPT_SECONDS) in sweep_options */
     int section;   /* where --help lists it; HELP_NONE: not listed */
     const char *metavar, *help;
 } cli_option;
@@ -91,7 +91,7 @@ static const cli_option options[] = {
     {"--devices", OPT_DEVICES, AT(devices), HELP_MEASURE, "all|LIST",
      "one worker process per device (all, or ordinals 0,1,3), the\n"
      "configurations dealt heaviest first to whichever is free"},
-    {"--time-limit", OPT_SECONDS, AT(time_limit), HELP_MEASURE, "DURATION",
+    {"--time-limit", OPT_SECONDS, AT(time_limit_s), HELP_MEASURE, "DURATION",
      "start no input the time model (scaled by this run's pace)\n"
      "says would end after DURATION (540, 9m); then stop with\n"
      "every finished row kept, exit 75: --resume continues. For\n"
@@ -221,10 +221,11 @@ static int take_option(const cli_option *op, const char *value, sweep_options *o
     }
     if (op->kind == OPT_SECONDS) {
         char msg[256];
-        if (parse_seconds(value, &o->time_limit_s, msg, sizeof msg)) {
+        if (parse_seconds(value, (double *)at, msg, sizeof msg)) {
             snprintf(err, errlen, "%s: %s", op->name, msg);
             return -1;
         }
+        return 0;
     }
     if (op->kind == OPT_SHARD) {
         char msg[256];

@@ -31,8 +31,7 @@ typedef struct sweep_options {
     int devices_all;
     int device;
     int device_given; /* --device was typed: --shard auto leaves it alone */
-    const char *time_limit; /* --time-limit, as typed; NULL: none */
-    double time_limit_s;    /* its seconds (harness/run/time_budget.h) */
+    double time_limit_s; /* --time-limit in seconds; 0: none (harness/run/time_budget.h) */
     int list, dry_run, resume, force, no_cupti, quiet, help, fake_device, samples;
 } sweep_options;
 

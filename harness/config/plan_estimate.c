@@ -254,9 +254,10 @@ void format_duration(double s, char *buf, size_t len)
  *     0.13 ms;
  *   per configuration: its workspace queued and freed, its values
  *     evaluated (0.25 ms).
- * So a batch's cost a configuration falls with b to about 150 and rises
- * slowly after; measured on the same shard, 512 cost 9.4 ms a configuration,
- * 128 12.1 ms and 64 13.3 ms, the default.
+ * By these a batch's cost a configuration falls with b to about 150 and
+ * rises slowly after. On one shard, batches of at most 512 (about 140 each
+ * there, the default) cost 9.4 ms a configuration, of at most 128 12.1 ms,
+ * of at most 64 13.3 ms.
  * A pass of SASS-patched metrics (cupti/metrics.h: the two outside the
  * default set) runs the patched kernel: at 2^30 that pass took about 13x the
  * kernel beyond the others (profile-split/2p30: 96 ms a configuration in

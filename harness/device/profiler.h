@@ -101,11 +101,13 @@ typedef struct sweep_profiler_setup {
  * SWEEP_PROFILE_QUEUE_FULL once they reach it, and the time model counts
  * batches so (plan_estimate.c). A sixteenth of the device's memory, at most
  * 8 GiB (1 GiB where the memory is not known): every batch costs a session
- * and each pass's start and stop (about 0.1 s a pass), and at 256 MiB the
+ * and each pass's start and stop (0.16-0.31 s a pass), and at 256 MiB the
  * heaviest inputs of the full experiment (2^25-2^30) ran about 2700 sessions
  * for 51,200 configurations, the starts and stops about 830 of the workers'
  * 2249 s (h200x4-two-pass/full-partial). The time model gives `full` 1533
- * batches at 1 GiB, 1077 at 4 GiB, 915 at 8 GiB. A sixteenth leaves an
+ * batches at 1 GiB, 1077 at 4 GiB, 915 at 8 GiB; at 8 GiB the run had 915,
+ * its profile stage 1916 s against 2279 s at 1 GiB
+ * (h200x4/full-time-limit, h200x4/full). A sixteenth leaves an
  * 80 GB card 75 GB for its largest configuration (2 x 8 GiB at 2^30 f64). */
 static inline size_t sweep_profile_workspace_cap(size_t device_memory_bytes)
 {
