@@ -76,16 +76,26 @@ profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void
                                        int (*restore)(void *user, size_t k), void *user, double *values,
                                        char *msg, size_t msglen);
 
+/* Whether a measurement waits for the device after each restore and each
+ * range (1, the default: every range's host time is its own), or queues a
+ * pass's restores and ranges and waits once at its end (0): for measuring
+ * what the waits cost, and whether the counts stay each range's own without
+ * them (tools/profile_cost). */
+void profiler_set_range_waits(profiler *p, int wait);
+
 /* How many values one measurement writes: profiler_open's count; 0 for NULL. */
 /* Where a profiler's measurements spent their time so far, in seconds:
  * session, enabling, configuring and disabling the range profiler; restore,
  * the callers' restores before each range and their waits; ranges, each
- * range's push, the measured function, its wait and the pop; decode, the
- * counter data decoded after the passes; evaluate, each range's metrics
- * evaluated on the host; passes, each pass's start and stop. And how many
- * sessions, passes and ranges (one a pass) they were. */
+ * range's push, the measured function, its wait and the pop (push, fn, wait
+ * and pop: the same time in its four parts; without range waits, the one
+ * wait at a pass's end counts in wait and ranges); decode, the counter data
+ * decoded after the passes; evaluate, each range's metrics evaluated on the
+ * host; passes, each pass's start and stop. And how many sessions, passes
+ * and ranges (one a pass) they were. */
 typedef struct profiler_times {
     double session, restore, ranges, decode, evaluate, passes;
+    double push, fn, wait, pop;
     size_t n_sessions, n_passes, n_ranges;
 } profiler_times;
 void profiler_get_times(const profiler *p, profiler_times *out);

@@ -34,6 +34,7 @@ struct profiler {
     std::vector<uint8_t> counter_data;
     std::vector<double> distinct_values;
     profiler_times times = {}; // where the measurements' time went (profiler_get_times)
+    bool range_waits = true;   // profiler_set_range_waits
 };
 
 namespace cupti_impl {

@@ -77,6 +77,7 @@ profiler_status set_config(profiler *p, CUpti_RangeProfiler_Object *rp, size_t c
 profiler_status run_pass(profiler *p, CUpti_RangeProfiler_Object *rp, size_t first, size_t count, const batch_call &b,
                          size_t pass, char *msg, size_t msglen)
 {
+    profiler_times &t = p->times;
     for (size_t k = 0; k < count; k++) {
         double t0 = now_s();
         int rc = b.restore ? b.restore(b.user, first + k) : 0;
@@ -84,21 +85,30 @@ profiler_status run_pass(profiler *p, CUpti_RangeProfiler_Object *rp, size_t fir
             cupti_msg_set(msg, msglen, "restore returned %d before range %zu of pass %zu", rc, first + k, pass + 1);
             return PROFILER_ERROR;
         }
-        CUDA_TRY(cudaDeviceSynchronize()); // restore's work stays out of the range
+        if (p->range_waits)
+            CUDA_TRY(cudaDeviceSynchronize()); // restore's work stays out of the range
         double t1 = now_s();
-        p->times.restore += t1 - t0;
+        t.restore += t1 - t0;
         char name[24];
         snprintf(name, sizeof name, "r%zu", k);
         PARAMS(CUpti_RangeProfiler_PushRange_Params, push);
         push.pRangeProfilerObject = rp;
         push.pRangeName = name;
         CUPTI_TRY(cuptiRangeProfilerPushRange(&push));
+        double t2 = now_s();
         rc = b.fn(b.user, first + k);
-        cudaError_t sync_e = cudaDeviceSynchronize();
+        double t3 = now_s();
+        cudaError_t sync_e = p->range_waits ? cudaDeviceSynchronize() : cudaSuccess;
+        double t4 = now_s();
         PARAMS(CUpti_RangeProfiler_PopRange_Params, pop);
         pop.pRangeProfilerObject = rp;
         CUptiResult pop_r = cuptiRangeProfilerPopRange(&pop);
-        p->times.ranges += now_s() - t1;
+        double t5 = now_s();
+        t.push += t2 - t1;
+        t.fn += t3 - t2;
+        t.wait += t4 - t3;
+        t.pop += t5 - t4;
+        t.ranges += t5 - t1;
         if (rc != 0) {
             cupti_msg_set(msg, msglen, "the measured function returned %d for range %zu in pass %zu", rc, first + k,
                           pass + 1);
@@ -108,6 +118,14 @@ profiler_status run_pass(profiler *p, CUpti_RangeProfiler_Object *rp, size_t fir
             return cuda_fail(sync_e, "cudaDeviceSynchronize() after the measured function", __FILE__, __LINE__, msg,
                              msglen);
         CUPTI_CHECK(pop_r, "cuptiRangeProfilerPopRange");
+    }
+    if (!p->range_waits) { // the pass's queued work, before its stop
+        double t0 = now_s();
+        cudaError_t e = cudaDeviceSynchronize();
+        t.wait += now_s() - t0;
+        t.ranges += now_s() - t0;
+        if (e != cudaSuccess)
+            return cuda_fail(e, "cudaDeviceSynchronize() at the pass's end", __FILE__, __LINE__, msg, msglen);
     }
     return PROFILER_OK;
 }
@@ -304,6 +322,12 @@ profiler_status profiler_measure_batch(profiler *p, size_t count, int (*fn)(void
 void profiler_get_times(const profiler *p, profiler_times *out)
 {
     *out = p ? p->times : profiler_times{};
+}
+
+void profiler_set_range_waits(profiler *p, int wait)
+{
+    if (p)
+        p->range_waits = wait != 0;
 }
 
 size_t profiler_num_values(const profiler *p)
