@@ -138,7 +138,10 @@ typedef struct sweep_profile_hooks {
 typedef struct sweep_profile_times {
     double session;  /* enabling, configuring and disabling a session */
     double restore;  /* the L2 flush before each range, with its wait */
-    double ranges;   /* a range's push, the launch, its wait and the pop */
+    double ranges;   /* a range's push, the launch, its wait and the pop, in all */
+    double push, launch, wait, pop; /* ranges by part: CUPTI's push and pop cost
+                                     * about 1 ms a range with any SM counter in
+                                     * the set (tools/profile_cost) */
     double passes;   /* each pass's start and stop */
     double decode;   /* the counter data decoded after the passes */
     double evaluate; /* each range's metrics evaluated on the host */
@@ -151,6 +154,7 @@ static inline void profile_times_add(sweep_profile_times *t, const sweep_profile
 {
     t->session += s->session, t->restore += s->restore, t->ranges += s->ranges, t->passes += s->passes;
     t->decode += s->decode, t->evaluate += s->evaluate, t->frees += s->frees;
+    t->push += s->push, t->launch += s->launch, t->wait += s->wait, t->pop += s->pop;
     t->sessions += s->sessions, t->pass_count += s->pass_count, t->range_count += s->range_count;
 }
 

@@ -418,6 +418,7 @@ static void plug_times(void *state, sweep_profile_times *out)
     profiler_get_times(c->prof, &t);
     *out = (sweep_profile_times){.session = t.session, .restore = t.restore, .ranges = t.ranges, .passes = t.passes,
                                  .decode = t.decode, .evaluate = t.evaluate, .frees = c->frees_s,
+                                 .push = t.push, .launch = t.fn, .wait = t.wait, .pop = t.pop,
                                  .sessions = t.n_sessions, .pass_count = t.n_passes, .range_count = t.n_ranges};
 }
 

@@ -195,7 +195,9 @@ static void run_json_stages(json_t *o, const stage_times *s)
                  {RK(CUPTI_SESSION_S), s->cupti.session}, {RK(CUPTI_RESTORE_S), s->cupti.restore},
                  {RK(CUPTI_RANGES_S), s->cupti.ranges}, {RK(CUPTI_PASSES_S), s->cupti.passes},
                  {RK(CUPTI_DECODE_S), s->cupti.decode}, {RK(CUPTI_EVALUATE_S), s->cupti.evaluate},
-                 {RK(PROFILE_FREE_S), s->cupti.frees}};
+                 {RK(PROFILE_FREE_S), s->cupti.frees}, {RK(CUPTI_PUSH_S), s->cupti.push},
+                 {RK(CUPTI_LAUNCH_S), s->cupti.launch}, {RK(CUPTI_WAIT_S), s->cupti.wait},
+                 {RK(CUPTI_POP_S), s->cupti.pop}};
     for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) json_object_set_new(st, parts[k].key, json_real(parts[k].v));
     struct {
         const char *key;

@@ -22,12 +22,20 @@
  *   dram_read_mb, duration_us   the range's mean values, where the metric set
  *              has them (the waits must not move them)
  *
+ * --nvtx 1 puts each range's launches inside three NVTX ranges as the sweep
+ * does; --allocs N holds N device buffers; CUDA_MODULE_LOADING=EAGER in the
+ * environment loads every kernel of the binary first: what a sweep's process
+ * has that a fresh one does not. --repeat N measures each batch N times in a
+ * row: whether a range costs more as a process's sessions add up.
+ *
  * Run: bazel run //tools/profile_cost -- --variants reduce_one_launch --batches 1,64,512
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <nvtx3/nvToolsExt.h>
 
 #include "cupti/metrics.h"
 #include "cupti/profiler.h"
@@ -44,12 +52,16 @@ typedef struct options {
     size_t n;
     const char *metrics;
     const char *csv;
+    int nvtx;          /* --nvtx: each range's launches inside three NVTX ranges, as the sweep's */
+    size_t allocs;     /* --allocs: this many 1 MiB device buffers held throughout */
+    size_t repeat;     /* --repeat: each batch measured this many times in a row (waits on), a row each */
 } options;
 
 typedef struct bench {
     const variant *v;
     kernel_args a;
     unsigned launches;
+    int nvtx;
     void *flush;
     size_t flush_bytes;
     cudaStream_t stream;
@@ -79,9 +91,16 @@ static int range_fn(void *user, size_t k)
 {
     (void)k;
     bench *b = (bench *)user;
-    for (unsigned i = 0; i < b->launches; i++)
-        if (b->v->launch(&b->a, b->stream) != cudaSuccess) return 1;
-    return 0;
+    if (b->nvtx) {
+        nvtxRangePushA(b->v->name);
+        nvtxRangePushA("config");
+        nvtxRangePushA("profile");
+    }
+    int rc = 0;
+    for (unsigned i = 0; i < b->launches && !rc; i++) rc = b->v->launch(&b->a, b->stream) != cudaSuccess;
+    if (b->nvtx)
+        for (int i = 0; i < 3; i++) nvtxRangePop();
+    return rc;
 }
 
 static int range_restore(void *user, size_t k)
@@ -216,7 +235,7 @@ static void usage(int rc)
 {
     fprintf(rc ? stderr : stdout,
             "usage: profile_cost [--variants LIST] [--n N] [--batches LIST] [--launches LIST] [--metrics LIST]\n"
-            "                    [--csv FILE]\n"
+            "                    [--csv FILE] [--nvtx 1] [--allocs COUNT] [--repeat COUNT]\n"
             "defaults: --variants reduce_one_launch,reduce_cub,scan_reduce_then_scan,scan_lookahead_bulk --n 2^10\n"
             "          --batches 1,64,256,512 --launches 1 --metrics default (the sweep's metric names)\n");
     exit(rc);
@@ -242,6 +261,9 @@ static void parse(int argc, char **argv, options *o)
         else if (!strcmp(a, "--launches")) parse_counts(v, o->launches, &o->n_launches, "--launches");
         else if (!strcmp(a, "--metrics")) o->metrics = v;
         else if (!strcmp(a, "--csv")) o->csv = v;
+        else if (!strcmp(a, "--nvtx")) o->nvtx = (int)parse_count(v, "--nvtx");
+        else if (!strcmp(a, "--allocs")) o->allocs = parse_count(v, "--allocs");
+        else if (!strcmp(a, "--repeat")) o->repeat = parse_count(v, "--repeat");
         else usage(2);
     }
 }
@@ -270,6 +292,11 @@ int main(int argc, char **argv)
     check_cuda(cudaMalloc(&in, o.n * sizeof(double)), "input");
     check_cuda(cudaMalloc(&out, o.n * sizeof(double)), "output");
     check_cuda(cudaMemset(in, 0x3c, o.n * sizeof(double)), "input"); /* f32 0.0115 each: finite sums */
+    b.nvtx = o.nvtx;
+    for (size_t i = 0; i < o.allocs; i++) { /* held to the end, as a sweep's many buffers are */
+        void *held = NULL;
+        check_cuda(cudaMalloc(&held, (size_t)1 << 20), "--allocs");
+    }
 
     FILE *csv = o.csv ? fopen(o.csv, "w") : NULL;
     if (o.csv && !csv) die(o.csv, "cannot write");
@@ -286,7 +313,8 @@ int main(int argc, char **argv)
             for (size_t bi = 0; bi < o.n_batches; bi++)
                 for (int waits = 1; waits >= 0; waits--) {
                     b.launches = (unsigned)o.launches[li];
-                    row(csv, prof, plan, &b, o.batches[bi], waits);
+                    for (size_t r = 0; r < (o.repeat && waits ? o.repeat : 1); r++)
+                        row(csv, prof, plan, &b, o.batches[bi], waits);
                 }
         if (b.a.workspace) cudaFree(b.a.workspace);
     }
