@@ -341,6 +341,7 @@ typedef struct estimate_model {
     unsigned profile_passes; /* the profiler's passes once it is set up: estimate_config_s
                                 then includes each configuration's profile phase; 0: not */
     int profile_patched;     /* one of them runs SASS-patched kernels (estimate_profile_patched) */
+    unsigned host_profilers; /* processes profiling at once on the host (--devices N: N); 0 or 1: alone */
 } estimate_model;
 
 /* The H200's memory as CUDA reports it (run.json global_mem_bytes): what the

@@ -239,36 +239,37 @@ void format_duration(double s, char *buf, size_t len)
  * with order = variant that is one variant's, with order = size every
  * variant's at that input: one CUPTI session per batch of at most [profile] batch
  * (harness/device/profiler.h, cupti/profiler.h), each configuration one range
- * of every pass, the L2 flushed before each range. The constants are fitted
- * to what run.json's stages timed of every part, on H200s
- * (results/h200x4/full-time-limit: the whole full experiment, 915 batches of
- * about 203 configurations, and full --shard 0/32 side by side in batches of
- * at most 512, 128 and 64, about 140, 79 and 46 a batch). For a batch of b
- * configurations:
+ * of every pass, the L2 flushed before each range. The constants are what
+ * run.json's stages timed of every part in one process alone on an H200
+ * (results/h200/profile-cost: full --shard 0/32 and 16/32, 38 and 34
+ * batches of about 135 and 197) and what tools/profile_cost split a range
+ * into there. For a batch of b configurations:
  *   its session, enabled, configured and disabled: 16 ms + 0.28 ms x b
- *     (28.8 ms at 46, 72.1 ms at 203);
- *   each pass's start and stop: 0.126 s + 0.83 ms x b (0.164 s at 46,
- *     0.307 s at 203);
- *   each range: its push, launch, wait and pop, 1.47 ms + 4.8 us x b beyond
- *     its kernel (1.69 ms at 46, 2.45 ms at 203), and the L2 flush before it,
- *     0.13 ms;
+ *     (51 ms at 135, 63 ms at 197);
+ *   each pass's start and stop: 0.095 s + 0.55 ms x b (0.179 s at 135,
+ *     0.208 s at 197; profile_cost 0.09-0.10 s at 1, 0.32-0.40 s at 512);
+ *   each range: CUPTI's push and pop, 1.1 ms beyond its kernel at every n
+ *     and fill (the SM's counters cost it: profile_cost), and the L2 flush
+ *     before it, 0.13 ms;
  *   per configuration: its workspace queued and freed, its values
- *     evaluated (0.25 ms).
- * By these a batch's cost a configuration falls with b to about 150 and
- * rises slowly after. On one shard, batches of at most 512 (about 140 each
- * there, the default) cost 9.4 ms a configuration, of at most 128 12.1 ms,
- * of at most 64 13.3 ms.
+ *     evaluated (0.15 ms).
+ * Processes profiling side by side on one host (--devices) each pay more
+ * for CUPTI's parts: over four H200s the full experiment's profile stage took
+ * the workers 1916 s (results/h200x4/full-time-limit) where these constants
+ * give 1174 s alone, 902 s of it CUPTI's parts (the rest the kernels and each
+ * configuration's own 0.15 ms), so with W such processes the CUPTI parts
+ * cost 1 + PROFILE_HOST_SHARE x (W - 1) times as much (1.82 at four).
  * A pass of SASS-patched metrics (cupti/metrics.h: the two outside the
  * default set) runs the patched kernel: at 2^30 that pass took about 13x the
  * kernel beyond the others (profile-split/2p30: 96 ms a configuration in
  * ranges over 3 passes of a 5.9 ms mean kernel); at 2^26 about 3x. */
 #define PROFILE_SESSION_S 0.016
 #define PROFILE_SESSION_CONFIG_S 0.00028
-#define PROFILE_PASS_S 0.126
-#define PROFILE_PASS_CONFIG_S 0.00083
-#define PROFILE_RANGE_PASS_S (0.00147 + 0.00013)
-#define PROFILE_RANGE_FILL_S 0.0000048
-#define PROFILE_RANGE_S 0.00025
+#define PROFILE_PASS_S 0.095
+#define PROFILE_PASS_CONFIG_S 0.00055
+#define PROFILE_RANGE_PASS_S (0.0011 + 0.00013)
+#define PROFILE_RANGE_S 0.00015
+#define PROFILE_HOST_SHARE 0.274
 #define PROFILE_PATCHED_EXTRA 13.0
 #define PROFILE_BATCH_DEFAULT 512 /* [profile] batch, where a plan does not say */
 /* A configuration's share of its batch, where the plan is not at hand
@@ -281,24 +282,31 @@ void format_duration(double s, char *buf, size_t len)
 #define PROFILE_DEFAULT_PASSES 2u
 #define PROFILE_METRICS_PER_PASS 8.5
 
+/* What CUPTI's parts cost with m->host_profilers processes profiling on the host, over alone. */
+static double host_share(const estimate_model *m)
+{
+    return m->host_profilers > 1 ? 1.0 + PROFILE_HOST_SHARE * (double)(m->host_profilers - 1) : 1.0;
+}
+
 /* One configuration's own part of its batch. */
 static double profile_range_s(const sweep_config *c, const estimate_model *m, unsigned passes)
 {
     double kernel = kernel_s(c, m);
-    return PROFILE_RANGE_S + passes * (PROFILE_RANGE_PASS_S + kernel) + (m->profile_patched ? PROFILE_PATCHED_EXTRA * kernel : 0);
+    return PROFILE_RANGE_S + passes * (PROFILE_RANGE_PASS_S * host_share(m) + kernel) +
+           (m->profile_patched ? PROFILE_PATCHED_EXTRA * kernel : 0);
 }
 
 /* What a batch of b configurations costs beyond its configurations' own parts. */
-static double profile_batch_s(double b, unsigned passes)
+static double profile_batch_s(double b, unsigned passes, const estimate_model *m)
 {
     if (b <= 0) return 0;
-    return PROFILE_SESSION_S + PROFILE_SESSION_CONFIG_S * b +
-           passes * (PROFILE_PASS_S + PROFILE_PASS_CONFIG_S * b + PROFILE_RANGE_FILL_S * b * b);
+    return host_share(m) *
+           (PROFILE_SESSION_S + PROFILE_SESSION_CONFIG_S * b + passes * (PROFILE_PASS_S + PROFILE_PASS_CONFIG_S * b));
 }
 
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes)
 {
-    return profile_range_s(c, m, passes) + profile_batch_s(PROFILE_NOMINAL_BATCH, passes) / PROFILE_NOMINAL_BATCH;
+    return profile_range_s(c, m, passes) + profile_batch_s(PROFILE_NOMINAL_BATCH, passes, m) / PROFILE_NOMINAL_BATCH;
 }
 
 /* Whether c joins the batch that `first` opened, `in_batch` configurations
@@ -335,7 +343,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
         }
         if (!same_batch(p, first, c, in_batch, ws)) {
             batches++;
-            total += profile_batch_s((double)in_batch, *passes);
+            total += profile_batch_s((double)in_batch, *passes, m);
             first = c;
             in_batch = 0;
             ws = 0;
@@ -345,19 +353,18 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
         (*configs)++;
         total += profile_range_s(c, m, *passes);
     }
-    total += profile_batch_s((double)in_batch, *passes);
+    total += profile_batch_s((double)in_batch, *passes, m);
     if (how)
         snprintf(how, howlen,
                  "%zu batches, one per run of configurations on the same buffers (at most %d, and %.3g GiB of "
                  "their workspaces); a batch of b: its session %.3g s + %.2g ms x b, each pass's start and stop "
-                 "%.3g s + %.2g ms x b; each configuration %.2g ms and a pass %.2g ms + %.2g us x b, plus the "
-                 "kernels%s; fitted to a run's every timed part on H200s (results/h200x4/full-time-limit); "
-                 "passes: %s",
+                 "%.3g s + %.2g ms x b; each configuration %.2g ms and a pass %.2g ms, plus the kernels%s; "
+                 "measured alone on an H200 (results/h200/profile-cost)%s; passes: %s",
                  batches, p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT,
                  (double)sweep_profile_workspace_cap(p->model_memory_bytes) / (double)(1u << 30), PROFILE_SESSION_S,
                  PROFILE_SESSION_CONFIG_S * 1e3, PROFILE_PASS_S, PROFILE_PASS_CONFIG_S * 1e3, PROFILE_RANGE_S * 1e3,
-                 PROFILE_RANGE_PASS_S * 1e3, PROFILE_RANGE_FILL_S * 1e6,
-                 mp.profile_patched ? " (the SASS-patched pass: 13x the kernel more)" : "",
+                 PROFILE_RANGE_PASS_S * 1e3, mp.profile_patched ? " (the SASS-patched pass: 13x the kernel more)" : "",
+                 mp.host_profilers > 1 ? ", CUPTI's parts x the host's share" : "",
                  e->metrics_mode == METRICS_LIST ? "one per 8.5 hardware metrics listed, one more for SASS-patched ones"
                                                  : "2 for the default set");
     return total;
@@ -484,7 +491,7 @@ double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const t
             continue;
         }
         if (!same_batch(p, batch, c, in_batch, ws)) {
-            total += profile_batch_s((double)in_batch, passes);
+            total += profile_batch_s((double)in_batch, passes, m);
             batch = c;
             in_batch = 0;
             ws = 0;
@@ -492,5 +499,5 @@ double estimate_piece_s(const sweep_plan *p, size_t first, size_t count, const t
         in_batch++;
         ws += config_workspace_size(c);
     }
-    return total + profile_batch_s((double)in_batch, passes);
+    return total + profile_batch_s((double)in_batch, passes, m);
 }

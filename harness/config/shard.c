@@ -225,6 +225,9 @@ int devices_model(const sweep_plan *p, const timing_params *t, const estimate_mo
         return -1;
     }
     for (unsigned w = 0; w < workers; w++) end[w] = RUN_STARTUP_S;
+    estimate_model shared = *m; /* the workers profile side by side on one host */
+    shared.host_profilers = workers;
+    m = &shared;
     for (size_t k = 0; k < n; k++) {
         unsigned best = 0; /* the worker free first; ties: the lowest */
         for (unsigned w = 1; w < workers; w++)

@@ -336,6 +336,7 @@ static void run_dispatch_confirm(sweep_run *r, const worker_hooks *h)
 void run_dispatch(sweep_run *r)
 {
     if (r->setup.metric_count) r->model.profile_passes = r->ri.profiler_passes;
+    r->model.host_profilers = (unsigned)r->pool->n; /* side by side on one host: plan_estimate.c */
     size_t n;
     worker_job *jobs = run_deal_pieces(r, &n);
     if (!r->o.quiet) {
