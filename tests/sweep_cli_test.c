@@ -420,11 +420,11 @@ static void test_profile_estimate(void **state)
     assert_int_equal(sscanf(how, "%zu batches, one per run of configurations on the same buffers", &batches), 1);
     assert_int_equal(batches, count_groups(&p));
     assert_true(batches > 1 && batches < configs);
-    /* each batch at least its session and passes (0.016 s + 0.126 s a pass), each configuration at least
-     * 0.25 ms + 1.6 ms a pass, and 0.28 ms + 0.83 ms a pass of its batch's session and passes
-     * (h200x4/full-time-limit, every part the stage timed); at most the kernels and the fuller batches'
-     * ranges beside; far below one session a configuration (0.222 s each, default-metrics) */
-    double floor = batches * (0.016 + 2 * 0.126) + configs * (0.00025 + 0.00028 + 2 * (0.0016 + 0.00083));
+    /* each batch at least its session and passes (0.016 s + 0.095 s a pass), each configuration at least
+     * 0.15 ms + 1.23 ms a pass, and 0.28 ms + 0.55 ms a pass of its batch's session and passes (one
+     * process alone, h200/range-cost); at most the kernels beside; far below one session a
+     * configuration (0.222 s each, default-metrics) */
+    double floor = batches * (0.016 + 2 * 0.095) + configs * (0.00015 + 0.00028 + 2 * (0.00123 + 0.00055));
     if (s < floor || s > floor + configs * 0.010) fail_msg("%.1f s modelled, %.1f s from its constants", s, floor);
     if (s / (double)configs > 0.222 / 20) fail_msg("%.3f s per configuration", s / (double)configs);
     /* the SASS-patched metrics: a pass of their own, and their kernels' cost beside */

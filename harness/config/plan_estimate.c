@@ -241,7 +241,7 @@ void format_duration(double s, char *buf, size_t len)
  * (harness/device/profiler.h, cupti/profiler.h), each configuration one range
  * of every pass, the L2 flushed before each range. The constants are what
  * run.json's stages timed of every part in one process alone on an H200
- * (results/h200/profile-cost: full --shard 0/32 and 16/32, 38 and 34
+ * (results/h200/range-cost: full --shard 0/32 and 16/32, 38 and 34
  * batches of about 135 and 197) and what tools/profile_cost split a range
  * into there. For a batch of b configurations:
  *   its session, enabled, configured and disabled: 16 ms + 0.28 ms x b
@@ -359,7 +359,7 @@ double estimate_profile_s(const sweep_plan *p, const experiment *e, const estima
                  "%zu batches, one per run of configurations on the same buffers (at most %d, and %.3g GiB of "
                  "their workspaces); a batch of b: its session %.3g s + %.2g ms x b, each pass's start and stop "
                  "%.3g s + %.2g ms x b; each configuration %.2g ms and a pass %.2g ms, plus the kernels%s; "
-                 "measured alone on an H200 (results/h200/profile-cost)%s; passes: %s",
+                 "measured alone on an H200 (results/h200/range-cost)%s; passes: %s",
                  batches, p->profile_batch ? p->profile_batch : PROFILE_BATCH_DEFAULT,
                  (double)sweep_profile_workspace_cap(p->model_memory_bytes) / (double)(1u << 30), PROFILE_SESSION_S,
                  PROFILE_SESSION_CONFIG_S * 1e3, PROFILE_PASS_S, PROFILE_PASS_CONFIG_S * 1e3, PROFILE_RANGE_S * 1e3,

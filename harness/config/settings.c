@@ -290,7 +290,10 @@ static const setting table[] = {
      * passes' starts and stops, the ranges the same (20.2 s and 19.3 s; experiments/results/h200x2/
      * main-command). full --shard 0/32 side by side in batches of at most 512, 128 and 64: its profile
      * stage 9.4, 12.1 and 13.3 ms a configuration, a pass's start and stop 0.216, 0.204 and 0.164 s, a
-     * range 2.77, 2.99 and 2.56 ms with its kernel (experiments/results/h200x4/full-time-limit/host). */
+     * range 2.77, 2.99 and 2.56 ms with its kernel (experiments/results/h200x4/full-time-limit/host).
+     * Alone on one H200 a pass's start and stop is 0.095 s + 0.55 ms a range, a range's push and pop
+     * 1.1 ms at every fill (experiments/results/h200/range-cost): the larger the batch, the less a
+     * configuration pays. */
     {"profile", "batch", "--profile-batch", set_count, 1, 512, AT(profile_batch), SIZE(profile_batch), 0, "512",
      SETTING_HELP_MEASURE, "N",
      "configurations one CUPTI session profiles together, at\n"

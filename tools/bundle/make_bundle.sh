@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs the sweep, scan_path, every test binary, the experiments, the plot
+# Packs the sweep, scan_path, profile_cost, every test binary, the experiments, the plot
 # scripts, the tools' scripts and the committed vs-cub run (for
 # tools/ncu_time.sh --from) into a directory and a tarball for GPU hosts that
 # have the NVIDIA driver and a CUDA runtime but no Bazel and no -dev packages.
@@ -12,7 +12,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/tests" "$out/lib" "$out/experiments" "$out/plots" "$out/tools"
 
 ws=. # bazel run starts in the runfiles tree of this workspace
-cp -L "$ws/harness/sweep" "$ws/plots/render" "$ws/tools/scan_path/scan_path" "$out/bin/"
+cp -L "$ws/harness/sweep" "$ws/plots/render" "$ws/tools/scan_path/scan_path" "$ws/tools/profile_cost/profile_cost" "$out/bin/"
 # A GPU test's binary is NAME_bin (its test target is skipped on hosts without a GPU).
 for t in $(cat "$ws/tools/bundle/tests.txt"); do
     src="$ws/tests/$t"

@@ -30,6 +30,7 @@
  *
  * Run: bazel run //tools/profile_cost -- --variants reduce_one_launch --batches 1,64,512
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,36 +204,54 @@ static void row(FILE *csv, profiler *prof, const metric_plan *plan, bench *b, si
 
 /* ---- the command line ------------------------------------------------------ */
 
+/* Bad input: one line naming the value, exit 2, before any CUDA call. */
+static void bad_value(const char *what, const char *value)
+{
+    fprintf(stderr, "profile_cost: %s: '%s' is not a count (a whole number from 1, or 2^K)\n", what, value);
+    exit(2);
+}
+
 static size_t parse_count(const char *s, const char *what)
 {
     char *end = NULL;
     unsigned long long v;
     if (!strncmp(s, "2^", 2)) {
         v = strtoull(s + 2, &end, 10);
-        if (end == s + 2 || *end || v > 34) die(what, s);
+        if (end == s + 2 || *end || v > 34) bad_value(what, s);
         return (size_t)1 << v;
     }
     v = strtoull(s, &end, 10);
-    if (end == s || *end || v == 0) die(what, s);
+    if (end == s || *end || v == 0 || !isdigit((unsigned char)s[0])) bad_value(what, s);
     return (size_t)v;
 }
 
-static size_t split(char *list, const char **out)
+static size_t split(char *list, const char **out, const char *what)
 {
     size_t n = 0;
-    for (char *tok = strtok(list, ","); tok && n < MAX_LIST; tok = strtok(NULL, ",")) out[n++] = tok;
+    for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+        if (n == MAX_LIST) {
+            fprintf(stderr, "profile_cost: %s: more than %d items at '%s'\n", what, MAX_LIST, tok);
+            exit(2);
+        }
+        out[n++] = tok;
+    }
+    if (!n) bad_value(what, "");
     return n;
 }
 
 static void parse_counts(char *list, size_t *out, size_t *n, const char *what)
 {
     const char *items[MAX_LIST];
-    *n = split(list, items);
+    *n = split(list, items, what);
     for (size_t i = 0; i < *n; i++) out[i] = parse_count(items[i], what);
 }
 
-static void usage(int rc)
+static void usage(int rc, const char *bad)
 {
+    if (bad) {
+        fprintf(stderr, "profile_cost: '%s': unknown option or missing value (see --help)\n", bad);
+        exit(rc);
+    }
     fprintf(rc ? stderr : stdout,
             "usage: profile_cost [--variants LIST] [--n N] [--batches LIST] [--launches LIST] [--metrics LIST]\n"
             "                    [--csv FILE] [--nvtx 1] [--allocs COUNT] [--repeat COUNT]\n"
@@ -245,17 +264,17 @@ static void parse(int argc, char **argv, options *o)
 {
     static char variants[] = "reduce_one_launch,reduce_cub,scan_reduce_then_scan,scan_lookahead_bulk";
     static char batches[] = "1,64,256,512", launches[] = "1";
-    o->n_variants = split(variants, o->variants);
+    o->n_variants = split(variants, o->variants, "--variants");
     parse_counts(batches, o->batches, &o->n_batches, "--batches");
     parse_counts(launches, o->launches, &o->n_launches, "--launches");
     o->n = 1024;
     o->metrics = "default";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help")) usage(0);
-        if (i + 1 >= argc) usage(2);
+        if (!strcmp(a, "--help")) usage(0, NULL);
+        if (i + 1 >= argc || strncmp(a, "--", 2)) usage(2, a);
         char *v = argv[++i];
-        if (!strcmp(a, "--variants")) o->n_variants = split(v, o->variants);
+        if (!strcmp(a, "--variants")) o->n_variants = split(v, o->variants, "--variants");
         else if (!strcmp(a, "--n")) o->n = parse_count(v, "--n");
         else if (!strcmp(a, "--batches")) parse_counts(v, o->batches, &o->n_batches, "--batches");
         else if (!strcmp(a, "--launches")) parse_counts(v, o->launches, &o->n_launches, "--launches");
@@ -264,8 +283,22 @@ static void parse(int argc, char **argv, options *o)
         else if (!strcmp(a, "--nvtx")) o->nvtx = (int)parse_count(v, "--nvtx");
         else if (!strcmp(a, "--allocs")) o->allocs = parse_count(v, "--allocs");
         else if (!strcmp(a, "--repeat")) o->repeat = parse_count(v, "--repeat");
-        else usage(2);
+        else usage(2, a);
     }
+    for (size_t i = 0; i < o->n_variants; i++) {
+        const variant *v = registry_find(o->variants[i]);
+        if (!v || v->runner != RUNNER_DEVICE) {
+            fprintf(stderr, "profile_cost: --variants: '%s' is not a device variant (sweep --list)\n", o->variants[i]);
+            exit(2);
+        }
+    }
+    char msg[1024] = "";
+    metric_plan *plan = metric_plan_parse(o->metrics, msg, sizeof msg);
+    if (!plan) {
+        fprintf(stderr, "profile_cost: --metrics: '%s': %s\n", o->metrics, msg);
+        exit(2);
+    }
+    metric_plan_free(plan);
 }
 
 int main(int argc, char **argv)
