@@ -2,9 +2,10 @@
  *
  * Demonstrates: the sweep's profile stage (harness/device/profiler_cupti.c)
  * measures each configuration as one CUPTI range in every pass, in batches
- * of up to [profile] batch ranges a session. On the H200 a range cost about
- * 2.4 ms beyond its kernel in the full experiment, and a pass's start and
- * stop 0.1-0.3 s: a third of what `full` costs on one card. This times the
+ * of up to [profile] batch ranges a session: a third of what `full` costs.
+ * Alone on an H200 a range costs about 1.1 ms beyond its kernel, all of it
+ * CUPTI's push and pop for the SM's counters, and a pass's start and stop
+ * 0.095 s + 0.55 ms a range (experiments/results/h200/range-cost). This times the
  * same calls (cupti/profiler.h, profiler_measure_batch) on small launches,
  * where the kernel is nothing and the cost is all there is, split into the
  * range's push, the launches (host side), the wait for the device and the
