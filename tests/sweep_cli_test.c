@@ -398,6 +398,38 @@ static size_t count_groups(const sweep_plan *p)
     return groups;
 }
 
+/* The timing's two stages add up to the timing the estimate prints: every
+ * configuration screened, a share of them refined; with --screen 0, one stage. */
+static void test_timing_stages(void **state)
+{
+    (void)state;
+    experiment e;
+    sweep_plan p;
+    estimate_model m = estimate_model_default();
+    experiment_defaults(&e);
+    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    for (int pass = 0; pass < 2; pass++) {
+        double total = 0, v, s, screen, refine, refined;
+        size_t configs = 0;
+        for (size_t i = 0; i < p.count; i++) {
+            if (p.configs[i].skip_reason) continue;
+            estimate_config_parts(&p.configs[i], &e.timing, &m, &v, &s);
+            total += s;
+            configs++;
+        }
+        estimate_timing_stages(&p, &e.timing, &m, &screen, &refine, &refined);
+        assert_true(fabs(screen + refine - total) <= 1e-9 * total);
+        if (pass == 0) { /* the default screens, then refines about a fifth (JOURNAL 10) */
+            assert_true(refined > 0.05 * (double)configs && refined < 0.5 * (double)configs);
+            assert_true(screen > 0 && refine > 0);
+        } else {
+            assert_true(refine == 0 && refined == 0);
+        }
+        e.timing.screen_samples = 0; /* --screen 0: every configuration to the full rule at once */
+    }
+    plan_free(&p);
+}
+
 /* The dry run's profile phase: every configuration run on the device, in one
  * batch per group, at the model's cost; none with --no-cupti or no metrics. */
 static void test_profile_estimate(void **state)
@@ -798,6 +830,7 @@ int main(void)
         cmocka_unit_test(test_experiment_typo_hides_bazel_dirs),
         cmocka_unit_test(test_did_you_mean),
         cmocka_unit_test(test_no_device_messages),
+        cmocka_unit_test(test_timing_stages),
         cmocka_unit_test(test_profile_estimate),
         cmocka_unit_test(test_order_size),
         cmocka_unit_test(test_variant_speeds),

@@ -454,6 +454,7 @@ static void test_list_and_dry_run(void **state)
     /* the default metrics: the profile phase is in the estimate, with its model */
     assert_non_null(strstr(r.out, ", profile "));
     assert_non_null(strstr(r.out, "configurations x 2 passes ~ "));
+    assert_non_null(strstr(r.out, "timing stages: "));
     assert_non_null(strstr(r.out, " batches, one per run of configurations on the same buffers (at most 512, and 8 GiB of "
                                   "their workspaces); a batch of b: its session 0.016 s + 0.28 ms x b, each pass's start "
                                   "and stop 0.095 s + 0.55 ms x b; each configuration 0.15 ms and a pass 1.2 ms, plus the kernels; "

@@ -361,6 +361,12 @@ double estimate_config_s(const sweep_config *c, const timing_params *t, const es
 /* The same in its two parts: validation's host and device work, and timing. */
 void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
                            double *measure_s);
+/* The plan's timing in its two stages (estimate_config_parts' measure, summed):
+ * every configuration's screen, and the refine stage's expected configurations
+ * (*refined, fractional) and their time. With no screen, *screen_s is the
+ * full-rule timing and the rest 0. */
+void estimate_timing_stages(const sweep_plan *p, const timing_params *t, const estimate_model *m, double *screen_s,
+                            double *refine_s, double *refined);
 /* Validation's CPU references: one per input the plan's checks share
  * (harness/check/check.c keeps the last), in plan order; estimate_plan_s
  * includes it, estimate_config_s does not. */

@@ -183,14 +183,17 @@ static double measure_s(const sweep_config *c, const timing_params *t, const est
     return CONFIG_FIXED_S + warmup + overhead + cold + hot;
 }
 
-void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
-                           double *measure)
+/* A configuration's timing in its stages: the screen (or, with no screen, the
+ * one full-rule measurement), and the share of a refine it is expected to take
+ * (*share of one, *refine_s the time for it). */
+static void timing_stages(const sweep_config *c, const timing_params *t, const estimate_model *m, double kernel,
+                          double *screen_s, double *refine_s, double *share)
 {
-    double kernel = kernel_s(c, m);
-    /* Validation: the check on the device; the reference is the plan's (estimate_references_s). */
-    *validate_s = c->validate ? check_config_s(c, m, kernel) : 0.0;
-    *measure = measure_s(c, t, m, kernel, STAGE_ONE);
-    if (!t->screen_samples || c->v->runner == RUNNER_HOST) return;
+    *refine_s = *share = 0;
+    if (!t->screen_samples || c->v->runner == RUNNER_HOST) {
+        *screen_s = measure_s(c, t, m, kernel, STAGE_ONE);
+        return;
+    }
     /* Two stages (harness/run/sweep_piece.c): the screen for every one, the
      * full rule again for the share refined. */
     timing_params screen = *t;
@@ -198,9 +201,35 @@ void estimate_config_parts(const sweep_config *c, const timing_params *t, const 
     screen.screen_samples = 0;
     screen.warm_ms = SCREEN_WARM_MS;
     screen.sample_ms = SCREEN_SAMPLE_MS;
-    double share = REFINE_SHARE;
-    if (c->peers) share = fmin(1.0, (REFINE_BASE + REFINE_SLOPE * c->peers) / c->peers);
-    *measure = measure_s(c, &screen, m, kernel, STAGE_SCREEN) + share * measure_s(c, t, m, kernel, STAGE_REFINE);
+    *share = REFINE_SHARE;
+    if (c->peers) *share = fmin(1.0, (REFINE_BASE + REFINE_SLOPE * c->peers) / c->peers);
+    *screen_s = measure_s(c, &screen, m, kernel, STAGE_SCREEN);
+    *refine_s = *share * measure_s(c, t, m, kernel, STAGE_REFINE);
+}
+
+void estimate_config_parts(const sweep_config *c, const timing_params *t, const estimate_model *m, double *validate_s,
+                           double *measure)
+{
+    double kernel = kernel_s(c, m), screen, refine, share;
+    /* Validation: the check on the device; the reference is the plan's (estimate_references_s). */
+    *validate_s = c->validate ? check_config_s(c, m, kernel) : 0.0;
+    timing_stages(c, t, m, kernel, &screen, &refine, &share);
+    *measure = screen + refine;
+}
+
+void estimate_timing_stages(const sweep_plan *p, const timing_params *t, const estimate_model *m, double *screen_s,
+                            double *refine_s, double *refined)
+{
+    *screen_s = *refine_s = *refined = 0;
+    for (size_t i = 0; i < p->count; i++) {
+        const sweep_config *c = &p->configs[i];
+        if (c->skip_reason) continue;
+        double screen, refine, share;
+        timing_stages(c, t, m, kernel_s(c, m), &screen, &refine, &share);
+        *screen_s += screen;
+        *refine_s += refine;
+        *refined += share;
+    }
 }
 
 static double profile_config_s(const sweep_config *c, const estimate_model *m, unsigned passes);

@@ -269,6 +269,14 @@ void plan_print(FILE *f, const experiment *e, const sweep_plan *p, const estimat
     else
         fprintf(f, ", drift check %s, confirmation of %zu size%s %s", b, sizes, sizes == 1 ? "" : "s", c);
     fprintf(f, "), modelled for %.0f GB/s and %zu MiB of L2\n", m->peak_GBps, m->l2_bytes >> 20);
+    double screen, refine, refined;
+    estimate_timing_stages(p, &e->timing, m, &screen, &refine, &refined);
+    format_duration(screen, a, sizeof a);
+    format_duration(refine, b, sizeof b);
+    if (e->timing.screen_samples)
+        fprintf(f, "timing stages: %zu configurations screened (%u samples a phase) ~ %s, about %.0f refined to the full rule "
+                   "~ %s\n",
+                to_run, e->timing.screen_samples, a, refined, b);
     format_duration(profile, a, sizeof a);
     if (profiled)
         fprintf(f, "profile: %zu configurations x %u pass%s ~ %s (model: %s; --no-cupti or --metrics none leaves "
