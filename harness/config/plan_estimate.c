@@ -55,9 +55,14 @@ estimate_model estimate_model_default(void)
  * refine_within). A flat share (16 % before) put the default's refine stage at
  * 0.6x and the full shards' at 1.4x what they took: the few-configuration
  * variants, slow rungs among them, refine most of theirs. REFINE_SHARE stands
- * where a configuration has no peers counted. */
+ * where a configuration has no peers counted. The slope was 0.1: that counted
+ * 33,782 refined in full where its run over four cards refined 25,785
+ * (h200x4/full-time-limit), 1061 in the default where it refined 894
+ * (full-time-limit/host/default-1gpu), 938 and 1206 in full's shards 0/32
+ * and 16/32 where they refined 722 and 841 alone (h200/range-cost). At 0.06
+ * the model counts 26,372, 894, 734 and 865. */
 #define REFINE_BASE 2.0
-#define REFINE_SLOPE 0.1
+#define REFINE_SLOPE 0.06
 #define REFINE_SHARE 0.16
 
 /* One launch: the variant's bytes at its own fraction of peak (plan_speed.c), 5 us at least. */
