@@ -400,14 +400,20 @@ static size_t count_groups(const sweep_plan *p)
 
 /* The timing's two stages add up to the timing the estimate prints: every
  * configuration screened, a share of them refined; with --screen 0, one stage. */
+/* The default experiment's plan. */
+static void default_plan(experiment *e, sweep_plan *p)
+{
+    experiment_defaults(e);
+    assert_int_equal(plan_build(e, p, err, sizeof err), 0);
+}
+
 static void test_timing_stages(void **state)
 {
     (void)state;
     experiment e;
     sweep_plan p;
     estimate_model m = estimate_model_default();
-    experiment_defaults(&e);
-    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    default_plan(&e, &p);
     for (int pass = 0; pass < 2; pass++) {
         double total = 0, v, s, screen, refine, refined;
         size_t configs = 0;
@@ -438,8 +444,7 @@ static void test_profile_estimate(void **state)
     experiment e;
     sweep_plan p;
     estimate_model m = estimate_model_default();
-    experiment_defaults(&e);
-    assert_int_equal(plan_build(&e, &p, err, sizeof err), 0);
+    default_plan(&e, &p);
     size_t configs, device_rows = 0;
     unsigned passes;
     char how[512];
