@@ -66,7 +66,7 @@ static const sweep_row *fastest(const sweep_row *rows, size_t n, const sweep_con
     return best;
 }
 
-/* The H200's L2 (run.json's l2_bytes): the inputs the screen timed cold only (screen_cold_only). */
+/* The H200's L2 (run.json's l2_bytes): the inputs the screen timed cold only (config_times_hot). */
 #define H200_L2_BYTES 62914560u
 
 typedef struct tally {
@@ -107,7 +107,7 @@ static void agree(const sweep_row *a, size_t na, const sweep_row *b, size_t nb, 
     int missed = !usable(wb_in_a, hot) || phase_of(wb_in_a, hot)->stop == STOP_SCREEN;
     if (missed) {
         t->missed++;
-        t->missed_cold_only += screen_cold_only(input, H200_L2_BYTES);
+        t->missed_cold_only += !config_times_hot(input, TIMING_DEFAULT_HOT_BELOW_L2, H200_L2_BYTES);
         if (cost > t->worst_miss) t->worst_miss = cost;
     } else {
         t->apart++;

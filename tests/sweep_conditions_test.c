@@ -3,7 +3,8 @@
  * and `sweep confirm DIR`; throttled samples taken again and counted in
  * their rows; the drift check seeing a device that slowed down; NVML absent
  * (the run completes and says why) and present (the fake library's figures
- * in every row and in run.json); bad values of the new settings. */
+ * in every row and in run.json); inputs timed cold only and their
+ * confirmation; bad values of the new settings. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -235,6 +236,51 @@ static void nvml_absent_and_present(void **state)
     }
 }
 
+/* From 16 x L2 (the fake device's L2 is 60 MiB: f32 from 2^28) the rows are
+ * timed cold only, and so is the confirmation: cold and hot lines at 2^20,
+ * cold lines alone at 2^28, and summary.md says why a hot cell is empty. The
+ * NVML figures read after a row's last phase reach the cold-only rows too. */
+static void confirmation_cold_only_from_16_l2(void **state)
+{
+    (void)state;
+    const char *dir = tu_tempdir("confirm-cold-only");
+    char nvml[1100];
+    snprintf(nvml, sizeof nvml, "SWEEP_NVML_LIBRARY=%s", fake_nvml());
+    const char *env[] = {FAKE, nvml, NULL};
+    const char *args[] = {"--experiment", "vs-cub", "--sizes", "2^20,2^28", "--dtype", "f32", "--no-cupti",
+                          "--throttle-recovery-delay", "0", "--quiet", "--force", "--out", dir, NULL};
+    tu_result r = tu_run(NULL, env, args);
+    assert_int_equal(r.status, 0);
+    tu_result_free(&r);
+    confirm_line *l;
+    size_t n, lib[2][2] = {{0}}; /* [big n][hot] library lines */
+    char err[512];
+    assert_int_equal(confirm_read_csv(tu_path(dir, "confirm.csv"), &l, &n, err, sizeof err), 0);
+    for (size_t i = 0; i < n; i++) {
+        int big = l[i].n >= ((unsigned long long)1 << 28), hot = !strcmp(l[i].phase, "hot");
+        assert_false(big && hot);
+        if (!strcmp(l[i].role, "library")) lib[big][hot]++;
+    }
+    free(l);
+    assert_int_equal(lib[0][0], 2); /* reduce, scan at 2^20: cold and hot */
+    assert_int_equal(lib[0][1], 2);
+    assert_int_equal(lib[1][0], 2); /* at 2^28: cold alone */
+    char *md = tu_read_file(tu_path(dir, "summary.md"));
+    assert_non_null(strstr(md, "no hot cells where the inputs were timed cold only"));
+    free(md);
+    size_t k, big = 0;
+    char **temp = column(dir, "gpu_temp_C", &k), **hot = column(dir, "samples_hot", &k);
+    char **n_col = column(dir, "n", &k), **status = column(dir, "status", &k);
+    for (size_t i = 0; i < k; i++) {
+        if (strcmp(status[2 * i + 1], "ok")) continue;
+        assert_string_not_equal(temp[2 * i + 1], "");
+        int is_big = !strcmp(n_col[2 * i + 1], "268435456");
+        big += is_big;
+        assert_int_equal(is_big, atoi(hot[2 * i + 1]) == 0);
+    }
+    assert_true(big > 0);
+}
+
 static void bad_settings(void **state)
 {
     (void)state;
@@ -242,7 +288,8 @@ static void bad_settings(void **state)
     const char *env[] = {FAKE, NO_NVML, NULL};
     const char *bad[][2] = {{"--throttle-threshold", "120"}, {"--throttle-recovery-delay", "11"},
                             {"--throttle-recovery-delay", "-1"}, {"--confirm-rounds", "3"},
-                            {"--confirm-candidates", "0"}, {"--drift-check", "x"}};
+                            {"--confirm-candidates", "0"}, {"--drift-check", "x"},
+                            {"--hot-below", "-1"},           {"--hot-below", "16x"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *args[] = {"--experiment", "smoke", bad[i][0], bad[i][1], "--out", dir, "--force", NULL};
         tu_result r = tu_run(NULL, env, args);
@@ -259,7 +306,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(confirmation_phase), cmocka_unit_test(nothing_to_confirm),
         cmocka_unit_test(throttled_samples),  cmocka_unit_test(drift_seen),
-        cmocka_unit_test(nvml_absent_and_present), cmocka_unit_test(bad_settings),
+        cmocka_unit_test(nvml_absent_and_present), cmocka_unit_test(confirmation_cold_only_from_16_l2),
+        cmocka_unit_test(bad_settings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,39 +101,47 @@ static void test_outputs_under_working_directory(void **state)
     tu_result_free(&r);
 }
 
-/* The screen times inputs of 16 x L2 and more cold only (the fake device's L2 is 60 MiB: f32 from
- * 2^28): a row that stopped at the screen there has no hot samples, a refined one has both; below,
- * every row has both. */
-static void test_screen_cold_only_from_16_l2(void **state)
+/* Inputs of 16 x L2 and more are timed cold only in every stage (the fake device's L2 is 60 MiB:
+ * f32 from 2^28): there no row has hot samples, whether it stopped at the screen or was refined;
+ * below, every row has both. `--hot-below 0` times the hot phase everywhere. */
+static void count_hot_rows(const char *dir, const char *hot_below, size_t *cold_only, size_t *refined_big)
 {
-    (void)state;
-    const char *dir = tu_tempdir("cold-only");
     const char *env[] = {FAKE, NULL};
     const char *args[] = {"--variants", "scan_*", "--sizes", "2^20,2^28", "--dtype", "f32", "--op", "sum",
-                          "--scan-mode", "inclusive", "--no-cupti", "--out", dir, "--force", "--quiet", NULL};
+                          "--scan-mode", "inclusive", "--hot-below", hot_below, "--no-cupti", "--out", dir, "--force",
+                          "--quiet", NULL};
     tu_result r = tu_run(NULL, env, args);
     assert_int_equal(r.status, 0);
     tu_result_free(&r);
     results_file rf;
     char err[512];
     if (results_read_csv_any(tu_path(dir, "results.csv"), &rf, err, sizeof err)) fail_msg("%s", err);
-    size_t cold_only = 0, refined_big = 0;
+    int every = !strcmp(hot_below, "0");
+    *cold_only = *refined_big = 0;
     for (size_t i = 0; i < rf.count; i++) {
         const sweep_row *w = &rf.rows[i];
         if (w->status != ROW_OK) continue;
         assert_true(w->cold.samples >= 3);
-        if (w->cfg.n < ((size_t)1 << 28)) {
-            assert_true(w->hot.samples >= 3);
-        } else if (w->cold.stop == STOP_SCREEN) {
-            assert_int_equal(w->hot.samples, 0);
-            cold_only++;
-        } else {
-            assert_true(w->hot.samples >= 10 && w->cold.samples >= 10);
-            refined_big++;
+        int big = w->cfg.n >= ((size_t)1 << 28), refined = w->cold.stop != STOP_SCREEN;
+        if (!big || every) assert_true(w->hot.samples >= (refined ? 10u : 3u));
+        else assert_int_equal(w->hot.samples, 0);
+        if (big) {
+            *cold_only += !w->hot.samples;
+            if (refined) assert_true(w->cold.samples >= 10);
+            *refined_big += refined;
         }
     }
-    assert_true(cold_only > 0 && refined_big > 0);
     results_file_free(&rf);
+}
+
+static void test_hot_below_16_l2(void **state)
+{
+    (void)state;
+    size_t cold_only, refined_big;
+    count_hot_rows(tu_tempdir("cold-only"), "16", &cold_only, &refined_big);
+    assert_true(cold_only > 0 && refined_big > 0);
+    count_hot_rows(tu_tempdir("hot-everywhere"), "0", &cold_only, &refined_big);
+    assert_true(cold_only == 0 && refined_big > 0);
 }
 
 static void test_csv_content_and_metrics(void **state)
@@ -746,7 +754,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_outputs_under_working_directory),
         cmocka_unit_test(test_csv_content_and_metrics),
-        cmocka_unit_test(test_screen_cold_only_from_16_l2),
+        cmocka_unit_test(test_hot_below_16_l2),
         cmocka_unit_test(test_usage_errors_write_nothing),
         cmocka_unit_test(test_existing_directory_needs_force),
         cmocka_unit_test(test_validation_failure_exit_1),

@@ -75,9 +75,9 @@ int config_same_input(const sweep_config *a, const sweep_config *b)
            (a->v->kind == KIND_REDUCE || a->scan_mode == b->scan_mode);
 }
 
-int screen_cold_only(const sweep_config *c, size_t l2_bytes)
+int config_times_hot(const sweep_config *c, unsigned hot_below_l2, size_t l2_bytes)
 {
-    return l2_bytes && (double)c->n * (double)dtype_size(c->dtype) >= (double)SCREEN_COLD_ONLY_L2 * (double)l2_bytes;
+    return !hot_below_l2 || !l2_bytes || (double)c->n * (double)dtype_size(c->dtype) < (double)hot_below_l2 * (double)l2_bytes;
 }
 
 int plan_groups(const sweep_plan *p, plan_group **out, size_t *n)

@@ -26,7 +26,7 @@
  *                 validate, cpu_baseline
  *   [axes]        sizes, block_dims, coarse, dtypes, ops, scan_modes, finishes
  *   [timing]      min_samples, max_samples, max_noise, timeout, throttle_threshold,
- *                 throttle_recovery, drift_check, screen, refine_within
+ *                 throttle_recovery, drift_check, screen, refine_within, hot_below
  *   [profile]     metrics   (default | none | comma-separated metric names)
  *   [confirm]     rounds, candidates, within
  *   [axes:GLOB]   block_dims, coarse, scan_modes, finishes for the variants
@@ -312,9 +312,11 @@ int config_batch_with(const sweep_config *first, const sweep_config *c);
  * mode -- one CPU reference, one set of buffers (so also config_batch_with). */
 int config_same_input(const sweep_config *a, const sweep_config *b);
 
-/* Whether the screen times c cold only: its input is at least
- * SCREEN_COLD_ONLY_L2 (timing.h) times l2_bytes (0: never). */
-int screen_cold_only(const sweep_config *c, size_t l2_bytes);
+/* Whether c's hot phase is timed: its input is under hot_below_l2 times
+ * l2_bytes (timing_params; either 0: always). Every stage asks it: the
+ * screen, the refine, and through the rows, the drift check and the
+ * confirmation. */
+int config_times_hot(const sweep_config *c, unsigned hot_below_l2, size_t l2_bytes);
 
 /* The plan's input groups: maximal runs of consecutive configurations of one
  * input (config_same_input), skipped ones included. The unit of work of

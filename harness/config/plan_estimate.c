@@ -181,7 +181,7 @@ static double measure_s(const sweep_config *c, const timing_params *t, const est
     double half = t->timeout_s / 2;
     if (cold > half) cold = floor_cold > half ? floor_cold : half;
     if (hot > half) hot = floor_hot > half ? floor_hot : half;
-    if (stage == STAGE_SCREEN && screen_cold_only(c, m->l2_bytes)) hot = 0;
+    if (!config_times_hot(c, t->hot_below_l2, m->l2_bytes)) hot = 0; /* in every stage */
     /* the warm-up: an untimed launch, but none right after the check (cuda_warmup), and a timed one;
      * none in the refine stage, which sizes its batches from the screen */
     double warmup = stage == STAGE_REFINE ? 0 : (c->validate ? 1 : 2) * kernel;

@@ -51,6 +51,9 @@ static void print_experiment(FILE *f, const experiment *e)
                    "possible fastest at an input, and those within %.3g %% of the input's fastest\n",
                 e->timing.screen_samples, e->timing.refine_within * 100);
     else fprintf(f, "screen: none (every configuration to the rule above)\n");
+    if (e->timing.hot_below_l2)
+        fprintf(f, "hot phase: inputs under %u x the device's L2 (from there cold only)\n", e->timing.hot_below_l2);
+    else fprintf(f, "hot phase: every input\n");
     if (e->metrics_mode == METRICS_NONE) fprintf(f, "metrics: none\n");
     else if (e->metrics_mode == METRICS_DEFAULT) fprintf(f, "metrics: the profiler's default set\n");
     else {

@@ -240,12 +240,16 @@ static const setting table[] = {
      "time every configuration first to N samples a phase, then\n"
      "to the full rule only those that could be their variant's\n"
      "fastest at that input or lie within --refine-within of\n"
-     "the input's fastest (default 3; 0: every one to the full rule);\n"
-     "inputs of 16 x L2 and more are screened cold only"},
+     "the input's fastest (default 3; 0: every one to the full rule)"},
     {"timing", "refine_within", "--refine-within", set_percent, 0, 0, AT(timing.refine_within), SIZE(timing.refine_within), 0, "5",
      SETTING_HELP_MEASURE, "PCT",
      "with --screen: also refine every configuration within PCT\n"
      "percent of the input's fastest, cold or hot (default 5)"},
+    {"timing", "hot_below", "--hot-below", set_count, 0, 1000000, AT(timing.hot_below_l2), SIZE(timing.hot_below_l2), 0,
+     "16", SETTING_HELP_MEASURE, "K",
+     "time the hot phase only on inputs under K x the device's L2\n"
+     "(default 16: from there a hot launch finds next to none of\n"
+     "its input in L2; 0: on every input)"},
     {"confirm", "rounds", "--confirm-rounds", set_rounds, 0, 100, AT(confirm_rounds), SIZE(confirm_rounds), 0, "10",
      SETTING_HELP_MEASURE, "N",
      "where the plan has library rows (CUB), measure each size's\n"

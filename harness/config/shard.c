@@ -340,6 +340,8 @@ uint64_t plan_hash(const sweep_plan *p, const experiment *e)
     if (e->timing.screen_samples) /* a plan without a screen keeps the fingerprint it had */
         snprintf(line + strlen(line), sizeof line - strlen(line), " screen=%u refine=%.17g", e->timing.screen_samples,
                  e->timing.refine_within);
+    if (e->timing.hot_below_l2 != TIMING_DEFAULT_HOT_BELOW_L2) /* the default keeps the fingerprint it had */
+        snprintf(line + strlen(line), sizeof line - strlen(line), " hot_below=%u", e->timing.hot_below_l2);
     h = fnv(h, line);
     for (size_t i = 0; i < e->metric_count; i++) h = fnv(h, e->metrics[i]);
     for (size_t i = 0; i < p->count; i++) {

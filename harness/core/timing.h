@@ -38,6 +38,10 @@ typedef struct timing_params {
      * are measured again to the rule above. */
     unsigned screen_samples;
     double refine_within;
+    /* The hot phase is timed only on inputs under hot_below_l2 x the
+     * device's L2 (TIMING_DEFAULT_HOT_BELOW_L2; 0: on every input), in every
+     * stage: the screen, the refine, the drift check and the confirmation. */
+    unsigned hot_below_l2;
 } timing_params;
 
 #define TIMING_DEFAULT_MIN_SAMPLES 10
@@ -142,13 +146,15 @@ unsigned sample_batch_within(double launch_ms, double target_ms);
  * warmed the device, and a configuration that is refined is warmed up in
  * full again. */
 #define SCREEN_WARM_MS 0.1
-/* The screen times only the cold phase of inputs of at least this many times
- * the L2 (a refined row gets both): there a hot launch finds next to none of
- * its input in L2. In the committed H200 runs with both phases at those
- * inputs, hot / cold median was 1.0000-1.0006 with 5-95 % of rows within
- * 0.9973-1.0098 (default, 212 rows; vs-cub, 99 rows per size bucket up to
- * 128 x L2; big-n), where the screen's own noise floor is 0.5 %. */
-#define SCREEN_COLD_ONLY_L2 16
+/* From this many times the L2 an input is timed cold only, by default: there
+ * a hot launch finds next to none of its input in L2. In the committed H200
+ * runs with both phases at those inputs, hot / cold median was 1.0000-1.0006
+ * with 5-95 % of rows within 0.9973-1.0098 (default, 212 rows; vs-cub, 99 rows
+ * per size bucket up to 128 x L2; big-n), where the screen's own noise floor
+ * is 0.5 %. Timing the hot phase there anyway cost `full` 3 min 37 s of its
+ * refine stage and 1 min 19 s of its confirmation on one H200 (the time
+ * model, experiments/JOURNAL.md 10.7). */
+#define TIMING_DEFAULT_HOT_BELOW_L2 16
 /* Untimed launches that last at least warm_ms (0: WARM_TARGET_MS), from a
  * launch's time: ceil(warm_ms / launch_ms), at least 1. Where launch_ms is
  * unknown, `batch` launches a sample for each sample of sample_ms (0:

@@ -190,6 +190,20 @@ static void confirmed_table(FILE *f, const confirm_line *l, size_t n, const conf
     }
 }
 
+/* Whether some size was confirmed cold only: a library line with no hot twin. */
+static int any_cold_only(const confirm_line *l, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(l[i].role, "library") || strcmp(l[i].phase, "cold")) continue;
+        size_t k = 0;
+        while (k < n && (strcmp(l[k].role, "library") || strcmp(l[k].phase, "hot") || l[k].n != l[i].n ||
+                         confirm_table_cmp(&l[k], &l[i])))
+            k++;
+        if (k == n) return 1;
+    }
+    return 0;
+}
+
 void summary_confirmed(FILE *f, const run_info *ri)
 {
     if (!ri || (!ri->confirm && !ri->confirm_note[0])) return;
@@ -199,8 +213,11 @@ void summary_confirmed(FILE *f, const run_info *ri)
     fprintf(f, "Each size's best configurations and the library measured again in %u interleaved rounds; "
                "library time / ours, geometric mean over the rounds, bootstrap 95 %% interval. *faster* or "
                "*slower* only when the whole interval clears 1.00 by %.3g %%, else *tie* (confirm.csv has every "
-               "candidate).\n",
-            ri->confirm_rounds, ri->confirm_margin * 100);
+               "candidate)%s.\n",
+            ri->confirm_rounds, ri->confirm_margin * 100,
+            any_cold_only(ri->confirm, ri->confirm_count)
+                ? "; no hot cells where the inputs were timed cold only ([timing] hot_below)"
+                : "");
     /* Tables and sizes in a one-device run's order, whatever order --devices' workers wrote the lines in. */
     const confirm_line **rows = malloc(ri->confirm_count * sizeof *rows);
     size_t k = rows ? confirm_table_rows(ri->confirm, ri->confirm_count, rows) : 0;
@@ -223,7 +240,7 @@ double drift_size(const drift_report *d)
 {
     if (!d->ran) return NAN;
     double a = fabs(d->cold_ratio - 1), b = fabs(d->hot_ratio - 1);
-    return a > b ? a : b;
+    return isfinite(b) && b > a ? b : a; /* no hot ratio where every one was timed cold only */
 }
 
 /* The speed-ups over CUB in the best-per-n tables smaller than the drift. */
@@ -270,10 +287,12 @@ void summary_conditions(FILE *f, const sweep_row *rows, size_t n, const run_info
         if (ri->drift_note[0]) fprintf(f, "- Drift check %s.\n", ri->drift_note);
         return;
     }
-    fprintf(f, "- Drift: the first %zu configurations measured again at the end ran ×%.4f cold (%.4f-%.4f) and "
-               "×%.4f hot (%.4f-%.4f) of their first time; SM clock %.0f MHz then, %.0f MHz at the end.\n",
-            d->configs, d->cold_ratio, d->cold_min, d->cold_max, d->hot_ratio, d->hot_min, d->hot_max,
-            d->clock_start_mhz, d->clock_end_mhz);
+    char hot[96] = ""; /* none where every one was timed cold only */
+    if (isfinite(d->hot_ratio))
+        snprintf(hot, sizeof hot, " and ×%.4f hot (%.4f-%.4f)", d->hot_ratio, d->hot_min, d->hot_max);
+    fprintf(f, "- Drift: the first %zu configurations measured again at the end ran ×%.4f cold (%.4f-%.4f)%s of "
+               "their first time; SM clock %.0f MHz then, %.0f MHz at the end.\n",
+            d->configs, d->cold_ratio, d->cold_min, d->cold_max, hot, d->clock_start_mhz, d->clock_end_mhz);
     size_t total, small = within_drift(rows, n, drift_size(d), &total);
     if (small)
         fprintf(f, "- The drift (%.2f %%) is larger than %zu of the %zu speed-ups over CUB in results.csv: rows "

@@ -15,11 +15,13 @@ static int is_library(const variant *v)
     return !strcmp(v->name, SWEEP_CUB_REDUCE) || !strcmp(v->name, SWEEP_CUB_SCAN);
 }
 
+/* Timed on the device: cold, and hot below [timing] hot_below x L2. */
 static int timed(const sweep_row *r)
 {
-    return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples && r->hot.samples &&
-           r->cold.median > 0 && r->hot.median > 0;
+    return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples && r->cold.median > 0;
 }
+
+static int has_hot(const sweep_row *r) { return r->hot.samples && r->hot.median > 0; }
 
 int confirm_has_library(const sweep_row *rows, size_t n)
 {
@@ -55,7 +57,7 @@ static int by_score(const void *p, const void *q)
  * (a variant's hot winner may be another configuration than its cold one). */
 static double score(const sweep_row *r, double fast_cold, double fast_hot)
 {
-    double c = r->cold.median / fast_cold, h = r->hot.median / fast_hot;
+    double c = r->cold.median / fast_cold, h = has_hot(r) ? r->hot.median / fast_hot : INFINITY;
     return c < h ? c : h;
 }
 
@@ -72,7 +74,7 @@ static size_t pick(const sweep_row *rows, size_t n, size_t g, const confirm_para
             if (!lib || r->cold.median < lib->cold.median) lib = r;
         } else {
             if (r->cold.median < fast_cold) fast_cold = r->cold.median;
-            if (r->hot.median < fast_hot) fast_hot = r->hot.median;
+            if (has_hot(r) && r->hot.median < fast_hot) fast_hot = r->hot.median;
         }
     }
     if (!lib || !isfinite(fast_cold)) return 0;
@@ -125,10 +127,19 @@ static void line_for(const entrant *en, const entrant *lib, unsigned rounds, int
     snprintf(l->verdict, sizeof l->verdict, "%s", confirm_verdict(l->ci_lo, l->ci_hi, margin));
 }
 
-/* The rounds of one group; 0, or -1 with msg. */
+/* Whether every entrant's row has a hot phase: the rounds time it then. */
+static int group_hot(const entrant *e, size_t m)
+{
+    for (size_t i = 0; i < m; i++)
+        if (!has_hot(e[i].row)) return 0;
+    return 1;
+}
+
+/* The rounds of one group, hot as well where group_hot; 0, or -1 with msg. */
 static int measure_group(sweep_device *dev, const timing_params *t, entrant *e, size_t m, unsigned rounds,
                          volatile sig_atomic_t *stop, char *msg, size_t len)
 {
+    int hot = group_hot(e, m);
     for (size_t i = 0; i < m; i++) {
         e[i].cold_batch = e[i].row->cold_batch;
         e[i].hot_batch = e[i].row->hot_batch;
@@ -138,7 +149,7 @@ static int measure_group(sweep_device *dev, const timing_params *t, entrant *e, 
             if (*stop) return -1;
             entrant *en = &e[r % 2 ? m - 1 - j : j]; /* A B L, then L B A: neither side always goes first */
             timing_stats c, h;
-            if (remeasure_config(dev, &en->row->cfg, t, "confirm", &en->cold_batch, &en->hot_batch, stop, &c, &h,
+            if (remeasure_config(dev, &en->row->cfg, t, "confirm", &en->cold_batch, hot ? &en->hot_batch : NULL, stop, &c, &h,
                                  msg, len) != DEV_OK)
                 return -1;
             en->cold[r] = c.median;
@@ -195,7 +206,7 @@ int confirm_run(sweep_device *dev, const confirm_params *p, const timing_params 
             break;
         }
         size_t first = *count;
-        for (int hot = 0; hot < 2 && !rc; hot++)
+        for (int hot = 0; hot < 1 + group_hot(e, m) && !rc; hot++)
             for (size_t i = 0; i < m && !rc; i++) {
                 confirm_line l;
                 line_for(&e[i], &e[0], rounds, hot, copy_GBps, p->margin, 0x5eedull ^ (e[0].row->cfg.n * 31 + i), &l);

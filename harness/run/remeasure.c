@@ -2,6 +2,7 @@
 #include "harness/run/remeasure.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "harness/device/nvtx_ranges.h"
 
@@ -19,6 +20,8 @@ dev_status remeasure_config(sweep_device *dev, const sweep_config *cfg, const ti
     if ((st = dev->ops->warmup(dev, v, &a, &launch_ms, msg, len)) != DEV_OK) goto out;
     if (!*cold_batch) *cold_batch = sample_batch_for(launch_ms);
     if ((st = dev->ops->measure_cold(dev, v, &a, t, cold_batch, half, stop, cold, msg, len)) != DEV_OK) goto out;
+    memset(hot, 0, sizeof *hot);
+    if (!hot_batch) goto out; /* timed cold only */
     if (!*hot_batch) *hot_batch = sample_batch_for(cold->median);
     unsigned warm = warm_launches_for(cold->median, *hot_batch, t->warm_ms, t->sample_ms);
     st = dev->ops->measure_hot(dev, v, &a, t, *hot_batch, warm, half, stop, hot, msg, len);

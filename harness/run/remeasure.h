@@ -12,7 +12,8 @@
 
 /* prepare -> warmup -> cold (*cold_batch launches a sample; 0: sized from
  * the warm-up, and set) -> hot (*hot_batch; 0: sized from the cold median,
- * and set), each measurement under `t`, each in its NVTX range `range`.
+ * and set; hot_batch NULL: no hot phase, *hot all zero, as for a row timed
+ * cold only), each measurement under `t`, each in its NVTX range `range`.
  * DEV_OK, or the device's status with msg. */
 dev_status remeasure_config(sweep_device *dev, const sweep_config *cfg, const timing_params *t, const char *range,
                             unsigned *cold_batch, unsigned *hot_batch, volatile sig_atomic_t *stop,

@@ -353,9 +353,10 @@ static void profile_enqueue(run_ctx *ctx, const sweep_config *cfg, const kernel_
 }
 
 /* NVML's view after a timed phase: the clock-event reasons seen after either
- * phase (idle left out: the device idles between batches), and after the hot
- * one, the temperature and power. */
-static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
+ * phase (idle left out: the device idles between batches), and after the
+ * row's last (`last`: the hot one, or the cold one of an input timed cold
+ * only), the temperature and power. */
+static void row_read_conditions(run_ctx *ctx, sweep_row *row, int last)
 {
     gpu_conditions g;
     if (!ctx->nvml || nvml_reader_read(ctx->nvml, &g) != 0) return;
@@ -366,7 +367,7 @@ static void row_read_conditions(run_ctx *ctx, sweep_row *row, int hot)
         if (!strstr(have, names))
             snprintf(have + strlen(have), sizeof row->clock_events - strlen(have), "%s%s", have[0] ? "|" : "", names);
     }
-    if (hot) {
+    if (last) {
         row->plain.values[RC_GPU_TEMP_C] = g.temperature_c;
         row->plain.values[RC_GPU_POWER_W] = g.power_w;
         row->plain.values[RC_GPU_MEM_CLOCK_MHZ] = g.mem_clock_mhz;
@@ -439,13 +440,14 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (stop_signal) return CFG_INTERRUPTED;
 
+    int hot = config_times_hot(cfg, e->timing.hot_below_l2, ctx->l2_bytes);
     st = measure_phase(ctx, cfg, &a, 1, &row->cold_batch, &row->cold, launch_ms, msg, sizeof msg);
     sg->cold += lap(&t);
     if (st != DEV_OK) return fail_row(row, st, msg, ctx);
     if (row->cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
-    row_read_conditions(ctx, row, 0);
+    row_read_conditions(ctx, row, !hot);
     sg->conditions += lap(&t);
-    if (!ctx->screening || !screen_cold_only(cfg, ctx->l2_bytes)) { /* else the refine stage times hot, if any */
+    if (hot) {
         st = measure_phase(ctx, cfg, &a, 0, &row->hot_batch, &row->hot, row->cold.median, msg, sizeof msg);
         sg->hot += lap(&t);
         if (st != DEV_OK) return fail_row(row, st, msg, ctx);
@@ -461,7 +463,7 @@ cfg_outcome run_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     return CFG_DONE;
 }
 
-/* A timed configuration measured again, cold and hot, under ctx->timing (the
+/* A timed configuration measured again, cold and (below hot_below) hot, under ctx->timing (the
  * refine stage): its buffers made ready, no validation (its screen validated
  * it) and no warm-up launches: the screen loaded its module, and its warm-up's
  * timed launch sizes the batches as it did there (the hot phase keeps its
@@ -480,9 +482,12 @@ cfg_outcome refine_config(run_ctx *ctx, const sweep_config *cfg, sweep_row *row)
     if ((st = measure_phase(ctx, cfg, &a, 1, &cb, &cold, launch_ms, msg, sizeof msg)) != DEV_OK)
         return fail_row(row, st, msg, ctx);
     if (cold.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
-    if ((st = measure_phase(ctx, cfg, &a, 0, &hb, &hot, cold.median, msg, sizeof msg)) != DEV_OK)
-        return fail_row(row, st, msg, ctx);
-    if (hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    memset(&hot, 0, sizeof hot);
+    if (config_times_hot(cfg, ctx->e->timing.hot_below_l2, ctx->l2_bytes)) {
+        if ((st = measure_phase(ctx, cfg, &a, 0, &hb, &hot, cold.median, msg, sizeof msg)) != DEV_OK)
+            return fail_row(row, st, msg, ctx);
+        if (hot.stop == STOP_INTERRUPTED) return CFG_INTERRUPTED;
+    }
     row->cold = cold;
     row->hot = hot;
     row->cold_batch = cb;

@@ -7,13 +7,13 @@
  *            rule: those that could be their variant's fastest at this input
  *            (cold or hot median within twice the summed screen noise of the
  *            variant's fastest, each noise at least the full rule's max_noise;
- *            cold alone where the screen timed only that: inputs of
- *            SCREEN_COLD_ONLY_L2 x L2 and more, timing.h) and
+ *            cold alone at inputs timed only cold: [timing] hot_below
+ *            x L2 and more, timing.h) and
  *            those within refine_within of the input's fastest -- the winners
  *            table, each heatmap's best cell and the confirmation's
  *            candidates (within confirm_within, 2 %, of the fastest) are
  *            among them. The others keep their screen timings, stop = screen
- *            (samples_hot 0 where the screen timed cold only);
+ *            (samples_hot 0 at inputs timed cold only);
  *   profile  every timed configuration under the profiler, in batches on the
  *            input's buffers (one CUPTI session per batch of up to 64).
  * With screen_samples = 0 the first stage is the full rule and nothing is
@@ -32,7 +32,7 @@ static int screened(const sweep_row *r)
     return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples;
 }
 
-/* A screened row with a hot phase (inputs of SCREEN_COLD_ONLY_L2 x L2 and more are screened cold only). */
+/* A screened row with a hot phase (inputs of hot_below x L2 and more are timed cold only). */
 static int has_hot(const sweep_row *r) { return r->hot.samples > 0; }
 
 /* A screen's noise from 3 samples is itself noisy (its MAD may be 0): each

@@ -86,7 +86,7 @@ typedef struct run_ctx {
     const timing_params *timing;
     int defer_profile; /* run_config leaves the profile phase to the piece (profile_row) */
     int screening;     /* the screen stage measures now (samples.csv names its phases screen-cold, screen-hot) */
-    size_t l2_bytes;   /* the device's: the screen times inputs of SCREEN_COLD_ONLY_L2 x this cold only */
+    size_t l2_bytes;   /* the device's: inputs of [timing] hot_below x this are timed cold only */
     /* the profile phase in batches (harness/device/profiler.h, 2b): the single-device loop only */
     int batching;
     unsigned batch_max; /* [profile] batch: at most this many queued (<= SWEEP_PROFILE_QUEUE_MAX) */
