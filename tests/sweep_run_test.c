@@ -682,8 +682,10 @@ static void test_samples_file(void **state)
  * twice the batch. The fake's SWEEP_FAKE_SPREAD samples spread about 2.3 %
  * (stdev) at the first batch, shrinking as 1/sqrt(batch). From samples.csv,
  * which keeps every attempt: each attempt but the last spread over the
- * limit, each doubled the batch, and the last is the row's (its batch, its
- * samples, its median), under the limit unless the retries ran out. */
+ * limit, each doubled the batch, each retry shrank the spread to
+ * SAMPLE_SPREAD_SHRINK of the try before, and the last is the row's (its
+ * batch, its samples, its median), under the limit unless the retries ran
+ * out or the spread stopped shrinking. */
 static void test_spread_retry(void **state)
 {
     (void)state;
@@ -729,14 +731,18 @@ static void test_spread_retry(void **state)
                 xs[nb - 1][count[nb - 1]++] = sl.ms;
             }
             assert_true(nb >= 1);
+            double before = INFINITY;
             for (unsigned k = 0; k < nb; k++) {
                 timing_stats ts;
                 timing_stats_compute(xs[k], count[k], &ts);
-                if (k + 1 < nb) assert_true(ts.stdev / ts.median > SAMPLE_MAX_SPREAD);
+                double spread = ts.stdev / ts.median;
+                if (k + 1 < nb) assert_true(spread > SAMPLE_MAX_SPREAD && spread <= SAMPLE_SPREAD_SHRINK * before);
                 else {
-                    assert_true(ts.stdev / ts.median <= SAMPLE_MAX_SPREAD || nb == SAMPLE_SPREAD_RETRIES + 1);
+                    assert_true(spread <= SAMPLE_MAX_SPREAD || nb == SAMPLE_SPREAD_RETRIES + 1 ||
+                                spread > SAMPLE_SPREAD_SHRINK * before);
                     assert_true(fabs(ts.median - t->median) <= 1e-6 * t->median);
                 }
+                before = spread;
             }
             assert_int_equal(batches[nb - 1], final);
             assert_int_equal(count[nb - 1], t->samples);

@@ -196,6 +196,50 @@ static void test_too_spread(void **state)
     assert_false(timing_too_spread(&t, 4));
 }
 
+/* A measurement whose spread at batch b is spreads[log2 b] (stdev over a median of 1). */
+typedef struct spread_series {
+    const double *spreads;
+    unsigned tries;
+} spread_series;
+
+static int series_fn(void *ctx, unsigned *batch, timing_stats *out)
+{
+    spread_series *s = ctx;
+    unsigned k = 0;
+    while ((1u << k) < *batch) k++;
+    *out = (timing_stats){.samples = 10, .median = 1.0, .stdev = s->spreads[k], .stop = STOP_NOISE};
+    s->tries++;
+    return 0;
+}
+
+/* The spread rule doubles the batch while the spread is over the limit and
+ * each doubling shrank it to 0.9 of the try before or less: per-launch
+ * jitter (x 0.71 a doubling) goes on to the retry limit; a spread that a
+ * longer sample does not average stops after one doubling. */
+static void test_spread_rule_stops_when_not_shrinking(void **state)
+{
+    (void)state;
+    static const double jitter[] = {0.040, 0.028, 0.020, 0.014, 0.010};
+    static const double steady[] = {0.023, 0.023, 0.023, 0.023, 0.023};
+    static const double slowing[] = {0.030, 0.025, 0.024, 0.010, 0.010};
+    static const double fine[] = {0.009, 0.009};
+    struct { const double *spreads; unsigned tries, batch; } cases[] = {
+        {jitter, SAMPLE_SPREAD_RETRIES + 1, 1u << SAMPLE_SPREAD_RETRIES}, /* the retry limit */
+        {steady, 2, 2}, /* no shrink: one doubling */
+        {slowing, 3, 4}, /* 0.83 goes on, 0.96 stops */
+        {fine, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        spread_series s = {cases[i].spreads, 0};
+        unsigned batch = 1;
+        timing_stats out;
+        assert_int_equal(timing_measure_spread(series_fn, &s, &batch, &out), 0);
+        assert_int_equal(s.tries, cases[i].tries);
+        assert_int_equal(batch, cases[i].batch);
+        assert_true(out.stdev == cases[i].spreads[cases[i].tries - 1]); /* the last try's */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_warm_launches),
         cmocka_unit_test(test_eta),
         cmocka_unit_test(test_too_spread),
+        cmocka_unit_test(test_spread_rule_stops_when_not_shrinking),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -185,11 +185,15 @@ int timing_too_spread(const timing_stats *t, unsigned batch)
 
 int timing_measure_spread(timing_batch_fn fn, void *ctx, unsigned *batch, timing_stats *out)
 {
+    double before = INFINITY; /* the last try's spread */
     for (int retry = 0;; retry++) {
         unsigned asked = *batch;
         int rc = fn(ctx, batch, out);
         if (rc != 0 || retry == SAMPLE_SPREAD_RETRIES || *batch < asked || !timing_too_spread(out, *batch))
             return rc;
+        double spread = out->stdev / out->median;
+        if (spread > SAMPLE_SPREAD_SHRINK * before) return rc; /* the longer sample did not average it out */
+        before = spread;
         *batch *= 2;
     }
 }

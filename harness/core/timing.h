@@ -174,6 +174,14 @@ unsigned warm_launches_for(double launch_ms, unsigned batch, double warm_ms, dou
  * and its batch; samples.csv keeps every one. */
 #define SAMPLE_MAX_SPREAD 0.01
 #define SAMPLE_SPREAD_RETRIES 3
+/* ... and only while each doubling shrinks the spread to at most this much of
+ * the try before (per-launch jitter averages out as 1/sqrt(2) = 0.71 a
+ * doubling). Why: on an H100, 88 refined reductions at 2^12-2^16 of `full
+ * --shard 0/32` spread 2.3 % (stdev, median) at 688 launches a sample, 8 x
+ * the first batch, against 0.7 % for their input's screened rows at 14: a
+ * spread that longer samples do not average, paid 15 x (1 + 2 + 4 + 8) in
+ * the refine stage (110.6 s against 29.3 s for shard 31/32; JOURNAL 10.7). */
+#define SAMPLE_SPREAD_SHRINK 0.9
 /* 1 when `t` (taken at `batch` launches a sample) should be taken again with
  * twice the batch: spread over SAMPLE_MAX_SPREAD, the batch can double, and
  * the measurement ended normally. */
@@ -186,7 +194,8 @@ typedef int (*timing_batch_fn)(void *ctx, unsigned *batch, timing_stats *out);
 
 /* The spread rule, the stopping rule beside the noise rule (as NVBench's
  * stopping criteria): measure at *batch; while timing_too_spread() says so,
- * at most SAMPLE_SPREAD_RETRIES times, measure again at twice the batch. A
+ * at most SAMPLE_SPREAD_RETRIES times and while the last doubling shrank the
+ * spread (SAMPLE_SPREAD_SHRINK), measure again at twice the batch. A
  * batch that came back smaller than asked ends it too (doubling again would
  * not help). *batch and *out are the last measurement's; every measurement's
  * samples go to the samples hook. Returns the last call's result. */
