@@ -179,7 +179,7 @@ unsigned warm_launches_for(double launch_ms, unsigned batch, double warm_ms, dou
  * doubling). Why: on an H100, 88 refined reductions at 2^12-2^16 of `full
  * --shard 0/32` spread 2.3 % (stdev, median) at 688 launches a sample, 8 x
  * the first batch, against 0.7 % for their input's screened rows at 14: a
- * spread that longer samples do not average, paid 15 x (1 + 2 + 4 + 8) in
+ * spread that longer samples do not average, paid 15 tries (1 + 2 + 4 + 8) in
  * the refine stage (110.6 s against 29.3 s for shard 31/32; JOURNAL 10.7). */
 #define SAMPLE_SPREAD_SHRINK 0.9
 /* 1 when `t` (taken at `batch` launches a sample) should be taken again with

@@ -124,6 +124,8 @@ void row_set_device(sweep_row *r, const device_info *d);
 void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps);
 /* Is r ok with a cold median? */
 int row_timed_ok(const sweep_row *r);
+/* Has r a hot median? (None from [timing] hot_below x L2, timing.h.) */
+int row_has_hot(const sweep_row *r);
 /* A phase's relative noise as a comparison reads it (results_io/row.h
  * results_noise_as_read: widened where the row kept the screen's samples). */
 double row_phase_noise(const timing_stats *t);

@@ -112,7 +112,7 @@ void row_derive_bandwidth(sweep_row *r, double peak_GBps, double copy_GBps)
     r->plain.values[RC_BW_COLD_GBPS] = r->plain.values[RC_BW_HOT_GBPS] = r->plain.values[RC_BW_COLD_PCT_PEAK] = r->plain.values[RC_BW_COLD_PCT_COPY] = NAN;
     if (r->status != ROW_OK || !(r->plain.values[RC_BYTES_MOVED] > 0)) return;
     if (r->cold.samples && r->cold.median > 0) r->plain.values[RC_BW_COLD_GBPS] = r->plain.values[RC_BYTES_MOVED] / (r->cold.median * 1e-3) / 1e9;
-    if (r->hot.samples && r->hot.median > 0) r->plain.values[RC_BW_HOT_GBPS] = r->plain.values[RC_BYTES_MOVED] / (r->hot.median * 1e-3) / 1e9;
+    if (row_has_hot(r)) r->plain.values[RC_BW_HOT_GBPS] = r->plain.values[RC_BYTES_MOVED] / (r->hot.median * 1e-3) / 1e9;
     if (peak_GBps > 0) r->plain.values[RC_BW_COLD_PCT_PEAK] = r->plain.values[RC_BW_COLD_GBPS] / peak_GBps * 100.0;
     if (copy_GBps > 0) r->plain.values[RC_BW_COLD_PCT_COPY] = r->plain.values[RC_BW_COLD_GBPS] / copy_GBps * 100.0;
 }
@@ -134,6 +134,8 @@ static int same_key(const best_key *k, const sweep_row *r)
 }
 
 int row_timed_ok(const sweep_row *r) { return r->status == ROW_OK && r->cold.samples && r->cold.median > 0; }
+
+int row_has_hot(const sweep_row *r) { return r->hot.samples && r->hot.median > 0; }
 
 double row_phase_noise(const timing_stats *t) { return results_noise_as_read(t->noise, t->stop == STOP_SCREEN); }
 

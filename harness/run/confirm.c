@@ -15,13 +15,8 @@ static int is_library(const variant *v)
     return !strcmp(v->name, SWEEP_CUB_REDUCE) || !strcmp(v->name, SWEEP_CUB_SCAN);
 }
 
-/* Timed on the device: cold, and hot below [timing] hot_below x L2. */
-static int timed(const sweep_row *r)
-{
-    return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples && r->cold.median > 0;
-}
-
-static int has_hot(const sweep_row *r) { return r->hot.samples && r->hot.median > 0; }
+/* Timed on the device: cold, and hot below [timing] hot_below x L2 (row_has_hot). */
+static int timed(const sweep_row *r) { return row_timed_ok(r) && r->cfg.v->runner != RUNNER_HOST; }
 
 int confirm_has_library(const sweep_row *rows, size_t n)
 {
@@ -57,7 +52,7 @@ static int by_score(const void *p, const void *q)
  * (a variant's hot winner may be another configuration than its cold one). */
 static double score(const sweep_row *r, double fast_cold, double fast_hot)
 {
-    double c = r->cold.median / fast_cold, h = has_hot(r) ? r->hot.median / fast_hot : INFINITY;
+    double c = r->cold.median / fast_cold, h = row_has_hot(r) ? r->hot.median / fast_hot : INFINITY;
     return c < h ? c : h;
 }
 
@@ -74,7 +69,7 @@ static size_t pick(const sweep_row *rows, size_t n, size_t g, const confirm_para
             if (!lib || r->cold.median < lib->cold.median) lib = r;
         } else {
             if (r->cold.median < fast_cold) fast_cold = r->cold.median;
-            if (has_hot(r) && r->hot.median < fast_hot) fast_hot = r->hot.median;
+            if (row_has_hot(r) && r->hot.median < fast_hot) fast_hot = r->hot.median;
         }
     }
     if (!lib || !isfinite(fast_cold)) return 0;
@@ -131,7 +126,7 @@ static void line_for(const entrant *en, const entrant *lib, unsigned rounds, int
 static int group_hot(const entrant *e, size_t m)
 {
     for (size_t i = 0; i < m; i++)
-        if (!has_hot(e[i].row)) return 0;
+        if (!row_has_hot(e[i].row)) return 0;
     return 1;
 }
 

@@ -9,8 +9,8 @@
  * the library row are measured again in `rounds` interleaved rounds (A B L,
  * then L B A, ...), each a full cold and hot measurement at the main pass's
  * batches (cold only where the rows were: inputs of [timing] hot_below x L2
- * and more, whose confirm.csv lines are cold ones alone); each round's library time over the candidate's is one ratio,
- * and confirm_stats.h turns the rounds into an estimate and a 95 % interval.
+ * and more, whose confirm.csv lines are cold ones alone); each round's
+ * library time over the candidate's is one ratio, and confirm_stats.h turns the rounds into an estimate and a 95 % interval.
  * Lines go to confirm.csv (results_io/confirm_io.h). */
 #ifndef HARNESS_CONFIRM_H
 #define HARNESS_CONFIRM_H

@@ -41,7 +41,7 @@ int drift_check(sweep_device *dev, const timing_params *t, const sweep_row *rows
         if (!timed_gpu_row(r)) continue;
         unsigned cb = r->cold_batch, hb = r->hot_batch;
         timing_stats c, h;
-        int has_hot = r->hot.samples > 0;
+        int has_hot = row_has_hot(r);
         dev_status st = remeasure_config(dev, &r->cfg, t, "drift", &cb, has_hot ? &hb : NULL, stop, &c, &h, msg, len);
         if (st != DEV_OK) {
             snprintf(out->note, sizeof out->note, "the device failed: %.150s", msg);

@@ -32,8 +32,6 @@ static int screened(const sweep_row *r)
     return r->status == ROW_OK && r->cfg.v->runner != RUNNER_HOST && r->cold.samples;
 }
 
-/* A screened row with a hot phase (inputs of hot_below x L2 and more are timed cold only). */
-static int has_hot(const sweep_row *r) { return r->hot.samples > 0; }
 
 /* A screen's noise from 3 samples is itself noisy (its MAD may be 0): each
  * side of a comparison counts at least the full rule's max_noise (floor). */
@@ -56,15 +54,15 @@ static void pick_refine(const sweep_row *rows, size_t n, double within, double f
         pick[k] = 0;
         if (!screened(&rows[k])) continue;
         if (!icold || rows[k].cold.median < icold->median) icold = &rows[k].cold;
-        if (has_hot(&rows[k]) && (!ihot || rows[k].hot.median < ihot->median)) ihot = &rows[k].hot;
+        if (row_has_hot(&rows[k]) && (!ihot || rows[k].hot.median < ihot->median)) ihot = &rows[k].hot;
     }
     for (size_t k = 0; k < n; k++) {
         if (!screened(&rows[k])) continue;
-        const timing_stats *vcold = &rows[k].cold, *vhot = has_hot(&rows[k]) ? &rows[k].hot : NULL;
+        const timing_stats *vcold = &rows[k].cold, *vhot = row_has_hot(&rows[k]) ? &rows[k].hot : NULL;
         for (size_t j = 0; j < n; j++) {
             if (!screened(&rows[j]) || rows[j].cfg.v != rows[k].cfg.v) continue;
             if (rows[j].cold.median < vcold->median) vcold = &rows[j].cold;
-            if (vhot && has_hot(&rows[j]) && rows[j].hot.median < vhot->median) vhot = &rows[j].hot;
+            if (vhot && row_has_hot(&rows[j]) && rows[j].hot.median < vhot->median) vhot = &rows[j].hot;
         }
         pick[k] = in_reach(&rows[k].cold, vcold, icold, within, floor) ||
                   (vhot && in_reach(&rows[k].hot, vhot, ihot, within, floor));
