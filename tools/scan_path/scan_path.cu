@@ -17,13 +17,27 @@
  *   ring_regs_bulk_store  2 stages; registers to an output stage, bulk-stored
  *   ring_bulk_store3      3 stages, bulk-stored straight from the stage (no
  *                         registers, no block barriers: the bound of a bulk copy)
+ *   ring_regs3_cs         ring_regs3 with streaming stores (st.global.cs)
+ *   ring_ticket3          ring_regs3 with its tiles taken in address order from a
+ *                         global counter, not fixed per block (b + r x grid)
  *   ring_regs3_w4         ring_regs3 at f64's shape: 4 data warps x 256 bytes
  *   grid_copy             no ring: 16-byte loads and stores from registers, four
  *                         words in flight a thread, grid-stride over the resident
  *                         grid (what a plain copy kernel reaches)
+ *   grid_copy8            the same, eight words in flight a thread
+ *   grid_copy_cs          grid_copy with loads that skip L1 (ld.global.nc) and
+ *                         streaming stores (st.global.cs)
+ *   blocked_copy          grid_copy's loop over one contiguous share per block:
+ *                         the blocks' accesses as far apart as they can be
+ *   ticket_copy           32 KB tiles through registers, each block taking the
+ *                         next tile from a global counter: the grid's accesses
+ *                         kept together in address order, as the look-back's
+ *                         chain keeps the scan's
  *   scan_lookahead_bulk, scan_cub   the scans themselves, through the registry
  * Every ring copy asks for the whole 96 KB, used or not, so each runs two
- * blocks per SM as the scan does. Each n: --rounds interleaved rounds (forward,
+ * blocks per SM as the scan does. Before the rows, one probe says where
+ * cudaMemcpy runs: timed beside a kernel that holds every SM's threads, it
+ * takes its usual time on a copy engine and waits for the SMs otherwise. Each n: --rounds interleaved rounds (forward,
  * then reversed), --samples cold samples (L2 flushed) per entrant a round;
  * printed per entrant: the median over rounds, GB/s, and the percentage of its
  * dtype's memcpy speed (geometric mean of the rounds' ratios, bootstrap 95 %
@@ -36,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness/check/check_device.h"
 #include "harness/device/l2_flush.h"
@@ -125,13 +140,27 @@ template <unsigned BYTES> __device__ inline void staged_store(char *dst, char *s
 #endif
 }
 
+/* How a ring copy's data warps write their rows. */
+typedef enum { STORE_REGS, STORE_REGS_STREAMING, STORE_BULK } store_kind;
+
+/* A data warp's rows to dst with streaming stores (st.global.cs: lines the
+ * L2 may evict first), in rows_store's layout. */
+template <unsigned BYTES> __device__ inline void streaming_store(char *dst, const int (&x)[BYTES / 16][4])
+{
+    const unsigned lane = threadIdx.x & 31;
+#pragma unroll
+    for (unsigned j = 0; j < BYTES / 16; j++)
+        __stcs((int4 *)dst + j * 32 + lane, make_int4(x[j][0], x[j][1], x[j][2], x[j][3]));
+}
+
 /* The scan's path: ring to registers, then 16-byte stores from registers
- * (BULK_STORE false), or through an output stage after the load stages
- * (true: that stage after `stages` load stages must fit the 96 KB, so 2).
- * Only the store differs. */
-template <unsigned WARPS, unsigned BYTES, bool BULK_STORE>
+ * (STORE_REGS, or STORE_REGS_STREAMING with the streaming hint), or through
+ * an output stage after the load stages (STORE_BULK: that stage after
+ * `stages` load stages must fit the 96 KB, so 2). Only the store differs.
+ * Every ring kernel takes the ticket counter; only ring_ticket uses it. */
+template <unsigned WARPS, unsigned BYTES, store_kind STORE>
 __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
-    ring_regs_kernel(const char *in, char *out, unsigned tiles, unsigned stages)
+    ring_regs_kernel(const char *in, char *out, unsigned tiles, unsigned stages, unsigned *)
 {
 #if BULK_COPY_AVAILABLE
     __shared__ __align__(8) unsigned long long full[MAX_STAGES * MAX_DATA_WARPS];
@@ -146,10 +175,71 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
         __syncthreads();
         if (w >= WARPS) continue;
         char *dst = out + (size_t)(b + r * grid) * TILE_BYTES + w * 32 * BYTES;
-        if (BULK_STORE) staged_store<BYTES>(dst, staged, x);
+        if (STORE == STORE_BULK) staged_store<BYTES>(dst, staged, x);
+        else if (STORE == STORE_REGS_STREAMING) streaming_store<BYTES>(dst, x);
         else rows_store<int, BYTES / 16, 4>((int *)dst, x, 0, true);
     }
-    if (BULK_STORE && w < WARPS && (threadIdx.x & 31) == 0) bulk_store_wait_all();
+    if (STORE == STORE_BULK && w < WARPS && (threadIdx.x & 31) == 0) bulk_store_wait_all();
+#else
+    __trap();
+#endif
+}
+
+/* tickets[0]: the next tile; tickets[1]: blocks done. The last block of a
+ * launch to finish sets both back to 0 for the next launch (every block has
+ * taken its last tile by then: its fence orders that before its count). */
+__device__ inline void tickets_reset_by_last(unsigned *tickets)
+{
+    if (threadIdx.x) return;
+    __threadfence();
+    if (atomicAdd(&tickets[1], 1u) == gridDim.x - 1) {
+        tickets[0] = 0;
+        tickets[1] = 0;
+    }
+}
+
+/* ring_regs3 with tiles taken in order from tickets[0] instead of b + r x
+ * grid: thread 0 takes stage s's next tile between the round's two barriers,
+ * after every warp has read the stage and its tile number, and the data warps
+ * refill their segments after the second. Tiles come in increasing order, so
+ * a block that meets a tile past the end has no later load in flight. */
+template <unsigned WARPS, unsigned BYTES>
+__global__ void __launch_bounds__(WARPS * 32 + 32, 2)
+    ring_ticket_kernel(const char *in, char *out, unsigned tiles, unsigned stages, unsigned *tickets)
+{
+#if BULK_COPY_AVAILABLE
+    __shared__ __align__(8) unsigned long long full[MAX_STAGES * MAX_DATA_WARPS];
+    __shared__ unsigned tile_of[MAX_STAGES];
+    char *ring = shared_array<char>();
+    const unsigned w = threadIdx.x >> 5, lane = threadIdx.x & 31, seg = 32 * BYTES;
+    if (threadIdx.x == 0) {
+        for (unsigned s = 0; s < stages * WARPS; s++) bulk_barrier_init(&full[s]);
+        bulk_barrier_init_fence();
+        for (unsigned s = 0; s < stages; s++) tile_of[s] = atomicAdd(tickets, 1u);
+    }
+    __syncthreads();
+    if (lane == 0 && w < WARPS)
+        for (unsigned s = 0; s < stages; s++)
+            segment_fill<WARPS, BYTES>(ring, full, s, tile_of[s], in, tiles);
+    for (unsigned r = 0;; r++) {
+        const unsigned s = r % stages, t = tile_of[s];
+        if (t >= tiles) break;
+        int x[BYTES / 16][4];
+        if (w < WARPS) {
+            bulk_wait(&full[s * WARPS + w], (r / stages) & 1u);
+            rows_load<int, op_sum, BYTES / 16, 4>(x, (const int *)(ring + s * TILE_BYTES + w * seg), 0, true);
+        }
+        __syncthreads(); /* stage s and tile_of[s] read by every thread */
+        if (threadIdx.x == 0) tile_of[s] = atomicAdd(tickets, 1u);
+        __syncthreads();
+        if (w >= WARPS) continue;
+        if (lane == 0) {
+            bulk_reuse_fence();
+            segment_fill<WARPS, BYTES>(ring, full, s, tile_of[s], in, tiles);
+        }
+        rows_store<int, BYTES / 16, 4>((int *)(out + (size_t)t * TILE_BYTES + w * seg), x, 0, true);
+    }
+    tickets_reset_by_last(tickets);
 #else
     __trap();
 #endif
@@ -159,7 +249,7 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
  * its read awaited, the stage refilled. No thread touches the bytes. */
 template <unsigned WARPS, unsigned BYTES>
 __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
-    ring_bulk_store_kernel(const char *in, char *out, unsigned tiles, unsigned stages)
+    ring_bulk_store_kernel(const char *in, char *out, unsigned tiles, unsigned stages, unsigned *)
 {
 #if BULK_COPY_AVAILABLE
     __shared__ __align__(8) unsigned long long full[MAX_STAGES * MAX_DATA_WARPS];
@@ -182,23 +272,73 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
 #endif
 }
 
-/* A plain copy, for comparison: each thread streams 16-byte words through
- * registers, four loads in flight before its four stores, grid-stride over
- * the resident grid. No shared memory, no barriers, no copy engine. */
+/* Plain copies, for comparison: each thread streams 16-byte words through
+ * registers, WORDS loads in flight before their stores. No shared memory, no
+ * barriers, no copy engine. All take (in, out, words, tickets). */
 #define GRID_COPY_THREADS 256
-#define GRID_COPY_WORDS 4
-__global__ void __launch_bounds__(GRID_COPY_THREADS) grid_copy_kernel(const uint4 *in, uint4 *out, size_t words)
+#define TICKET_TILE_WORDS (TILE_BYTES / 16) /* a 32 KB tile: 8 words a thread */
+
+/* One step of a grid-stride or blocked loop: WORDS words a thread from i. */
+template <unsigned WORDS, bool STREAMING>
+__device__ inline void copy_step(const uint4 *in, uint4 *out, size_t i, size_t end)
 {
-    const size_t step = (size_t)gridDim.x * GRID_COPY_THREADS * GRID_COPY_WORDS;
-    for (size_t i = (size_t)blockIdx.x * GRID_COPY_THREADS * GRID_COPY_WORDS + threadIdx.x; i < words; i += step) {
-        uint4 v[GRID_COPY_WORDS];
+    uint4 v[WORDS];
 #pragma unroll
-        for (unsigned k = 0; k < GRID_COPY_WORDS; k++)
-            if (i + k * GRID_COPY_THREADS < words) v[k] = in[i + k * GRID_COPY_THREADS];
+    for (unsigned k = 0; k < WORDS; k++)
+        if (i + k * GRID_COPY_THREADS < end) v[k] = STREAMING ? __ldcs(in + i + k * GRID_COPY_THREADS)
+                                                               : in[i + k * GRID_COPY_THREADS];
 #pragma unroll
-        for (unsigned k = 0; k < GRID_COPY_WORDS; k++)
-            if (i + k * GRID_COPY_THREADS < words) out[i + k * GRID_COPY_THREADS] = v[k];
+    for (unsigned k = 0; k < WORDS; k++) {
+        if (i + k * GRID_COPY_THREADS >= end) continue;
+        if (STREAMING) __stcs(out + i + k * GRID_COPY_THREADS, v[k]);
+        else out[i + k * GRID_COPY_THREADS] = v[k];
     }
+}
+
+/* Grid-stride over the resident grid. */
+template <unsigned WORDS, bool STREAMING>
+__global__ void __launch_bounds__(GRID_COPY_THREADS) grid_copy_kernel(const uint4 *in, uint4 *out, size_t words,
+                                                                      unsigned *)
+{
+    const size_t step = (size_t)gridDim.x * GRID_COPY_THREADS * WORDS;
+    for (size_t i = (size_t)blockIdx.x * GRID_COPY_THREADS * WORDS + threadIdx.x; i < words; i += step)
+        copy_step<WORDS, STREAMING>(in, out, i, words);
+}
+
+/* One contiguous share per block (whole steps of 4 words a thread). */
+__global__ void __launch_bounds__(GRID_COPY_THREADS) blocked_copy_kernel(const uint4 *in, uint4 *out, size_t words,
+                                                                         unsigned *)
+{
+    const size_t unit = GRID_COPY_THREADS * 4, units = (words + unit - 1) / unit;
+    const size_t share = (units + gridDim.x - 1) / gridDim.x * unit, lo = blockIdx.x * share;
+    const size_t hi = lo + share < words ? lo + share : words;
+    for (size_t i = lo + threadIdx.x; i < hi; i += unit) copy_step<4, false>(in, out, i, hi);
+}
+
+/* 32 KB tiles taken in order from tickets[0]; words is a whole number of them. */
+__global__ void __launch_bounds__(GRID_COPY_THREADS) ticket_copy_kernel(const uint4 *in, uint4 *out, size_t words,
+                                                                        unsigned *tickets)
+{
+    __shared__ unsigned tile[2]; /* two slots: a round's tile is read before the next is written */
+    const size_t tiles = words / TICKET_TILE_WORDS;
+    for (unsigned r = 0;; r++) {
+        if (threadIdx.x == 0) tile[r & 1] = atomicAdd(tickets, 1u);
+        __syncthreads();
+        const size_t t = tile[r & 1];
+        if (t >= tiles) break;
+        copy_step<TICKET_TILE_WORDS / GRID_COPY_THREADS, false>(in, out, t * TICKET_TILE_WORDS + threadIdx.x,
+                                                                 words);
+    }
+    tickets_reset_by_last(tickets);
+}
+
+/* Every SM's threads held for ns nanoseconds, touching no memory. */
+__global__ void hold_sms(unsigned long long ns)
+{
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    while (t - t0 < ns);
 }
 
 /* 16-byte words where a and b differ, added to *bad. */
@@ -222,7 +362,7 @@ typedef struct entrant {
     run_kind kind;
     const void *kernel;         /* ring, grid: one of the kernels above */
     unsigned warps, stages;     /* ring: data warps, load stages */
-    unsigned block, items;      /* scan: block dim, items per thread */
+    unsigned block, items;      /* scan: block dim, items per thread; grid: threads, words in flight a thread */
     unsigned grid;              /* ring, grid: resident blocks (the occupancy query) */
     const variant *v;           /* scan */
     kernel_args args;           /* scan: for the current n */
@@ -231,16 +371,23 @@ typedef struct entrant {
 
 static entrant entrants[] = {
     {"memcpy", DTYPE_F32, RUN_MEMCPY},
-    {"grid_copy", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel},
-    {"ring_regs3", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, false>, 8, 3},
-    {"ring_regs2", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, false>, 8, 2},
-    {"ring_regs_bulk_store", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, true>, 8, 2},
+    {"grid_copy", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<4, false>, 0, 0, GRID_COPY_THREADS, 4},
+    {"grid_copy8", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<8, false>, 0, 0, GRID_COPY_THREADS, 8},
+    {"grid_copy_cs", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<4, true>, 0, 0, GRID_COPY_THREADS, 4},
+    {"blocked_copy", DTYPE_F32, RUN_GRID, (const void *)blocked_copy_kernel, 0, 0, GRID_COPY_THREADS, 4},
+    {"ticket_copy", DTYPE_F32, RUN_GRID, (const void *)ticket_copy_kernel, 0, 0, GRID_COPY_THREADS,
+     TICKET_TILE_WORDS / GRID_COPY_THREADS},
+    {"ring_regs3", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 3},
+    {"ring_regs3_cs", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS_STREAMING>, 8, 3},
+    {"ring_ticket3", DTYPE_F32, RUN_RING, (const void *)ring_ticket_kernel<8, 128>, 8, 3},
+    {"ring_regs2", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 2},
+    {"ring_regs_bulk_store", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_BULK>, 8, 2},
     {"ring_bulk_store3", DTYPE_F32, RUN_RING, (const void *)ring_bulk_store_kernel<8, 128>, 8, 3},
     {"scan_lookahead_bulk", DTYPE_F32, RUN_SCAN, NULL, 0, 0, 256, 32},
     {"scan_cub", DTYPE_F32, RUN_SCAN, NULL, 0, 0, 256, 1},
     {"memcpy", DTYPE_F64, RUN_MEMCPY},
-    {"grid_copy", DTYPE_F64, RUN_GRID, (const void *)grid_copy_kernel},
-    {"ring_regs3_w4", DTYPE_F64, RUN_RING, (const void *)ring_regs_kernel<4, 256, false>, 4, 3},
+    {"grid_copy", DTYPE_F64, RUN_GRID, (const void *)grid_copy_kernel<4, false>, 0, 0, GRID_COPY_THREADS, 4},
+    {"ring_regs3_w4", DTYPE_F64, RUN_RING, (const void *)ring_regs_kernel<4, 256, STORE_REGS>, 4, 3},
     {"scan_lookahead_bulk", DTYPE_F64, RUN_SCAN, NULL, 0, 0, 128, 32},
     {"scan_cub", DTYPE_F64, RUN_SCAN, NULL, 0, 0, 256, 1},
 };
@@ -292,17 +439,21 @@ static void scan_setup(entrant *e, size_t n, const void *in, void *out, void **w
     e->args = a;
 }
 
+/* The ticket kernels' two counters, zero between launches (each launch's
+ * last block sets them back). */
+static unsigned *tickets;
+
 static cudaError_t launch(entrant *e, const void *in, void *out, size_t bytes, cudaStream_t s)
 {
     if (e->kind == RUN_MEMCPY) return cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, s);
     if (e->kind == RUN_SCAN) return e->v->launch(&e->args, s);
     if (e->kind == RUN_GRID) {
         size_t words = bytes / 16;
-        void *args[] = {&in, &out, &words};
+        void *args[] = {&in, &out, &words, &tickets};
         return cudaLaunchKernel(e->kernel, e->grid, GRID_COPY_THREADS, args, 0, s);
     }
     unsigned tiles = (unsigned)(bytes / TILE_BYTES), grid = e->grid < tiles ? e->grid : tiles;
-    void *args[] = {&in, &out, &tiles, &e->stages};
+    void *args[] = {&in, &out, &tiles, &e->stages, &tickets};
     return cudaLaunchKernel(e->kernel, grid, e->warps * 32 + 32, args, RING_BYTES, s);
 }
 
@@ -410,6 +561,50 @@ static void validate(run *r, const double sums[][2])
     cudaFree(bad);
 }
 
+/* Where cudaMemcpy runs: 1 GiB device to device timed alone, then beside
+ * hold_sms on another stream, which keeps every SM's threads busy for
+ * HOLD_MS. On a copy engine the copy takes about its usual time; a copy made
+ * by SM kernels waits until the SMs are free. */
+#define HOLD_MS 50
+static void memcpy_engine_probe(void)
+{
+    const size_t bytes = (size_t)1 << 30;
+    void *src = NULL, *dst = NULL;
+    cudaStream_t hold, copy;
+    cudaEvent_t e0, e1;
+    float alone = 0, beside = 0;
+    const unsigned grid = resident_grid((const void *)hold_sms, 1024, 0);
+    check_cuda(grid ? cudaSuccess : cudaErrorInvalidConfiguration, "hold_sms");
+    check_cuda(cudaMalloc(&src, bytes), "cudaMalloc (probe)");
+    check_cuda(cudaMalloc(&dst, bytes), "cudaMalloc (probe)");
+    check_cuda(cudaMemset(src, 1, bytes), "cudaMemset (probe)");
+    check_cuda(cudaStreamCreateWithFlags(&hold, cudaStreamNonBlocking), "cudaStreamCreate");
+    check_cuda(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking), "cudaStreamCreate");
+    check_cuda(cudaEventCreate(&e0), "cudaEventCreate");
+    check_cuda(cudaEventCreate(&e1), "cudaEventCreate");
+    for (int beside_hold = 0; beside_hold < 2; beside_hold++) {
+        if (beside_hold) {
+            hold_sms<<<grid, 1024, 0, hold>>>((unsigned long long)HOLD_MS * 1000000);
+            check_cuda(cudaGetLastError(), "hold_sms");
+            usleep(5000); /* its blocks resident before the copy is issued */
+        }
+        check_cuda(cudaEventRecord(e0, copy), "event");
+        check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, copy), "cudaMemcpyAsync (probe)");
+        check_cuda(cudaEventRecord(e1, copy), "event");
+        check_cuda(cudaDeviceSynchronize(), "probe");
+        check_cuda(cudaEventElapsedTime(beside_hold ? &beside : &alone, e0, e1), "event");
+    }
+    printf("cudaMemcpy, 1 GiB device to device: %.1f us alone, %.1f us beside a kernel holding every SM's "
+           "threads for %d ms (%u blocks x 1024): %s\n\n", alone * 1e3, beside * 1e3, HOLD_MS, grid,
+           beside * 1e3 < HOLD_MS * 1e3 / 2 ? "it runs on a copy engine, not on the SMs" : "it waits for the SMs");
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cudaStreamDestroy(hold);
+    cudaStreamDestroy(copy);
+    cudaFree(src);
+    cudaFree(dst);
+}
+
 /* ---- report -------------------------------------------------------------- */
 
 static void print_rows(const run *r, unsigned rounds, FILE *csv)
@@ -447,12 +642,14 @@ static void print_header(int device)
                    e->stages);
         else if (e->kind == RUN_GRID)
             printf("- %s %s: %u blocks x %u threads, %u 16-byte words in flight a thread\n", e->name,
-                   dtype_name(e->dtype), e->grid, GRID_COPY_THREADS, GRID_COPY_WORDS);
+                   dtype_name(e->dtype), e->grid, e->block, e->items);
         else if (e->kind == RUN_SCAN)
             printf("- %s %s: block %u, items %u, inclusive sum\n", e->name, dtype_name(e->dtype), e->block,
                    e->items);
     }
-    printf("\n| n | dtype | entrant | median_us | GBps | pct_of_memcpy | ci_lo | ci_hi |\n"
+    printf("\n");
+    memcpy_engine_probe();
+    printf("| n | dtype | entrant | median_us | GBps | pct_of_memcpy | ci_lo | ci_hi |\n"
            "|---:|---|---|---:|---:|---:|---:|---:|\n");
 }
 
@@ -602,6 +799,8 @@ int main(int argc, char **argv)
         if (e->kind == RUN_SCAN) e->v = registry_find(e->name);
         e->round_us = (double *)calloc(o.rounds, sizeof(double));
     }
+    check_cuda(cudaMalloc(&tickets, 2 * sizeof *tickets), "cudaMalloc (tickets)");
+    check_cuda(cudaMemset(tickets, 0, 2 * sizeof *tickets), "cudaMemset (tickets)");
     print_header((int)o.device);
     int l2 = 0;
     check_cuda(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, (int)o.device), "attribute");
