@@ -5,12 +5,13 @@
  * a block's bytes stop flowing while it waits: for its predecessors (the
  * look-back) and for its tile's loads. Here loads never wait on the scan
  * (FINDINGS, "Beyond CUB", measures each step):
- *   - persistent blocks, as many as fit on the chip at once, each drawing
- *     its next tile from a counter, stages + 1 rounds ahead: the grid's reads
- *     and writes stay together in address order. Fixed tiles (b, b + G,
- *     b + 2G, ...) let the blocks drift apart; the same ring copying its
- *     tiles in that order is 4.6-5.2 % slower than in drawn order on an H200
- *     (tools/scan_path, ring_regs3 against ring_ticket3);
+ *   - persistent blocks, as many as fit on the chip at once; block b (drawn
+ *     from a counter at start) takes tiles b, b + G, ..., b + S G for its
+ *     first S + 1 rounds (S stages), then draws each next tile from a
+ *     counter, S + 1 rounds ahead: the grid's reads and writes stay together
+ *     in address order. Fixed tiles all the way let the blocks drift apart:
+ *     the same ring copying its tiles that way is 4.6-5.2 % slower than in
+ *     drawn order on an H200 (tools/scan_path, ring_regs3 and ring_ticket3);
  *   - a ring of S tile-sized shared-memory stages per block, filled by the
  *     copy engine (TMA bulk copies, kernels/bulk_copy.cuh): no thread or
  *     register holds the tiles in flight;
@@ -33,8 +34,9 @@
  *   - the tile in registers as in scan_lookback_vectorized (kernels/scan_rows.cuh:
  *     warp rows of 16-byte vectors, read from the stage without bank
  *     conflicts), 16-byte stores from registers;
- *   - one launch per call: the last block to finish resets the counter and
- *     advances the epoch of the status words; a dependent launch
+ *   - one launch per call: the last block to draw its number resets that
+ *     counter and advances the epoch of the status words, the last to finish
+ *     resets the tile counter; a dependent launch
  *     (kernels/dependent_launch.cuh) lets the next call's blocks start while
  *     this call's last blocks finish.
  * The last (partial) tile, unaligned pointers and targets before sm_90 take
@@ -82,35 +84,39 @@ static const unsigned lookahead_backoff_ns = 0;
 #define TILE_SLOTS 16
 #define NO_TILE 0xffffffffu /* a round past the block's last: its draw met the end */
 
-/* The workspace header: word 0 the tile counter (low 32 bits) and the
- * launch's epoch (high 32), word 1 the blocks of the launch that are done. */
+/* The workspace header: word 0 the block counter (low 32 bits) and the
+ * launch's epoch (high 32: draw_tile), word 1 the blocks of the launch that
+ * are done, word 2 the tiles drawn after every block's first rounds. */
 typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> header_word;
 
-/* Thread 0 at the start: the tiles of rounds 0 .. stages (each round's stage
- * is filled `stages` rounds ahead, and round `stages` refills at round 0),
- * consecutive, in one draw, and the launch's epoch. */
-__device__ inline void draw_first_tiles(unsigned long long *header, unsigned stages, unsigned *tile_at, unsigned *epoch)
+/* Thread 0 at the start: its block number b and the launch's epoch, and the
+ * tiles of rounds 0 .. stages (each stage is filled `stages` rounds ahead,
+ * and round `stages` refills at round 0) fixed as b + k G. Drawing those
+ * too would give a block consecutive tiles, and its round-0 look-ahead would
+ * wait for every lower block's later rounds: a chain across the grid. */
+__device__ inline void first_tiles(unsigned long long *header, unsigned stages, unsigned grid, unsigned *tile_at,
+                                   unsigned *epoch)
 {
-    unsigned long long x = header_word(header[0]).fetch_add(stages + 1ull, cuda::memory_order_relaxed);
-    for (unsigned k = 0; k <= stages; k++) tile_at[k] = (unsigned)x + k;
-    *epoch = (unsigned)(x >> 32);
+    unsigned b;
+    draw_tile(header, grid - 1, &b, epoch);
+    for (unsigned k = 0; k <= stages; k++) tile_at[k] = b + k * grid;
 }
 
-/* Thread 0: the next tile in address order. */
-__device__ inline unsigned draw_next_tile(unsigned long long *header)
+/* The look-ahead warp's lane 0: the next tile in address order after every
+ * block's first stages + 1 rounds. */
+__device__ inline unsigned draw_next_tile(unsigned long long *header, unsigned stages, unsigned grid)
 {
-    return (unsigned)header_word(header[0]).fetch_add(1ull, cuda::memory_order_relaxed);
+    return (stages + 1) * grid + (unsigned)header_word(header[2]).fetch_add(1ull, cuda::memory_order_relaxed);
 }
 
 /* Thread 0 at the end: the launch's last block to finish (every draw of the
- * launch is behind it) puts the counter back to 0 and advances the epoch for
- * the next launch, which waits for this one to end before it draws. */
+ * launch is behind it) puts the tile counter and its own count back to 0
+ * for the next launch, which waits for this one to end before it draws. */
 __device__ inline void finish_draws(unsigned long long *header, unsigned grid)
 {
     if (threadIdx.x) return;
     if (header_word(header[1]).fetch_add(1ull, cuda::memory_order_acq_rel) != grid - 1) return;
-    header_word h(header[0]);
-    h.store(((h.load(cuda::memory_order_relaxed) >> 32) + 1) << 32, cuda::memory_order_relaxed);
+    header_word(header[2]).store(0, cuda::memory_order_relaxed);
     header_word(header[1]).store(0, cuda::memory_order_relaxed);
 }
 
@@ -228,7 +234,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 #endif
     dependent_launch_wait(); /* the kernel before has finished: its counter reset, its writes visible */
     dependent_launch_trigger();
-    if (threadIdx.x == 0) draw_first_tiles(header, stages, tile_at, &epoch_shared);
+    if (threadIdx.x == 0) first_tiles(header, stages, grid, tile_at, &epoch_shared);
     __syncthreads();
     status.epoch = epoch_shared;
 #if BULK_COPY_AVAILABLE
@@ -247,7 +253,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
          * (a data warp would hold it in a register beside its rows). */
         const bool drawer = i >= 0 && looker && lane == 0;
         unsigned drawn = NO_TILE;
-        if (drawer && tile_at[(r + stages) % TILE_SLOTS] < tiles) drawn = draw_next_tile(header);
+        if (drawer && tile_at[(r + stages) % TILE_SLOTS] < tiles) drawn = draw_next_tile(header, stages, grid);
         if (!looker) {
             if (i >= 0) {
                 ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, tile_at[r % TILE_SLOTS], in, tiles, n, tile_elems,
@@ -299,7 +305,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 static size_t tiles_of(const kernel_args *a) { return ceil_div(a->n, tile_of(a)); }
 
-/* The header (tile counter and epoch, blocks done), then the aggregate words: one
+/* The header (block counter and epoch, blocks done, tile counter), then the aggregate words: one
  * per tile per 4 bytes of the type. */
 static size_t words_offset(void) { return WORKSPACE_ALIGN; }
 static size_t workspace(const kernel_args *a)
