@@ -5,13 +5,8 @@
  * a block's bytes stop flowing while it waits: for its predecessors (the
  * look-back) and for its tile's loads. Here loads never wait on the scan
  * (FINDINGS, "Beyond CUB", measures each step):
- *   - persistent blocks, as many as fit on the chip at once; block b (drawn
- *     from a counter at start) takes tiles b, b + G, ..., b + S G for its
- *     first S + 1 rounds (S stages), then draws each next tile from a
- *     counter, S + 1 rounds ahead: the grid's reads and writes stay together
- *     in address order. Fixed tiles all the way let the blocks drift apart:
- *     the same ring copying its tiles that way is 4.6-5.2 % slower than in
- *     drawn order on an H200 (tools/scan_path, ring_regs3 and ring_ticket3);
+ *   - persistent blocks, as many as fit on the chip at once; block b takes
+ *     tiles b, b + G, b + 2G, ... (G blocks, b drawn from a counter at start);
  *   - a ring of S tile-sized shared-memory stages per block, filled by the
  *     copy engine (TMA bulk copies, kernels/bulk_copy.cuh): no thread or
  *     register holds the tiles in flight;
@@ -22,8 +17,8 @@
  *     time at 2^28);
  *   - look-ahead instead of look-back: a tile publishes only its AGGREGATE
  *     (fence-free tagged words for every type: aggregate_words), the block
- *     carries the prefix through its previous tile and folds the aggregates
- *     in between, about G - 1 (lookahead_fold, up to 512 per L2 round trip). No
+ *     carries the prefix through its previous tile and folds the G - 1
+ *     aggregates in between (lookahead_fold, up to 512 per L2 round trip). No
  *     tile waits for another's look-back, so no chain of INCLUSIVE tiles forms;
  *   - aggregates published `ahead` rounds before their scan: the data warps
  *     fold a tile as soon as its copy lands, so a round's look-ahead finds
@@ -34,18 +29,16 @@
  *   - the tile in registers as in scan_lookback_vectorized (kernels/scan_rows.cuh:
  *     warp rows of 16-byte vectors, read from the stage without bank
  *     conflicts), 16-byte stores from registers;
- *   - one launch per call: the last block to draw its number resets that
- *     counter and advances the epoch of the status words, the last to finish
- *     resets the tile counter; a dependent launch
+ *   - one launch per call: the last block to draw its number resets the
+ *     counter and advances the epoch of the status words; a dependent launch
  *     (kernels/dependent_launch.cuh) lets the next call's blocks start while
  *     this call's last blocks finish.
  * The last (partial) tile, unaligned pointers and targets before sm_90 take
  * guarded loads from global memory in the same layout, so any n >= 1 works.
  *
- * Every block must be resident at once (a block waits for the aggregates of
- * tiles drawn before its own, by any block): the grid is the occupancy
- * query's count, never more. No wait cycle forms: the owner of the lowest
- * unpublished tile waits only for lower tiles, all published.
+ * Every block must be resident at once (a block waits for tiles of blocks
+ * with higher numbers from the previous round): the grid is the occupancy
+ * query's count, never more.
  *
  * Run: bazel run //harness:sweep -- --variants scan_lookahead_bulk --sizes 268435456 --axis items_per_thread=16,32
  */
@@ -79,46 +72,6 @@ template <typename T, unsigned C> struct lookahead_lane_k {
  * and the look-ahead's pause between two polls of a tile not yet published. */
 static const unsigned publish_ahead_rounds = 2;
 static const unsigned lookahead_backoff_ns = 0;
-/* A block's drawn tiles, by round mod TILE_SLOTS: rounds r .. r + stages + 1
- * are known during round r (stages <= RING_MAX_STAGES). */
-#define TILE_SLOTS 16
-#define NO_TILE 0xffffffffu /* a round past the block's last: its draw met the end */
-
-/* The workspace header: word 0 the block counter (low 32 bits) and the
- * launch's epoch (high 32: draw_tile), word 1 the blocks of the launch that
- * are done, word 2 the tiles drawn after every block's first rounds. */
-typedef cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> header_word;
-
-/* Thread 0 at the start: its block number b and the launch's epoch, and the
- * tiles of rounds 0 .. stages (each stage is filled `stages` rounds ahead,
- * and round `stages` refills at round 0) fixed as b + k G. Drawing those
- * too would give a block consecutive tiles, and its round-0 look-ahead would
- * wait for every lower block's later rounds: a chain across the grid. */
-__device__ inline void first_tiles(unsigned long long *header, unsigned stages, unsigned grid, unsigned *tile_at,
-                                   unsigned *epoch)
-{
-    unsigned b;
-    draw_tile(header, grid - 1, &b, epoch);
-    for (unsigned k = 0; k <= stages; k++) tile_at[k] = b + k * grid;
-}
-
-/* The look-ahead warp's lane 0: the next tile in address order after every
- * block's first stages + 1 rounds. */
-__device__ inline unsigned draw_next_tile(unsigned long long *header, unsigned stages, unsigned grid)
-{
-    return (stages + 1) * grid + (unsigned)header_word(header[2]).fetch_add(1ull, cuda::memory_order_relaxed);
-}
-
-/* Thread 0 at the end: the launch's last block to finish (every draw of the
- * launch is behind it) puts the tile counter and its own count back to 0
- * for the next launch, which waits for this one to end before it draws. */
-__device__ inline void finish_draws(unsigned long long *header, unsigned grid)
-{
-    if (threadIdx.x) return;
-    if (header_word(header[1]).fetch_add(1ull, cuda::memory_order_acq_rel) != grid - 1) return;
-    header_word(header[2]).store(0, cuda::memory_order_relaxed);
-    header_word(header[1]).store(0, cuda::memory_order_relaxed);
-}
 
 /* Tile t comes through the ring: whole, both pointers 16-byte aligned, sm_90. */
 __device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t tile_elems, int aligned)
@@ -219,7 +172,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
     __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32];
-    __shared__ unsigned tile_at[TILE_SLOTS], epoch_shared;
+    __shared__ unsigned block_shared, epoch_shared;
     __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES * RING_MAX_DATA_WARPS];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
@@ -234,42 +187,32 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 #endif
     dependent_launch_wait(); /* the kernel before has finished: its counter reset, its writes visible */
     dependent_launch_trigger();
-    if (threadIdx.x == 0) first_tiles(header, stages, grid, tile_at, &epoch_shared);
+    if (threadIdx.x == 0) draw_tile(header, grid - 1, &block_shared, &epoch_shared);
     __syncthreads();
     status.epoch = epoch_shared;
+    const unsigned b = block_shared, rounds = (tiles - b + grid - 1) / grid;
 #if BULK_COPY_AVAILABLE
     if (!looker && lane == 0)
-        for (unsigned s = 0; s < stages; s++) ring_fill<T>(ring, full, s, tile_at[s], in, tiles, n, tile_elems, aligned);
+        for (unsigned s = 0; s < stages; s++) ring_fill<T>(ring, full, s, b + s * grid, in, tiles, n, tile_elems, aligned);
 #endif
     T carry = Op::template identity<T>(); /* look-ahead warp: everything through the previous tile */
 
-    for (int i = -(int)ahead; i < 0 || tile_at[(unsigned)i % TILE_SLOTS] < tiles; i++) {
-        /* Rounds r and q's tiles are read from tile_at at each use, not kept:
-         * f64 x 32 is at its register cap (168: 288 threads, one block). */
-        const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i;
+    for (int i = -(int)ahead; i < (int)rounds; i++) {
+        const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid;
         T x[R][VEC], off[R], fold;
-        /* Round r + stages + 1's tile, drawn now by the look-ahead warp's lane 0
-         * and kept at the barrier: the draw's L2 round trip overlaps its fold
-         * (a data warp would hold it in a register beside its rows). */
-        const bool drawer = i >= 0 && looker && lane == 0;
-        unsigned drawn = NO_TILE;
-        if (drawer && tile_at[(r + stages) % TILE_SLOTS] < tiles) drawn = draw_next_tile(header, stages, grid);
         if (!looker) {
             if (i >= 0) {
-                ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, tile_at[r % TILE_SLOTS], in, tiles, n, tile_elems,
-                                         aligned);
+                ring_rows<T, Op, R, VEC>(x, ring, full, stages, r, t, in, tiles, n, tile_elems, aligned);
 #if BULK_COPY_AVAILABLE
                 __syncwarp(); /* every lane's rows are read before the copy engine overwrites them */
                 if (lane == 0) {
                     bulk_reuse_fence();
-                    ring_fill<T>(ring, full, r % stages, tile_at[(r + stages) % TILE_SLOTS], in, tiles, n,
-                                 tile_elems, aligned);
+                    ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
                 }
 #endif
             }
-            if (tile_at[q % TILE_SLOTS] < tiles) {
-                T a = ring_fold<T, Op, R, VEC>(ring, full, stages, q, tile_at[q % TILE_SLOTS], in, tiles, n,
-                                               tile_elems, aligned);
+            if (q < rounds) {
+                T a = ring_fold<T, Op, R, VEC>(ring, full, stages, q, b + q * grid, in, tiles, n, tile_elems, aligned);
                 a = warp_reduce_all<T, Op>(a);
                 if (lane == 0) ahead_totals[warp] = a;
             }
@@ -278,26 +221,22 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
                 if (lane == 0) warp_totals[warp] = total;
             }
         } else if (i >= 0) {
-            const unsigned from = r ? tile_at[(r - 1) % TILE_SLOTS] + 1 : 0;
-            fold = lookahead_fold<lookahead_lane_k<T, C>::K, T, Op>(status, from, tile_at[r % TILE_SLOTS], backoff_ns);
+            fold = lookahead_fold<lookahead_lane_k<T, C>::K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
         }
-        if (drawer) tile_at[(r + stages + 1) % TILE_SLOTS] = drawn;
         __syncthreads();
         if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
             if (i >= 0) tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
-            if (tile_at[q % TILE_SLOTS] < tiles) publish_ahead<T, Op>(status, tile_at[q % TILE_SLOTS], ahead_totals, warps);
+            if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
         } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);
         }
         __syncthreads();
         if (!looker && i >= 0) {
-            const unsigned t = tile_at[r % TILE_SLOTS];
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
             rows_store<T, R, VEC>(out + seg, x, seg < n ? n - seg : 0, ring_tile(t, tiles, n, tile_elems, aligned));
         }
     }
-    finish_draws(header, grid);
 }
 
 /* ---- launcher ------------------------------------------------------------ */
@@ -305,7 +244,7 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
 static size_t tile_of(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0]; }
 static size_t tiles_of(const kernel_args *a) { return ceil_div(a->n, tile_of(a)); }
 
-/* The header (block counter and epoch, blocks done, tile counter), then the aggregate words: one
+/* The header word (block counter and epoch), then the aggregate words: one
  * per tile per 4 bytes of the type. */
 static size_t words_offset(void) { return WORKSPACE_ALIGN; }
 static size_t workspace(const kernel_args *a)
