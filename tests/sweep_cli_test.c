@@ -398,8 +398,6 @@ static size_t count_groups(const sweep_plan *p)
     return groups;
 }
 
-/* The timing's two stages add up to the timing the estimate prints: every
- * configuration screened, a share of them refined; with --screen 0, one stage. */
 /* The default experiment's plan. */
 static void default_plan(experiment *e, sweep_plan *p)
 {
@@ -407,6 +405,8 @@ static void default_plan(experiment *e, sweep_plan *p)
     assert_int_equal(plan_build(e, p, err, sizeof err), 0);
 }
 
+/* The timing's two stages add up to the timing the estimate prints: every
+ * configuration screened, a share of them refined; with --screen 0, one stage. */
 static void test_timing_stages(void **state)
 {
     (void)state;
