@@ -25,7 +25,9 @@
  *     its window published instead of waiting on the others' previous round;
  *   - a look-ahead warp beside the data warps: it folds the round's window
  *     while they load and scan, then hands out the prefixes and publishes,
- *     between two barriers;
+ *     between two barriers. 8-byte types take two look-ahead warps, a round
+ *     each in turn: a fold is an L2 round trip or more (1.4-5 us under the
+ *     data's load), and one warp's fold was the round's critical path;
  *   - the tile in registers as in scan_lookback_vectorized (kernels/scan_rows.cuh:
  *     warp rows of 16-byte vectors, read from the stage without bank
  *     conflicts), 16-byte stores from registers;
@@ -68,6 +70,32 @@ static const size_t ring_bytes = 96 * 1024;
 template <typename T, unsigned C> struct lookahead_lane_k {
     static const unsigned K = LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS / (sizeof(T) == 8 && C <= 16 ? 2 : 1);
 };
+/* Look-ahead warps per block (policy). One for 4-byte types; two for 8-byte
+ * types, which take rounds in turn, so a fold has a round more to land and
+ * the data warps do not wait at the first barrier. Measured (JOURNAL §6, "Two
+ * look-ahead warps taking rounds in turn"; same card, alternating processes,
+ * % of cudaMemcpy at 2^27): f64 256 x 16 from 83.9 to 91.6 on an H200 (the
+ * best f64 configuration had been 128 x 32, 90.4 there) and from 94.7 to
+ * 97.4 on an H100; f32 256 x 32 loses 2.6 and 1.8 with two, so keeps one. */
+template <typename T> struct lookahead_warps {
+    static const unsigned N = sizeof(T) == 8 ? 2 : 1;
+};
+template <typename T> __device__ inline unsigned data_warps() { return (blockDim.x >> 5) - lookahead_warps<T>::N; }
+
+/* Round i's two barriers between the data warps and its look-ahead warp:
+ * the data warps' totals are in (1), the prefixes are out (2). With one
+ * look-ahead warp they are the block's barrier; with two, named barriers of
+ * n threads, 1 + i % 2 and 3 + i % 2, where the data warps only arrive at
+ * the first and the look-ahead warp only arrives at the second. */
+__device__ inline void named_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+__device__ inline void named_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
+template <unsigned LW> __device__ inline void round_barrier(unsigned which, bool looker, unsigned p, unsigned n)
+{
+    if (LW == 1) __syncthreads();
+    else if (looker == (which == 1)) named_sync(which * 2 - 1 + p, n);
+    else named_arrive(which * 2 - 1 + p, n);
+}
+
 /* Rounds a block publishes ahead of the round it scans (at most stages - 1),
  * and the look-ahead's pause between two polls of a tile not yet published. */
 static const unsigned publish_ahead_rounds = 2;
@@ -88,7 +116,7 @@ __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, u
                                  unsigned tiles, size_t n, size_t tile_elems, int aligned)
 {
 #if BULK_COPY_AVAILABLE
-    const unsigned warp = threadIdx.x >> 5, warps = (blockDim.x >> 5) - 1;
+    const unsigned warp = threadIdx.x >> 5, warps = data_warps<T>();
     const size_t seg_elems = tile_elems / warps, at = s * tile_elems + warp * seg_elems;
     if (ring_tile(t, tiles, n, tile_elems, aligned))
         bulk_load(ring + at, in + (size_t)t * tile_elems + warp * seg_elems, (unsigned)(seg_elems * sizeof(T)),
@@ -132,7 +160,7 @@ __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long lo
     const size_t seg = (size_t)t * tile_elems + warp_offset;
 #if BULK_COPY_AVAILABLE
     if (ring_tile(t, tiles, n, tile_elems, aligned)) {
-        bulk_wait(&bar[(r % stages) * ((blockDim.x >> 5) - 1) + (threadIdx.x >> 5)], (r / stages) & 1u);
+        bulk_wait(&bar[(r % stages) * data_warps<T>() + (threadIdx.x >> 5)], (r / stages) & 1u);
         rows_load<T, Op, R, VEC>(x, ring + (r % stages) * tile_elems + warp_offset, tile_elems, true);
         return;
     }
@@ -150,34 +178,38 @@ __device__ inline T ring_fold(const T *ring, unsigned long long *bar, unsigned s
     const size_t seg = (size_t)t * tile_elems + warp_offset;
 #if BULK_COPY_AVAILABLE
     if (ring_tile(t, tiles, n, tile_elems, aligned)) {
-        bulk_wait(&bar[(q % stages) * ((blockDim.x >> 5) - 1) + (threadIdx.x >> 5)], (q / stages) & 1u);
+        bulk_wait(&bar[(q % stages) * data_warps<T>() + (threadIdx.x >> 5)], (q / stages) & 1u);
         return rows_fold<T, Op, R, VEC>(ring + (q % stages) * tile_elems + warp_offset, tile_elems, true);
     }
 #endif
     return rows_fold<T, Op, R, VEC>(in + seg, seg < n ? n - seg : 0, false);
 }
 
-/* Blocks of `warps` data warps and one look-ahead warp (the last). Iteration
+/* Blocks of `warps` data warps and LW look-ahead warps (the last). Iteration
  * i: each data warp takes its rows of round i into registers and at once
  * refills their place with round i + stages (so a copy has a whole round to
  * land), folds its rows of round i + ahead and scans round i; the look-ahead
  * warp meanwhile folds round i's window of aggregates, published `ahead`
  * rounds earlier, so its L2 round trip overlaps the data warps' work; between
- * the two barriers it hands out the prefixes and publishes round i + ahead. */
+ * the two barriers it hands out the prefixes and publishes round i + ahead.
+ * With two look-ahead warps, warp warps + i % 2 takes round i and the carry
+ * goes from one to the other through shared memory, ordered by the data
+ * warps' barriers between. */
 template <typename T, typename Op, unsigned C>
-__global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks of 256 + 32 per SM, but f64 x 32 */
+__global__ void __launch_bounds__(256 + 32 * lookahead_warps<T>::N, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks per SM, but f64 x 32 */
     scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
                                int exclusive, int aligned, aggregate_words<T> status, unsigned long long *header,
                                unsigned backoff_ns)
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
-    __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32];
+    const unsigned LW = lookahead_warps<T>::N;
+    __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32], carry_shared;
     __shared__ unsigned block_shared, epoch_shared;
     __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES * RING_MAX_DATA_WARPS];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
-    const unsigned warps = (blockDim.x >> 5) - 1; /* data warps */
-    const bool looker = warp == warps;
+    const unsigned warps = data_warps<T>(), sync_threads = (warps + 1) * 32;
+    const bool looker = LW == 1 ? warp == warps : warp >= warps;
     const size_t tile_elems = (size_t)warps * 32 * C;
 #if BULK_COPY_AVAILABLE
     if (threadIdx.x == 0) { /* shared memory only: overlaps the kernel before */
@@ -195,10 +227,11 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
     if (!looker && lane == 0)
         for (unsigned s = 0; s < stages; s++) ring_fill<T>(ring, full, s, b + s * grid, in, tiles, n, tile_elems, aligned);
 #endif
-    T carry = Op::template identity<T>(); /* look-ahead warp: everything through the previous tile */
+    T carry = Op::template identity<T>(); /* one look-ahead warp: everything through the previous tile */
 
     for (int i = -(int)ahead; i < (int)rounds; i++) {
-        const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid;
+        const unsigned q = (unsigned)(i + (int)ahead), r = (unsigned)i, t = b + r * grid, p = (unsigned)i % LW;
+        if (LW > 1 && looker && warp - warps != p) continue; /* the other look-ahead warp's round */
         T x[R][VEC], off[R], fold;
         if (!looker) {
             if (i >= 0) {
@@ -223,14 +256,18 @@ __global__ void __launch_bounds__(288, sizeof(T) * C <= 128 ? 2 : 1) /* two bloc
         } else if (i >= 0) {
             fold = lookahead_fold<lookahead_lane_k<T, C>::K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
         }
-        __syncthreads();
+        round_barrier<LW>(1, looker, p, sync_threads);
         if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
-            if (i >= 0) tile_prefix_ahead<T, Op>(fold, &carry, warp_totals, warp_prefix, warps);
+            /* with two, the carry is the other look-ahead warp's, a round before */
+            T c = LW == 1 ? carry : i > 0 ? carry_shared : Op::template identity<T>();
+            if (i >= 0) tile_prefix_ahead<T, Op>(fold, &c, warp_totals, warp_prefix, warps);
+            if (LW == 1) carry = c;
+            else if (lane == 0) carry_shared = c;
             if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
         } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);
         }
-        __syncthreads();
+        round_barrier<LW>(2, looker, p, sync_threads);
         if (!looker && i >= 0) {
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
@@ -269,7 +306,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     unsigned stages = bulk_ring_stages(ring_bytes, tile_of(a) * sizeof(T), RING_MAX_STAGES);
     size_t smem = stages * tile_of(a) * sizeof(T);
     RETURN_IF_ERROR(smem_opt_in((const void *)kernel, smem));
-    unsigned threads = a->block_dim + 32; /* the data warps and the look-ahead warp */
+    unsigned threads = a->block_dim + 32 * lookahead_warps<T>::N; /* the data warps and the look-ahead warps */
     unsigned grid = resident_grid((const void *)kernel, threads, smem);
     if (grid == 0) return cudaErrorInvalidConfiguration;
     if (grid > tiles) grid = (unsigned)tiles;
