@@ -25,9 +25,10 @@
  *     its window published instead of waiting on the others' previous round;
  *   - a look-ahead warp beside the data warps: it folds the round's window
  *     while they load and scan, then hands out the prefixes and publishes,
- *     between two barriers. 8-byte types take two look-ahead warps, a round
- *     each in turn: a fold is an L2 round trip or more (1.4-5 us under the
- *     data's load), and one warp's fold was the round's critical path;
+ *     between two barriers. 8-byte types at 8 or 16 items per thread take
+ *     two look-ahead warps, a round each in turn: a fold is an L2 round trip
+ *     or more (1.4-5 us under the data's load), and with one warp it was the
+ *     short rounds' critical path;
  *   - the tile in registers as in scan_lookback_vectorized (kernels/scan_rows.cuh:
  *     warp rows of 16-byte vectors, read from the stage without bank
  *     conflicts), 16-byte stores from registers;
@@ -70,17 +71,22 @@ static const size_t ring_bytes = 96 * 1024;
 template <typename T, unsigned C> struct lookahead_lane_k {
     static const unsigned K = LOOKAHEAD_WINDOW_K / aggregate_words<T>::WORDS / (sizeof(T) == 8 && C <= 16 ? 2 : 1);
 };
-/* Look-ahead warps per block (policy). One for 4-byte types; two for 8-byte
- * types, which take rounds in turn, so a fold has a round more to land and
- * the data warps do not wait at the first barrier. Measured (JOURNAL §6, "Two
- * look-ahead warps taking rounds in turn"; same card, alternating processes,
- * % of cudaMemcpy at 2^27): f64 256 x 16 from 83.9 to 91.6 on an H200 (the
- * best f64 configuration had been 128 x 32, 90.4 there) and from 94.7 to
- * 97.4 on an H100; f32 256 x 32 loses 2.6 and 1.8 with two, so keeps one. */
-template <typename T> struct lookahead_warps {
-    static const unsigned N = sizeof(T) == 8 ? 2 : 1;
+/* Look-ahead warps per block (policy, by type and items per thread C). Two
+ * for 8-byte types at C <= 16, which take rounds in turn: a fold has a round
+ * more to land and the data warps do not wait at the first barrier. One
+ * elsewhere. Measured (JOURNAL §6, "Two look-ahead warps taking rounds in
+ * turn"; one card, old and new builds in one call): f64 256 x 16 8-10 %
+ * faster at 2^26-2^33 on an H200 and now the fastest f64 configuration,
+ * 128 x 16 33-36 %; f64 128 x 32 16 % slower with two (it spills 32 bytes)
+ * and 256 x 32 6-9 %, f32 256 x 32 2.6 points of cudaMemcpy, so those keep
+ * one. */
+template <typename T, unsigned C> struct lookahead_warps {
+    static const unsigned N = sizeof(T) == 8 && C <= 16 ? 2 : 1;
 };
-template <typename T> __device__ inline unsigned data_warps() { return (blockDim.x >> 5) - lookahead_warps<T>::N; }
+template <typename T, unsigned C> __device__ inline unsigned data_warps()
+{
+    return (blockDim.x >> 5) - lookahead_warps<T, C>::N;
+}
 
 /* Round i's two barriers between the data warps and its look-ahead warp:
  * the data warps' totals are in (1), the prefixes are out (2). With one
@@ -111,12 +117,12 @@ __device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t ti
  * comes through the ring. Each warp reads only its own segment of a stage, so
  * each segment has its own copy and barrier (bar[s * warps + w]): a warp
  * refills as soon as its rows are in registers, waiting for no other warp. */
-template <typename T>
+template <typename T, unsigned C>
 __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, unsigned t, const T *in,
                                  unsigned tiles, size_t n, size_t tile_elems, int aligned)
 {
 #if BULK_COPY_AVAILABLE
-    const unsigned warp = threadIdx.x >> 5, warps = data_warps<T>();
+    const unsigned warp = threadIdx.x >> 5, warps = data_warps<T, C>();
     const size_t seg_elems = tile_elems / warps, at = s * tile_elems + warp * seg_elems;
     if (ring_tile(t, tiles, n, tile_elems, aligned))
         bulk_load(ring + at, in + (size_t)t * tile_elems + warp * seg_elems, (unsigned)(seg_elems * sizeof(T)),
@@ -160,7 +166,7 @@ __device__ inline void ring_rows(T (&x)[R][VEC], const T *ring, unsigned long lo
     const size_t seg = (size_t)t * tile_elems + warp_offset;
 #if BULK_COPY_AVAILABLE
     if (ring_tile(t, tiles, n, tile_elems, aligned)) {
-        bulk_wait(&bar[(r % stages) * data_warps<T>() + (threadIdx.x >> 5)], (r / stages) & 1u);
+        bulk_wait(&bar[(r % stages) * data_warps<T, R * VEC>() + (threadIdx.x >> 5)], (r / stages) & 1u);
         rows_load<T, Op, R, VEC>(x, ring + (r % stages) * tile_elems + warp_offset, tile_elems, true);
         return;
     }
@@ -178,7 +184,7 @@ __device__ inline T ring_fold(const T *ring, unsigned long long *bar, unsigned s
     const size_t seg = (size_t)t * tile_elems + warp_offset;
 #if BULK_COPY_AVAILABLE
     if (ring_tile(t, tiles, n, tile_elems, aligned)) {
-        bulk_wait(&bar[(q % stages) * data_warps<T>() + (threadIdx.x >> 5)], (q / stages) & 1u);
+        bulk_wait(&bar[(q % stages) * data_warps<T, R * VEC>() + (threadIdx.x >> 5)], (q / stages) & 1u);
         return rows_fold<T, Op, R, VEC>(ring + (q % stages) * tile_elems + warp_offset, tile_elems, true);
     }
 #endif
@@ -196,19 +202,19 @@ __device__ inline T ring_fold(const T *ring, unsigned long long *bar, unsigned s
  * goes from one to the other through shared memory, ordered by the data
  * warps' barriers between. */
 template <typename T, typename Op, unsigned C>
-__global__ void __launch_bounds__(256 + 32 * lookahead_warps<T>::N, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks per SM, but f64 x 32 */
+__global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T) * C <= 128 ? 2 : 1) /* two blocks an SM, but f64 x 32 */
     scan_lookahead_bulk_kernel(const T *in, T *out, size_t n, unsigned tiles, unsigned stages, unsigned ahead,
                                int exclusive, int aligned, aggregate_words<T> status, unsigned long long *header,
                                unsigned backoff_ns)
 {
     const unsigned VEC = sizeof(typename vec16<T>::type) / sizeof(T), R = C / VEC;
-    const unsigned LW = lookahead_warps<T>::N;
+    const unsigned LW = lookahead_warps<T, C>::N;
     __shared__ T warp_totals[32], ahead_totals[32], warp_prefix[32], carry_shared;
     __shared__ unsigned block_shared, epoch_shared;
     __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES * RING_MAX_DATA_WARPS];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
-    const unsigned warps = data_warps<T>(), sync_threads = (warps + 1) * 32;
+    const unsigned warps = data_warps<T, C>(), sync_threads = (warps + 1) * 32;
     const bool looker = LW == 1 ? warp == warps : warp >= warps;
     const size_t tile_elems = (size_t)warps * 32 * C;
 #if BULK_COPY_AVAILABLE
@@ -225,7 +231,7 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T>::N, sizeof(T) * 
     const unsigned b = block_shared, rounds = (tiles - b + grid - 1) / grid;
 #if BULK_COPY_AVAILABLE
     if (!looker && lane == 0)
-        for (unsigned s = 0; s < stages; s++) ring_fill<T>(ring, full, s, b + s * grid, in, tiles, n, tile_elems, aligned);
+        for (unsigned s = 0; s < stages; s++) ring_fill<T, C>(ring, full, s, b + s * grid, in, tiles, n, tile_elems, aligned);
 #endif
     T carry = Op::template identity<T>(); /* one look-ahead warp: everything through the previous tile */
 
@@ -240,7 +246,7 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T>::N, sizeof(T) * 
                 __syncwarp(); /* every lane's rows are read before the copy engine overwrites them */
                 if (lane == 0) {
                     bulk_reuse_fence();
-                    ring_fill<T>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
+                    ring_fill<T, C>(ring, full, r % stages, t + stages * grid, in, tiles, n, tile_elems, aligned);
                 }
 #endif
             }
@@ -306,7 +312,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     unsigned stages = bulk_ring_stages(ring_bytes, tile_of(a) * sizeof(T), RING_MAX_STAGES);
     size_t smem = stages * tile_of(a) * sizeof(T);
     RETURN_IF_ERROR(smem_opt_in((const void *)kernel, smem));
-    unsigned threads = a->block_dim + 32 * lookahead_warps<T>::N; /* the data warps and the look-ahead warps */
+    unsigned threads = a->block_dim + 32 * lookahead_warps<T, C>::N; /* the data warps and the look-ahead warps */
     unsigned grid = resident_grid((const void *)kernel, threads, smem);
     if (grid == 0) return cudaErrorInvalidConfiguration;
     if (grid > tiles) grid = (unsigned)tiles;
