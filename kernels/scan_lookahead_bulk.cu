@@ -77,9 +77,9 @@ template <typename T, unsigned C> struct lookahead_lane_k {
  * elsewhere. Measured (JOURNAL §6, "Two look-ahead warps taking rounds in
  * turn"; one card, old and new builds in one call): f64 256 x 16 8-10 %
  * faster at 2^26-2^33 on an H200 and now the fastest f64 configuration,
- * 128 x 16 33-36 %; f64 128 x 32 16 % slower with two (it spills 32 bytes)
- * and 256 x 32 6-9 %, f32 256 x 32 2.6 points of cudaMemcpy, so those keep
- * one. */
+ * 128 x 16 30-36 %; with two, f64 128 x 32 was 16-17 % slower (it spilled
+ * 32 bytes), 256 x 32 5-9 % and f32 256 x 32 2.6 points of cudaMemcpy, so
+ * those keep one. */
 template <typename T, unsigned C> struct lookahead_warps {
     static const unsigned N = sizeof(T) == 8 && C <= 16 ? 2 : 1;
 };
