@@ -8,7 +8,9 @@
 #   ncu ... --section WarpStateStats --section SourceCounters -o REP bin/sweep ...
 #   ncu --import REP.ncu-rep --page source --csv --print-source sass > K-sass.csv
 # (.gz taken as well). BLOCK is the scan's block dim (its data threads; the
-# look-ahead warp is one more).
+# look-ahead warp is one more). Only for launches with one look-ahead warp: f64
+# (8-byte types) at 8 or 16 items per thread has two, each taking every other
+# round between named barriers, which this split does not model.
 #
 # How the instructions are told apart: in the main loop every warp of a block runs
 # the same number of iterations (the two barriers run most often are the loop's),
