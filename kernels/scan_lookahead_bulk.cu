@@ -214,7 +214,8 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T)
     __shared__ __align__(8) unsigned long long full[RING_MAX_STAGES * RING_MAX_DATA_WARPS];
     T *ring = shared_array<T>();
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, grid = gridDim.x;
-    const unsigned warps = data_warps<T, C>(), sync_threads = (warps + 1) * 32;
+    const unsigned warps = data_warps<T, C>(), round_threads = (warps + 1) * 32; /* at a round barrier */
+    /* with one look-ahead warp the two tests agree; warp == warps is the code measured there */
     const bool looker = LW == 1 ? warp == warps : warp >= warps;
     const size_t tile_elems = (size_t)warps * 32 * C;
 #if BULK_COPY_AVAILABLE
@@ -262,7 +263,7 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T)
         } else if (i >= 0) {
             fold = lookahead_fold<lookahead_lane_k<T, C>::K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
         }
-        round_barrier<LW>(1, looker, p, sync_threads);
+        round_barrier<LW>(1, looker, p, round_threads);
         if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
             /* with two, the carry is the other look-ahead warp's, a round before */
             T c = LW == 1 ? carry : i > 0 ? carry_shared : Op::template identity<T>();
@@ -273,7 +274,7 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T)
         } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);
         }
-        round_barrier<LW>(2, looker, p, sync_threads);
+        round_barrier<LW>(2, looker, p, round_threads);
         if (!looker && i >= 0) {
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
