@@ -1,0 +1,79 @@
+#!/usr/bin/python3
+"""Reads rates.csv files (driver/rates.cu) and prints, per file:
+- each copy's time as % of cudaMemcpy in the same rep (geometric mean over reps);
+- ticket: tiles per SM (its two blocks) as a share of the mean, min and max,
+  and how alike two reps are (correlation of the per-SM counts across SMs);
+- fixed: per-SM rate (tiles over the block's own time), its min over the mean,
+  the spread of the blocks' end times, and the correlation of the per-SM
+  rates with ticket's counts (are the same SMs slow in both orders);
+- the fixed copy predicted from ticket alone: every block with the same
+  tiles ends when the slowest SM does, time = mean(k) / min(k) of ticket's
+  (per SM, averaged over reps), against the fixed copy measured.
+Usage: analyze.py rates.csv [...]"""
+import csv
+import sys
+from collections import defaultdict
+
+import numpy as np
+
+
+def load(path):
+    launch, blocks = {}, defaultdict(list)
+    for row in csv.DictReader(open(path)):
+        key = (int(row["rep"]), row["kernel"])
+        if row["block"] == "-1":
+            launch[key] = float(row["us"])
+        else:
+            blocks[key].append((int(row["smid"]), int(row["tiles"]), int(row["t0_ns"]), int(row["t1_ns"])))
+    return launch, blocks
+
+
+def per_sm(recs, value):
+    """Sum (value 'tiles') or mean rate ('rate', tiles per ns) of each SM's blocks."""
+    acc = defaultdict(list)
+    for sm, tiles, t0, t1 in recs:
+        acc[sm].append(tiles if value == "tiles" else tiles / max(t1 - t0, 1))
+    return {sm: (sum(v) if value == "tiles" else float(np.mean(v))) for sm, v in acc.items()}
+
+
+def gmean(x):
+    return float(np.exp(np.mean(np.log(x))))
+
+
+def report(path):
+    launch, blocks = load(path)
+    reps = sorted({r for r, _ in launch})
+    print(f"== {path}: {len(reps)} reps")
+    for k in ("fixed", "ticket"):
+        pct = [100 * launch[(r, "memcpy")] / launch[(r, k)] for r in reps]
+        print(f"{k:7s} % of memcpy: {gmean(pct):6.2f} (reps {min(pct):.2f}-{max(pct):.2f})")
+    sms = sorted(per_sm(blocks[(reps[0], "ticket")], "tiles"))
+    tick = np.array([[per_sm(blocks[(r, "ticket")], "tiles")[s] for s in sms] for r in reps], float)
+    fix = np.array([[per_sm(blocks[(r, "fixed")], "rate")[s] for s in sms] for r in reps], float)
+    rel = tick / tick.mean(axis=1, keepdims=True)
+    print(f"ticket  tiles an SM / mean: min {rel.min(axis=1).mean():.4f} p5 {np.percentile(rel, 5, axis=1).mean():.4f}"
+          f" max {rel.max(axis=1).mean():.4f} (per rep, averaged); cv {rel.std(axis=1).mean():.4f}")
+    if len(reps) > 1:
+        cc = [np.corrcoef(tick[i], tick[j])[0, 1] for i in range(len(reps)) for j in range(i + 1, len(reps))]
+        print(f"ticket  per-SM counts, rep against rep: correlation median {np.median(cc):.3f}")
+    avg = rel.mean(axis=0)
+    print(f"ticket  averaged over reps: min {avg.min():.4f} max {avg.max():.4f}; slowest SMs {[sms[i] for i in np.argsort(avg)[:6]]}")
+    frel = fix / fix.mean(axis=1, keepdims=True)
+    ends = [np.array([t1 for _, _, _, t1 in blocks[(r, "fixed")]], float) for r in reps]
+    spread = np.mean([e.min() / e.max() for e in ends]), np.mean([np.median(e) / e.max() for e in ends])
+    print(f"fixed   rate an SM / mean: min {frel.min(axis=1).mean():.4f} max {frel.max(axis=1).mean():.4f};"
+          f" first end / last {spread[0]:.4f}, median end / last {spread[1]:.4f}")
+    cc = [np.corrcoef(tick[i], fix[i])[0, 1] for i in range(len(reps))]
+    print(f"fixed   rate against ticket's count, same SM: correlation median {np.median(cc):.3f}")
+    # Prediction from ticket: the fixed copy takes mean/min of ticket's per-SM rate
+    # (per rep, and with the rates averaged over reps: the SMs' lasting part).
+    t_pct = gmean([100 * launch[(r, "memcpy")] / launch[(r, "ticket")] for r in reps])
+    f_pct = gmean([100 * launch[(r, "memcpy")] / launch[(r, "fixed")] for r in reps])
+    pred_rep = gmean([100 * launch[(r, "memcpy")] / launch[(r, "ticket")] * rel[i].min() for i, r in enumerate(reps)])
+    pred_avg = t_pct * avg.min()
+    print(f"predicted fixed % of memcpy from ticket: {pred_rep:.2f} (each rep's slowest SM), {pred_avg:.2f}"
+          f" (slowest SM over reps); measured {f_pct:.2f}")
+
+
+for p in sys.argv[1:]:
+    report(p)
