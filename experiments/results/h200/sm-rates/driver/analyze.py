@@ -3,9 +3,10 @@
 - each copy's time as % of cudaMemcpy in the same rep (geometric mean over reps);
 - ticket: tiles per SM (its two blocks) as a share of the mean, min and max,
   and how alike two reps are (correlation of the per-SM counts across SMs);
-- fixed: per-SM rate (tiles over the block's own time), its min over the mean,
-  the spread of the blocks' end times, and the correlation of the per-SM
-  rates with ticket's counts (are the same SMs slow in both orders);
+- fixed and lockstep: per-SM rate (tiles over the block's own time), its min
+  and max over the mean, the spread of the blocks' end times, and the
+  correlation of the per-SM rates with ticket's counts (are the same SMs
+  slow in both orders);
 - the fixed copy predicted from ticket alone: every block with the same
   tiles ends when the slowest SM does, time = mean(k) / min(k) of ticket's
   (per SM, averaged over reps), against the fixed copy measured.
@@ -44,12 +45,12 @@ def report(path):
     launch, blocks = load(path)
     reps = sorted({r for r, _ in launch})
     print(f"== {path}: {len(reps)} reps")
-    for k in ("fixed", "ticket"):
+    kernels = [k for k in ("fixed", "ticket", "lockstep") if (reps[0], k) in launch]
+    for k in kernels:
         pct = [100 * launch[(r, "memcpy")] / launch[(r, k)] for r in reps]
         print(f"{k:7s} % of memcpy: {gmean(pct):6.2f} (reps {min(pct):.2f}-{max(pct):.2f})")
     sms = sorted(per_sm(blocks[(reps[0], "ticket")], "tiles"))
     tick = np.array([[per_sm(blocks[(r, "ticket")], "tiles")[s] for s in sms] for r in reps], float)
-    fix = np.array([[per_sm(blocks[(r, "fixed")], "rate")[s] for s in sms] for r in reps], float)
     rel = tick / tick.mean(axis=1, keepdims=True)
     print(f"ticket  tiles an SM / mean: min {rel.min(axis=1).mean():.4f} p5 {np.percentile(rel, 5, axis=1).mean():.4f}"
           f" max {rel.max(axis=1).mean():.4f} (per rep, averaged); cv {rel.std(axis=1).mean():.4f}")
@@ -57,14 +58,19 @@ def report(path):
         cc = [np.corrcoef(tick[i], tick[j])[0, 1] for i in range(len(reps)) for j in range(i + 1, len(reps))]
         print(f"ticket  per-SM counts, rep against rep: correlation median {np.median(cc):.3f}")
     avg = rel.mean(axis=0)
+    fast = avg > 1.1
+    print(f"ticket  {fast.sum()} SMs over 1.1 of the mean take {avg[fast].mean() if fast.any() else 0:.4f} each,"
+          f" the other {(~fast).sum()} {avg[~fast].mean():.4f}; fast SMs {[sms[i] for i in np.flatnonzero(fast)]}")
     print(f"ticket  averaged over reps: min {avg.min():.4f} max {avg.max():.4f}; slowest SMs {[sms[i] for i in np.argsort(avg)[:6]]}")
-    frel = fix / fix.mean(axis=1, keepdims=True)
-    ends = [np.array([t1 for _, _, _, t1 in blocks[(r, "fixed")]], float) for r in reps]
-    spread = np.mean([e.min() / e.max() for e in ends]), np.mean([np.median(e) / e.max() for e in ends])
-    print(f"fixed   rate an SM / mean: min {frel.min(axis=1).mean():.4f} max {frel.max(axis=1).mean():.4f};"
-          f" first end / last {spread[0]:.4f}, median end / last {spread[1]:.4f}")
-    cc = [np.corrcoef(tick[i], fix[i])[0, 1] for i in range(len(reps))]
-    print(f"fixed   rate against ticket's count, same SM: correlation median {np.median(cc):.3f}")
+    for k in [k for k in kernels if k != "ticket"]:
+        rate = np.array([[per_sm(blocks[(r, k)], "rate")[s] for s in sms] for r in reps], float)
+        frel = rate / rate.mean(axis=1, keepdims=True)
+        ends = [np.array([t1 for _, _, _, t1 in blocks[(r, k)]], float) for r in reps]
+        spread = np.mean([e.min() / e.max() for e in ends]), np.mean([np.median(e) / e.max() for e in ends])
+        cc = [np.corrcoef(tick[i], rate[i])[0, 1] for i in range(len(reps))]
+        print(f"{k:7s} rate an SM / mean: min {frel.min(axis=1).mean():.4f} max {frel.max(axis=1).mean():.4f};"
+              f" first end / last {spread[0]:.4f}, median end / last {spread[1]:.4f};"
+              f" correlation with ticket's count, same SM: {np.median(cc):.3f}")
     # Prediction from ticket: the fixed copy takes mean/min of ticket's per-SM rate
     # (per rep, and with the rates averaged over reps: the SMs' lasting part).
     t_pct = gmean([100 * launch[(r, "memcpy")] / launch[(r, "ticket")] for r in reps])

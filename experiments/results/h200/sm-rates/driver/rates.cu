@@ -5,6 +5,8 @@
  * block barriers a round, 8 data warps + 1 idle warp, two blocks an SM):
  *   fixed   block b takes tiles b, b + G, b + 2G, ... (ring_regs3, the scan's order)
  *   ticket  each block takes its next tile from a global counter (ring_ticket3)
+ *   lockstep  fixed, its blocks held within two rounds of each other as the
+ *           scan's look-ahead holds them (below)
  * Each block records its SM, the tiles it copied and the global timer at its
  * start and end. With tickets a block's count is its rate; with fixed tiles
  * every block has the same count, and its end time is its rate. cudaMemcpy of
@@ -153,6 +155,65 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
 #endif
 }
 
+/* ring_fixed held in step as the scan's look-ahead holds its blocks: warp
+ * WARPS (idle in the copies) takes the look-ahead's place. Before round r's
+ * second barrier it waits until every block has passed its iteration r - 2
+ * (the scan's window: aggregates published AHEAD rounds before their tile's
+ * scan), and then counts its own iteration; the data warps wait for round
+ * r + AHEAD's copy to land before the first barrier, as the scan's data warps
+ * fold that round's tile there. Nothing is added: the bytes only move. */
+#define AHEAD 2
+__global__ void __launch_bounds__(WARPS * 32 + 32, 2)
+    ring_lockstep(const char *in, char *out, unsigned tiles, unsigned *tickets, block_rec *rec)
+{
+#if BULK_COPY_AVAILABLE
+    __shared__ __align__(8) unsigned long long full[STAGES * WARPS];
+    char *ring = shared_array<char>();
+    const unsigned long long t0 = global_ns();
+    const unsigned w = threadIdx.x >> 5, lane = threadIdx.x & 31, b = blockIdx.x, grid = gridDim.x;
+    const unsigned rounds = (tiles - b + grid - 1) / grid;
+    unsigned *progress = &tickets[2];
+    if (threadIdx.x == 0) {
+        for (unsigned s = 0; s < STAGES * WARPS; s++) bulk_barrier_init(&full[s]);
+        bulk_barrier_init_fence();
+    }
+    __syncthreads();
+    if (lane == 0 && w < WARPS)
+        for (unsigned s = 0; s < STAGES; s++) segment_fill(ring, full, s, b + s * grid, in, tiles);
+    for (unsigned r = 0; r < rounds; r++) {
+        int x[BYTES / 16][4];
+        const unsigned s = r % STAGES, q = r + AHEAD;
+        if (w < WARPS) {
+            bulk_wait(&full[s * WARPS + w], (r / STAGES) & 1u);
+            rows_load<int, op_sum, BYTES / 16, 4>(x, (const int *)(ring + s * TILE_BYTES + w * 32 * BYTES), 0, true);
+            __syncwarp();
+            if (lane == 0) {
+                bulk_reuse_fence();
+                segment_fill(ring, full, s, b + (r + STAGES) * grid, in, tiles);
+            }
+            if (q < rounds) bulk_wait(&full[(q % STAGES) * WARPS + w], (q / STAGES) & 1u);
+        } else if (lane == 0 && r >= AHEAD) {
+            const unsigned need = (r - AHEAD + 1) * grid; /* every block past iteration r - AHEAD */
+            while (*(volatile unsigned *)progress < need) {
+            }
+        }
+        __syncthreads();
+        if (w == WARPS && lane == 0) atomicAdd(progress, 1u);
+        __syncthreads();
+        if (w >= WARPS) continue;
+        rows_store<int, BYTES / 16, 4>((int *)(out + (size_t)(b + r * grid) * TILE_BYTES + w * 32 * BYTES), x, 0, true);
+    }
+    record(rec, rounds, t0);
+    if (threadIdx.x == 0) { /* the last block resets the counters for the next launch */
+        __threadfence();
+        if (atomicAdd(&tickets[3], 1u) == gridDim.x - 1) {
+            tickets[2] = 0;
+            tickets[3] = 0;
+        }
+    }
+#endif
+}
+
 __global__ void fill(unsigned *p, size_t words)
 {
     for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < words; k += (size_t)gridDim.x * blockDim.x)
@@ -185,14 +246,14 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&in, bytes));
     CK(cudaMalloc(&out, bytes));
     CK(cudaMalloc(&flush, flush_bytes));
-    CK(cudaMalloc(&tickets, 8));
-    CK(cudaMemset(tickets, 0, 8));
+    CK(cudaMalloc(&tickets, 16));
+    CK(cudaMemset(tickets, 0, 16));
     CK(cudaMalloc(&bad, 8));
     fill<<<1024, 256>>>((unsigned *)in, bytes / 4);
-    const char *names[] = {"memcpy", "fixed", "ticket"};
-    ring_kernel kernels[] = {NULL, ring_fixed, ring_ticket};
+    const char *names[] = {"memcpy", "fixed", "ticket", "lockstep"};
+    ring_kernel kernels[] = {NULL, ring_fixed, ring_ticket, ring_lockstep};
     unsigned grid = 0;
-    for (int k = 1; k < 3; k++) {
+    for (int k = 1; k < 4; k++) {
         CK(smem_opt_in((const void *)kernels[k], RING_BYTES));
         grid = resident_grid((const void *)kernels[k], WARPS * 32 + 32, RING_BYTES);
     }
@@ -203,8 +264,8 @@ int main(int argc, char **argv)
     CK(cudaEventCreate(&e1));
     fprintf(csv, "rep,kernel,us,block,smid,tiles,t0_ns,t1_ns\n");
     for (unsigned rep = 0; rep <= reps; rep++) /* rep 0: warm-up, not written */
-        for (int j = 0; j < 3; j++) {
-            const int k = rep % 2 ? 2 - j : j; /* forward, then reversed */
+        for (int j = 0; j < 4; j++) {
+            const int k = rep % 2 ? 3 - j : j; /* forward, then reversed */
             CK(cudaMemsetAsync(flush, rep & 0xff, flush_bytes));
             CK(cudaMemsetAsync(out, 0, bytes));
             CK(cudaMemsetAsync(flush, (rep + 1) & 0xff, flush_bytes));
