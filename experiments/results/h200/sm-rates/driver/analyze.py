@@ -45,10 +45,10 @@ def report(path):
     launch, blocks = load(path)
     reps = sorted({r for r, _ in launch})
     print(f"== {path}: {len(reps)} reps")
-    kernels = [k for k in ("fixed", "ticket", "lockstep") if (reps[0], k) in launch]
+    kernels = [k for k in ("fixed", "ticket", "lockstep", "lockstep_words") if (reps[0], k) in launch]
     for k in kernels:
         pct = [100 * launch[(r, "memcpy")] / launch[(r, k)] for r in reps]
-        print(f"{k:7s} % of memcpy: {gmean(pct):6.2f} (reps {min(pct):.2f}-{max(pct):.2f})")
+        print(f"{k:14s} % of memcpy: {gmean(pct):6.2f} (reps {min(pct):.2f}-{max(pct):.2f})")
     sms = sorted(per_sm(blocks[(reps[0], "ticket")], "tiles"))
     tick = np.array([[per_sm(blocks[(r, "ticket")], "tiles")[s] for s in sms] for r in reps], float)
     rel = tick / tick.mean(axis=1, keepdims=True)
@@ -68,7 +68,7 @@ def report(path):
         ends = [np.array([t1 for _, _, _, t1 in blocks[(r, k)]], float) for r in reps]
         spread = np.mean([e.min() / e.max() for e in ends]), np.mean([np.median(e) / e.max() for e in ends])
         cc = [np.corrcoef(tick[i], rate[i])[0, 1] for i in range(len(reps))]
-        print(f"{k:7s} rate an SM / mean: min {frel.min(axis=1).mean():.4f} max {frel.max(axis=1).mean():.4f};"
+        print(f"{k:14s} rate an SM / mean: min {frel.min(axis=1).mean():.4f} max {frel.max(axis=1).mean():.4f};"
               f" first end / last {spread[0]:.4f}, median end / last {spread[1]:.4f};"
               f" correlation with ticket's count, same SM: {np.median(cc):.3f}")
     # Prediction from ticket: the fixed copy takes mean/min of ticket's per-SM rate

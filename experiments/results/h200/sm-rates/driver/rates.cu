@@ -6,7 +6,9 @@
  *   fixed   block b takes tiles b, b + G, b + 2G, ... (ring_regs3, the scan's order)
  *   ticket  each block takes its next tile from a global counter (ring_ticket3)
  *   lockstep  fixed, its blocks held within two rounds of each other as the
- *           scan's look-ahead holds them (below)
+ *           scan's look-ahead holds them, through one global counter (below)
+ *   lockstep_words  the same through a word a block, polled as the scan polls
+ *           its aggregates
  * Each block records its SM, the tiles it copied and the global timer at its
  * start and end. With tickets a block's count is its rate; with fixed tiles
  * every block has the same count, and its end time is its rate. cudaMemcpy of
@@ -163,6 +165,7 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
  * r + AHEAD's copy to land before the first barrier, as the scan's data warps
  * fold that round's tile there. Nothing is added: the bytes only move. */
 #define AHEAD 2
+#define MAX_POLL 16 /* words a lane polls: grids up to 512 blocks */
 __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
     ring_lockstep(const char *in, char *out, unsigned tiles, unsigned *tickets, block_rec *rec)
 {
@@ -214,6 +217,63 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
 #endif
 }
 
+/* lockstep with the scan's own traffic for its coupling: each block writes
+ * its count of iterations to a word of its own, and the idle warp's 32 lanes
+ * poll every block's word (the scan's fold polls the window's aggregates so)
+ * until blocks below b have passed iteration r - AHEAD and blocks above it
+ * iteration r - AHEAD - 1: the aggregates of every tile before b + r G. */
+__global__ void __launch_bounds__(WARPS * 32 + 32, 2)
+    ring_lockstep_words(const char *in, char *out, unsigned tiles, unsigned *words, block_rec *rec)
+{
+#if BULK_COPY_AVAILABLE
+    __shared__ __align__(8) unsigned long long full[STAGES * WARPS];
+    char *ring = shared_array<char>();
+    const unsigned long long t0 = global_ns();
+    const unsigned w = threadIdx.x >> 5, lane = threadIdx.x & 31, b = blockIdx.x, grid = gridDim.x;
+    const unsigned rounds = (tiles - b + grid - 1) / grid;
+    if (threadIdx.x == 0) {
+        for (unsigned s = 0; s < STAGES * WARPS; s++) bulk_barrier_init(&full[s]);
+        bulk_barrier_init_fence();
+    }
+    __syncthreads();
+    if (lane == 0 && w < WARPS)
+        for (unsigned s = 0; s < STAGES; s++) segment_fill(ring, full, s, b + s * grid, in, tiles);
+    for (unsigned r = 0; r < rounds; r++) {
+        int x[BYTES / 16][4];
+        const unsigned s = r % STAGES, q = r + AHEAD;
+        if (w < WARPS) {
+            bulk_wait(&full[s * WARPS + w], (r / STAGES) & 1u);
+            rows_load<int, op_sum, BYTES / 16, 4>(x, (const int *)(ring + s * TILE_BYTES + w * 32 * BYTES), 0, true);
+            __syncwarp();
+            if (lane == 0) {
+                bulk_reuse_fence();
+                segment_fill(ring, full, s, b + (r + STAGES) * grid, in, tiles);
+            }
+            if (q < rounds) bulk_wait(&full[(q % STAGES) * WARPS + w], (q / STAGES) & 1u);
+        } else if (r >= AHEAD) { /* a block's word counts its iterations; all of a lane's loads in one trip */
+            unsigned v[MAX_POLL];
+#pragma unroll
+            for (unsigned k = 0; k < MAX_POLL; k++) {
+                const unsigned o = lane + 32 * k;
+                v[k] = o < grid ? *(volatile unsigned *)&words[2 * o] : ~0u;
+            }
+#pragma unroll
+            for (unsigned k = 0; k < MAX_POLL; k++) {
+                const unsigned o = lane + 32 * k, need = (o < b ? r + 1 : r) - AHEAD;
+                if (o >= grid || o == b) continue;
+                while (v[k] < need) v[k] = *(volatile unsigned *)&words[2 * o];
+            }
+        }
+        __syncthreads();
+        if (w == WARPS && lane == 0) *(volatile unsigned *)&words[2 * b] = r + 1;
+        __syncthreads();
+        if (w >= WARPS) continue;
+        rows_store<int, BYTES / 16, 4>((int *)(out + (size_t)(b + r * grid) * TILE_BYTES + w * 32 * BYTES), x, 0, true);
+    }
+    record(rec, rounds, t0);
+#endif
+}
+
 __global__ void fill(unsigned *p, size_t words)
 {
     for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < words; k += (size_t)gridDim.x * blockDim.x)
@@ -240,7 +300,7 @@ int main(int argc, char **argv)
     FILE *csv = fopen(argv[3], "w");
     if (!csv) return 2;
     char *in, *out, *flush;
-    unsigned *tickets;
+    unsigned *tickets, *words;
     unsigned long long *bad;
     block_rec *rec, *host;
     CK(cudaMalloc(&in, bytes));
@@ -250,28 +310,31 @@ int main(int argc, char **argv)
     CK(cudaMemset(tickets, 0, 16));
     CK(cudaMalloc(&bad, 8));
     fill<<<1024, 256>>>((unsigned *)in, bytes / 4);
-    const char *names[] = {"memcpy", "fixed", "ticket", "lockstep"};
-    ring_kernel kernels[] = {NULL, ring_fixed, ring_ticket, ring_lockstep};
+    const char *names[] = {"memcpy", "fixed", "ticket", "lockstep", "lockstep_words"};
+    ring_kernel kernels[] = {NULL, ring_fixed, ring_ticket, ring_lockstep, ring_lockstep_words};
+    const int K = 5;
     unsigned grid = 0;
-    for (int k = 1; k < 4; k++) {
+    for (int k = 1; k < K; k++) {
         CK(smem_opt_in((const void *)kernels[k], RING_BYTES));
         grid = resident_grid((const void *)kernels[k], WARPS * 32 + 32, RING_BYTES);
     }
     CK(cudaMalloc(&rec, grid * sizeof *rec));
+    CK(cudaMalloc(&words, 2 * grid * sizeof *words)); /* one 8-byte word a block, as the scan's aggregates */
     host = (block_rec *)malloc(grid * sizeof *host);
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     fprintf(csv, "rep,kernel,us,block,smid,tiles,t0_ns,t1_ns\n");
     for (unsigned rep = 0; rep <= reps; rep++) /* rep 0: warm-up, not written */
-        for (int j = 0; j < 4; j++) {
-            const int k = rep % 2 ? 3 - j : j; /* forward, then reversed */
+        for (int j = 0; j < K; j++) {
+            const int k = rep % 2 ? K - 1 - j : j; /* forward, then reversed */
             CK(cudaMemsetAsync(flush, rep & 0xff, flush_bytes));
             CK(cudaMemsetAsync(out, 0, bytes));
+            CK(cudaMemsetAsync(words, 0, 2 * grid * sizeof *words));
             CK(cudaMemsetAsync(flush, (rep + 1) & 0xff, flush_bytes));
             CK(cudaEventRecord(e0));
             if (k == 0) CK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice));
-            else kernels[k]<<<grid, WARPS * 32 + 32, RING_BYTES>>>(in, out, tiles, tickets, rec);
+            else kernels[k]<<<grid, WARPS * 32 + 32, RING_BYTES>>>(in, out, tiles, k == 4 ? words : tickets, rec);
             CK(cudaEventRecord(e1));
             CK(cudaEventSynchronize(e1));
             CK(cudaGetLastError());
