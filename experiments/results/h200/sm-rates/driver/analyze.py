@@ -45,7 +45,8 @@ def report(path):
     launch, blocks = load(path)
     reps = sorted({r for r, _ in launch})
     print(f"== {path}: {len(reps)} reps")
-    kernels = [k for k in ("fixed", "ticket", "lockstep", "lockstep_words") if (reps[0], k) in launch]
+    kernels = [k for k in ("fixed", "ticket", "lockstep", "lockstep_words", "ticket_big_gpcs", "ticket_small_gpcs")
+               if (reps[0], k) in launch]
     for k in kernels:
         pct = [100 * launch[(r, "memcpy")] / launch[(r, k)] for r in reps]
         print(f"{k:14s} % of memcpy: {gmean(pct):6.2f} (reps {min(pct):.2f}-{max(pct):.2f})")
@@ -62,7 +63,7 @@ def report(path):
     print(f"ticket  {fast.sum()} SMs over 1.1 of the mean take {avg[fast].mean() if fast.any() else 0:.4f} each,"
           f" the other {(~fast).sum()} {avg[~fast].mean():.4f}; fast SMs {[sms[i] for i in np.flatnonzero(fast)]}")
     print(f"ticket  averaged over reps: min {avg.min():.4f} max {avg.max():.4f}; slowest SMs {[sms[i] for i in np.argsort(avg)[:6]]}")
-    for k in [k for k in kernels if k != "ticket"]:
+    for k in [k for k in kernels if not k.startswith("ticket")]:
         rate = np.array([[per_sm(blocks[(r, k)], "rate")[s] for s in sms] for r in reps], float)
         frel = rate / rate.mean(axis=1, keepdims=True)
         ends = [np.array([t1 for _, _, _, t1 in blocks[(r, k)]], float) for r in reps]
@@ -71,6 +72,18 @@ def report(path):
         print(f"{k:14s} rate an SM / mean: min {frel.min(axis=1).mean():.4f} max {frel.max(axis=1).mean():.4f};"
               f" first end / last {spread[0]:.4f}, median end / last {spread[1]:.4f};"
               f" correlation with ticket's count, same SM: {np.median(cc):.3f}")
+    # Each group alone: a copy that gives every SM the same bytes makes each group carry
+    # its SMs' share of them, so it moves at most (group alone) / (group's share of SMs).
+    groups = [k for k in ("ticket_big_gpcs", "ticket_small_gpcs") if k in kernels]
+    bounds = []
+    for k in groups:
+        working = {sm for sm, tiles, _, _ in blocks[(reps[0], k)] if tiles > 0}
+        pct = gmean([100 * launch[(r, "memcpy")] / launch[(r, k)] for r in reps])
+        bounds.append(pct * len(sms) / len(working))
+        print(f"{k:14s} on {len(working)} SMs: {pct:.2f} % of memcpy; with every SM's bytes equal,"
+              f" at most {bounds[-1]:.2f}")
+    if bounds:
+        print(f"equal bytes per SM: bound {min(bounds):.2f} % of memcpy (the scan's fixed tiles)")
     # Prediction from ticket: the fixed copy takes mean/min of ticket's per-SM rate
     # (per rep, and with the rates averaged over reps: the SMs' lasting part).
     t_pct = gmean([100 * launch[(r, "memcpy")] / launch[(r, "ticket")] for r in reps])

@@ -9,6 +9,11 @@
  *           scan's look-ahead holds them, through one global counter (below)
  *   lockstep_words  the same through a word a block, polled as the scan polls
  *           its aggregates
+ *   ticket_big_gpcs, ticket_small_gpcs  ticket on part of the SMs: the blocks
+ *           on the SMs of the other group (from the warm-up ticket launch's
+ *           counts: over 1.1 of the mean tiles, the small GPCs) copy nothing.
+ *           What the full GPCs alone move bounds any copy that gives every
+ *           SM the same bytes (they must then carry their share of them).
  * Each block records its SM, the tiles it copied and the global timer at its
  * start and end. With tickets a block's count is its rate; with fixed tiles
  * every block has the same count, and its end time is its rate. cudaMemcpy of
@@ -21,6 +26,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/bulk_copy.cuh"
 #include "kernels/common.cuh"
@@ -110,6 +116,12 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
 #endif
 }
 
+/* SMs whose blocks copy nothing in ring_ticket<true> (set by the host from a
+ * ticket launch's counts: the SMs of the small GPCs, or the others). */
+#define MAX_SM 256
+__device__ unsigned char skip_sm[MAX_SM];
+
+template <bool MASKED>
 __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
     ring_ticket(const char *in, char *out, unsigned tiles, unsigned *tickets, block_rec *rec)
 {
@@ -119,10 +131,11 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
     char *ring = shared_array<char>();
     const unsigned long long t0 = global_ns();
     const unsigned w = threadIdx.x >> 5, lane = threadIdx.x & 31, seg = 32 * BYTES;
+    const bool idle = MASKED && skip_sm[sm_id() % MAX_SM]; /* the same for the whole block */
     if (threadIdx.x == 0) {
         for (unsigned s = 0; s < STAGES * WARPS; s++) bulk_barrier_init(&full[s]);
         bulk_barrier_init_fence();
-        for (unsigned s = 0; s < STAGES; s++) tile_of[s] = atomicAdd(tickets, 1u);
+        for (unsigned s = 0; s < STAGES; s++) tile_of[s] = idle ? tiles : atomicAdd(tickets, 1u);
     }
     __syncthreads();
     if (lane == 0 && w < WARPS)
@@ -301,6 +314,7 @@ int main(int argc, char **argv)
     if (!csv) return 2;
     char *in, *out, *flush;
     unsigned *tickets, *words;
+    unsigned char skip_small[MAX_SM] = {0}, skip_big[MAX_SM] = {0};
     unsigned long long *bad;
     block_rec *rec, *host;
     CK(cudaMalloc(&in, bytes));
@@ -310,9 +324,10 @@ int main(int argc, char **argv)
     CK(cudaMemset(tickets, 0, 16));
     CK(cudaMalloc(&bad, 8));
     fill<<<1024, 256>>>((unsigned *)in, bytes / 4);
-    const char *names[] = {"memcpy", "fixed", "ticket", "lockstep", "lockstep_words"};
-    ring_kernel kernels[] = {NULL, ring_fixed, ring_ticket, ring_lockstep, ring_lockstep_words};
-    const int K = 5;
+    const char *names[] = {"memcpy", "fixed", "ticket", "lockstep", "lockstep_words", "ticket_big_gpcs", "ticket_small_gpcs"};
+    ring_kernel kernels[] = {NULL, ring_fixed, ring_ticket<false>, ring_lockstep, ring_lockstep_words, ring_ticket<true>,
+                             ring_ticket<true>};
+    const int K = 7;
     unsigned grid = 0;
     for (int k = 1; k < K; k++) {
         CK(smem_opt_in((const void *)kernels[k], RING_BYTES));
@@ -332,6 +347,7 @@ int main(int argc, char **argv)
             CK(cudaMemsetAsync(out, 0, bytes));
             CK(cudaMemsetAsync(words, 0, 2 * grid * sizeof *words));
             CK(cudaMemsetAsync(flush, (rep + 1) & 0xff, flush_bytes));
+            if (k >= 5) CK(cudaMemcpyToSymbol(skip_sm, k == 5 ? skip_small : skip_big, MAX_SM));
             CK(cudaEventRecord(e0));
             if (k == 0) CK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice));
             else kernels[k]<<<grid, WARPS * 32 + 32, RING_BYTES>>>(in, out, tiles, k == 4 ? words : tickets, rec);
@@ -347,6 +363,22 @@ int main(int argc, char **argv)
             if (nbad) {
                 fprintf(stderr, "rates: %s rep %u: %llu words differ\n", names[k], rep, nbad);
                 return 1;
+            }
+            if (rep == 0 && k == 2) { /* the SMs that take over 1.1 of the mean tiles: the small GPCs' */
+                CK(cudaMemcpy(host, rec, grid * sizeof *host, cudaMemcpyDeviceToHost));
+                unsigned per_sm[MAX_SM] = {0}, sms = 0, small = 0;
+                for (unsigned b = 0; b < grid; b++) per_sm[host[b].smid % MAX_SM] += host[b].tiles;
+                for (unsigned m = 0; m < MAX_SM; m++) sms += per_sm[m] > 0;
+                for (unsigned m = 0; m < MAX_SM; m++) {
+                    skip_small[m] = per_sm[m] * (double)sms > 1.1 * tiles;
+                    skip_big[m] = per_sm[m] > 0 && !skip_small[m];
+                    small += skip_small[m];
+                }
+                if (small == 0) memset(skip_big, 0, MAX_SM); /* one group only: both masked runs copy on every SM */
+                printf("rates: %u SMs, %u over 1.1 of the mean tiles:", sms, small);
+                for (unsigned m = 0; m < MAX_SM; m++)
+                    if (skip_small[m]) printf(" %u", m);
+                printf("\n");
             }
             if (rep == 0) continue;
             fprintf(csv, "%u,%s,%.3f,-1,,,,\n", rep, names[k], ms * 1e3);
