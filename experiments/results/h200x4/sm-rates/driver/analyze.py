@@ -10,8 +10,11 @@
 - the fixed copy predicted from ticket alone: every block with the same
   tiles ends when the slowest SM does, time = mean(k) / min(k) of ticket's
   (per SM, averaged over reps), against the fixed copy measured.
-Usage: analyze.py rates.csv [...]"""
+Usage: analyze.py rates.csv[.gz] [...]
+       analyze.py --csv rates-summary.csv CARD=rates.csv.gz [...]  (the table FINDINGS quotes)
+       analyze.py --plain scan-timings.csv CARD=plain.txt [...]    (the scan's runs beside them)"""
 import csv
+import gzip
 import sys
 from collections import defaultdict
 
@@ -20,7 +23,8 @@ import numpy as np
 
 def load(path):
     launch, blocks = {}, defaultdict(list)
-    for row in csv.DictReader(open(path)):
+    text = gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+    for row in csv.DictReader(text):
         key = (int(row["rep"]), row["kernel"])
         if row["block"] == "-1":
             launch[key] = float(row["us"])
@@ -94,5 +98,79 @@ def report(path):
           f" (slowest SM over reps); measured {f_pct:.2f}")
 
 
-for p in sys.argv[1:]:
-    report(p)
+def summary_rows(path, card):
+    """Rows of rates-summary.csv: one per kernel of a rates file, and one for its SM groups."""
+    launch, blocks = load(path)
+    reps = sorted({r for r, _ in launch})
+    rows = []
+    for k in sorted({k for _, k in launch if k != "memcpy"}):
+        pct = [100 * launch[(r, "memcpy")] / launch[(r, k)] for r in reps]
+        row = {"card": card, "file": path.split("/")[-1].replace(".gz", ""), "kernel": k,
+               "pct_of_memcpy": f"{gmean(pct):.2f}", "pct_min": f"{min(pct):.2f}", "pct_max": f"{max(pct):.2f}"}
+        recs = blocks[(reps[0], k)]
+        row["sms_copying"] = str(len({sm for sm, tiles, _, _ in recs if tiles > 0}))
+        ends = [np.array([t1 for _, _, _, t1 in blocks[(r, k)]], float) for r in reps]
+        row["first_end_over_last"] = f"{np.mean([e.min() / e.max() for e in ends]):.2f}"
+        row["median_end_over_last"] = f"{np.mean([np.median(e) / e.max() for e in ends]):.2f}"
+        rows.append(row)
+    sms = sorted(per_sm(blocks[(reps[0], "ticket")], "tiles"))
+    tick = np.array([[per_sm(blocks[(r, "ticket")], "tiles")[s] for s in sms] for r in reps], float)
+    avg = (tick / tick.mean(axis=1, keepdims=True)).mean(axis=0)
+    fast = avg > 1.1
+    cc = [np.corrcoef(tick[i], tick[j])[0, 1] for i in range(len(reps)) for j in range(i + 1, len(reps))]
+    rows.append({"card": card, "file": path.split("/")[-1].replace(".gz", ""), "kernel": "groups",
+                 "fast_sms": str(int(fast.sum())), "fast_share": f"{avg[fast].mean():.3f}",
+                 "slow_share": f"{avg[~fast].mean():.3f}", "launch_correlation": f"{np.median(cc):.3f}"})
+    return rows
+
+
+SUMMARY = ["card", "file", "kernel", "pct_of_memcpy", "pct_min", "pct_max", "sms_copying", "first_end_over_last",
+           "median_end_over_last", "fast_sms", "fast_share", "slow_share", "launch_correlation"]
+
+# plain.txt's tags (the call scripts' runs of the scan driver): dtype, log2 n, block dim, items
+PLAIN_TAGS = {"f32": ("f32", 28, 256, 32), "f32-2p30": ("f32", 30, 256, 32), "f64": ("f64", 27, 128, 32),
+              "f64w": ("f64", 27, 256, 16)}
+
+
+def plain_rows(path, card):
+    """Rows of scan-timings.csv: each process's mean % of cudaMemcpy, per build and configuration."""
+    runs = defaultdict(list)  # (build, tag) -> per-process lists, a process's reps in order from rep 0
+    for line in open(path):
+        f = line.split()
+        if len(f) < 3 or f[1] != "rep" or not f[0].startswith("p-"):
+            continue
+        build, tag = f[0][2:].split("-", 1)
+        if f[2] == "0":
+            runs[(build, tag)].append([])
+        runs[(build, tag)][-1].append(float(f[-1]))
+    rows = []
+    for (build, tag), procs in sorted(runs.items()):
+        dtype, log2n, block, items = PLAIN_TAGS[tag]
+        for i, reps in enumerate(procs):
+            rows.append({"card": card, "build": build, "dtype": dtype, "log2n": str(log2n), "block_dim": str(block),
+                         "items_per_thread": str(items), "process": str(i + 1), "reps": str(len(reps)),
+                         "pct_of_memcpy_mean": f"{np.mean(reps):.2f}"})
+    return rows
+
+
+PLAIN = ["card", "build", "dtype", "log2n", "block_dim", "items_per_thread", "process", "reps", "pct_of_memcpy_mean"]
+
+if len(sys.argv) > 2 and sys.argv[1] == "--plain":
+    # analyze.py --plain OUT CARD=plain.txt ...: the scan's timings, landed build against q1n
+    with open(sys.argv[2], "w", newline="") as f:
+        w = csv.DictWriter(f, PLAIN)
+        w.writeheader()
+        for arg in sys.argv[3:]:
+            card, path = arg.split("=", 1)
+            w.writerows(plain_rows(path, card))
+elif len(sys.argv) > 2 and sys.argv[1] == "--csv":
+    # analyze.py --csv OUT CARD=FILE ...: the summary of each file, CARD naming its card
+    with open(sys.argv[2], "w", newline="") as f:
+        w = csv.DictWriter(f, SUMMARY, restval="")
+        w.writeheader()
+        for arg in sys.argv[3:]:
+            card, path = arg.split("=", 1)
+            w.writerows(summary_rows(path, card))
+else:
+    for p in sys.argv[1:]:
+        report(p)
