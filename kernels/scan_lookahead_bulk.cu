@@ -89,20 +89,19 @@ template <typename T, unsigned C> __device__ inline unsigned data_warps()
 }
 
 /* Round i's two barriers between the data warps and its look-ahead warp:
- * the data warps' totals are in (1), the prefixes are out (2). With one
- * look-ahead warp they are the block's barrier, and the data warps take
- * their rows' offsets before the first, so that the look-ahead warp meets
- * no one late at the second and goes on to its next fold at once (JOURNAL
- * §6, "What the fixed tiles cost": +0.5-0.6 points of cudaMemcpy for f32
- * 256 x 32 on an H200, +1.0-1.2 for f64 x 32). With two, named barriers of n
- * threads, 1 + i % 2 and 3 + i % 2, where the data warps only arrive at the
- * first and the look-ahead warp only arrives at the second. */
+ * the data warps' totals are in (1), the prefixes are out (2). Named
+ * barriers of n threads, 1 + i % LW and 3 + i % LW: the data warps only
+ * arrive at the first and go on to their scan, the look-ahead warp only
+ * arrives at the second and goes on to its next fold. Against the block's
+ * barrier for both (one look-ahead warp; JOURNAL §6, "What the fixed tiles
+ * cost", q1n; each build in three alternating processes on one card): f32
+ * 256 x 32 +0.5-0.6 points of cudaMemcpy at 2^28-2^30 on an H200, a tie on
+ * an H100; f64 128 x 32 +1.0-1.2 on both. */
 __device__ inline void named_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ inline void named_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
-template <unsigned LW> __device__ inline void round_barrier(unsigned which, bool looker, unsigned p, unsigned n)
+__device__ inline void round_barrier(unsigned which, bool looker, unsigned p, unsigned n)
 {
-    if (LW == 1) __syncthreads();
-    else if (looker == (which == 1)) named_sync(which * 2 - 1 + p, n);
+    if (looker == (which == 1)) named_sync(which * 2 - 1 + p, n);
     else named_arrive(which * 2 - 1 + p, n);
 }
 
@@ -263,12 +262,11 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T)
             if (i >= 0) {
                 T total = warp_reduce_all<T, Op>(rows_scan_local<T, Op, R, VEC>(x));
                 if (lane == 0) warp_totals[warp] = total;
-                if (LW == 1) rows_offsets<T, Op, R, VEC>(x, off);
             }
         } else if (i >= 0) {
             fold = lookahead_fold<lookahead_lane_k<T, C>::K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
         }
-        round_barrier<LW>(1, looker, p, round_threads);
+        round_barrier(1, looker, p, round_threads);
         if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
             /* with two, the carry is the other look-ahead warp's, a round before */
             T c = LW == 1 ? carry : i > 0 ? carry_shared : Op::template identity<T>();
@@ -276,10 +274,10 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T)
             if (LW == 1) carry = c;
             else if (lane == 0) carry_shared = c;
             if (q < rounds) publish_ahead<T, Op>(status, b + q * grid, ahead_totals, warps);
-        } else if (LW > 1 && i >= 0) { /* the data warps only arrived at the first barrier */
+        } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);
         }
-        round_barrier<LW>(2, looker, p, round_threads);
+        round_barrier(2, looker, p, round_threads);
         if (!looker && i >= 0) {
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
