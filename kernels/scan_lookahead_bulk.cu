@@ -96,7 +96,10 @@ template <typename T, unsigned C> __device__ inline unsigned data_warps()
  * barrier for both (one look-ahead warp; JOURNAL §6, "What the fixed tiles
  * cost", q1n; each build in three alternating processes on one card): f32
  * 256 x 32 +0.5-0.6 points of cudaMemcpy at 2^28-2^30 on an H200, a tie on
- * an H100; f64 128 x 32 +1.0-1.2 on both. */
+ * an H100; f64 128 x 32 +1.0-1.2 on both; in the harness f64's best is now
+ * 256 x 32. A bar.arrive orders the arriving warp's shared-memory writes
+ * before the reads after the matching bar.sync (PTX memory model); racecheck
+ * does not read it so and reports these hand-offs (docs/reliability.md). */
 __device__ inline void named_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ inline void named_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ inline void round_barrier(unsigned which, bool looker, unsigned p, unsigned n)
