@@ -8,9 +8,11 @@
 #   ncu ... --section WarpStateStats --section SourceCounters -o REP bin/sweep ...
 #   ncu --import REP.ncu-rep --page source --csv --print-source sass > K-sass.csv
 # (.gz taken as well). BLOCK is the scan's block dim (its data threads; the
-# look-ahead warp is one more). Only for launches with one look-ahead warp: f64
-# (8-byte types) at 8 or 16 items per thread has two, each taking every other
-# round between named barriers, which this split does not model.
+# look-ahead warp is one more). Only for builds whose rounds meet at two block
+# barriers (before the named round barriers, 0bc29a7): the kernel now meets at
+# named barriers (bar.arrive on one side, bar.sync on the other, and two
+# look-ahead warps taking rounds in turn for f64 at 8 or 16 items per thread),
+# which this split does not model; on such a page it stops with exit status 2.
 #
 # How the instructions are told apart: in the main loop every warp of a block runs
 # the same number of iterations (the two barriers run most often are the loop's),
@@ -70,7 +72,7 @@ while [ $# -gt 0 ]; do
         nb = 0; most = 0
         for (i = 1; i <= k; i++) if (src[i] ~ /BAR\.SYNC/ && ex[i] > most) most = ex[i]
         for (i = 1; i <= k; i++) if (src[i] ~ /BAR\.SYNC/ && ex[i] > 0.5 * most) bar[++nb] = i
-        if (nb < 2) { print "ncu_stall_split: " name ": fewer than two block barriers in the loop" > "/dev/stderr"; exit 2 }
+        if (nb < 2) { print "ncu_stall_split: " name ": fewer than two block barriers in the loop (named round barriers are not modeled)" > "/dev/stderr"; exit 2 }
         b1 = bar[1]; b2 = bar[2]; iter = ex[b1] / warps
         top = 0; for (i = 1; i < b1; i++) if (src[i] ~ /EXIT/) top = i
         la = 0
