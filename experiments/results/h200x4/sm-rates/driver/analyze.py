@@ -10,11 +10,12 @@
 - the fixed copy predicted from ticket alone: every block with the same
   tiles ends when the slowest SM does, time = mean(k) / min(k) of ticket's
   (per SM, averaged over reps), against the fixed copy measured.
-Usage: analyze.py rates.csv[.gz] [...]
-       analyze.py --csv rates-summary.csv CARD=rates.csv.gz [...]  (the table FINDINGS quotes)
+Usage: analyze.py rates.csv[.gz|.xz] [...]
+       analyze.py --csv rates-summary.csv CARD=rates.csv.xz [...]  (the table FINDINGS quotes)
        analyze.py --plain scan-timings.csv CARD=plain.txt [...]    (the scan's runs beside them)"""
 import csv
 import gzip
+import lzma
 import sys
 from collections import defaultdict
 
@@ -23,7 +24,7 @@ import numpy as np
 
 def load(path):
     launch, blocks = {}, defaultdict(list)
-    text = gzip.open(path, "rt") if path.endswith(".gz") else open(path)
+    text = gzip.open(path, "rt") if path.endswith(".gz") else lzma.open(path, "rt") if path.endswith(".xz") else open(path)
     for row in csv.DictReader(text):
         key = (int(row["rep"]), row["kernel"])
         if row["block"] == "-1":
@@ -105,7 +106,7 @@ def summary_rows(path, card):
     rows = []
     for k in sorted({k for _, k in launch if k != "memcpy"}):
         pct = [100 * launch[(r, "memcpy")] / launch[(r, k)] for r in reps]
-        row = {"card": card, "file": path.split("/")[-1].replace(".gz", ""), "kernel": k,
+        row = {"card": card, "file": path.split("/")[-1].replace(".gz", "").replace(".xz", ""), "kernel": k,
                "pct_of_memcpy": f"{gmean(pct):.2f}", "pct_min": f"{min(pct):.2f}", "pct_max": f"{max(pct):.2f}"}
         recs = blocks[(reps[0], k)]
         row["sms_copying"] = str(len({sm for sm, tiles, _, _ in recs if tiles > 0}))
@@ -118,7 +119,7 @@ def summary_rows(path, card):
     avg = (tick / tick.mean(axis=1, keepdims=True)).mean(axis=0)
     fast = avg > 1.1
     cc = [np.corrcoef(tick[i], tick[j])[0, 1] for i in range(len(reps)) for j in range(i + 1, len(reps))]
-    rows.append({"card": card, "file": path.split("/")[-1].replace(".gz", ""), "kernel": "groups",
+    rows.append({"card": card, "file": path.split("/")[-1].replace(".gz", "").replace(".xz", ""), "kernel": "groups",
                  "fast_sms": str(int(fast.sum())), "fast_share": f"{avg[fast].mean():.3f}",
                  "slow_share": f"{avg[~fast].mean():.3f}", "launch_correlation": f"{np.median(cc):.3f}"})
     return rows
