@@ -54,8 +54,13 @@
 #include "kernels/scan_rows.cuh"
 
 /* Ring policy (measured: FINDINGS, "Beyond CUB"): shared memory per block for
- * the stages (two blocks fit an SM's 228 KB), and the stage count's bounds. */
+ * the stages (two blocks fit an SM's 228 KB), and the stage count's bounds.
+ * At least three stages, so that a block publishes two rounds ahead: f64
+ * 256 x 32 (64 KB tiles) then takes 192 KB, still one block an SM, where
+ * two stages held it to one round ahead (JOURNAL §6, "A third stage for
+ * f64 x 32"). */
 static const size_t ring_bytes = 96 * 1024;
+#define RING_MIN_STAGES 3
 #define RING_MAX_STAGES 8
 #define RING_MAX_DATA_WARPS 8 /* block dims up to 256 */
 /* Look-ahead: 32 x LOOKAHEAD_WINDOW_K aggregates per L2 round trip for 4-byte
@@ -317,6 +322,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
                    unsigned long long *, unsigned) =
         scan_lookahead_bulk_kernel<T, Op, C>;
     unsigned stages = bulk_ring_stages(ring_bytes, tile_of(a) * sizeof(T), RING_MAX_STAGES);
+    if (stages < RING_MIN_STAGES) stages = RING_MIN_STAGES;
     size_t smem = stages * tile_of(a) * sizeof(T);
     RETURN_IF_ERROR(smem_opt_in((const void *)kernel, smem));
     unsigned threads = a->block_dim + 32 * lookahead_warps<T, C>::N; /* the data warps and the look-ahead warps */
@@ -348,8 +354,8 @@ extern "C" const variant scan_lookahead_bulk_variant = SCAN_VARIANT(
     .description = "single pass, one launch, persistent blocks: TMA bulk copies into a ring of shared-memory "
                    "stages, aggregates only, each block carries its prefix forward (decoupled look-ahead); a "
                    "dependent launch overlaps the next call's start",
-    .limits = "items_per_thread 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least two tile "
-              "stages per block: f64 256 x 32 takes 128 KB); bulk copies on sm_90 and later",
+    .limits = "items_per_thread 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least three tile "
+              "stages per block: f64 256 x 32 takes 192 KB); bulk copies on sm_90 and later",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256),
     .axes = {{"items_per_thread", "elements per thread",
               "input elements each thread scans in registers (whole 16-byte rows) before the tile scan",
