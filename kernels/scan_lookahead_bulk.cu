@@ -105,12 +105,22 @@ template <typename T, unsigned C> __device__ inline unsigned data_warps()
  * an H100; f64 128 x 32 +1.0-1.2 on both; in the harness f64's best is now
  * 256 x 32. A bar.arrive orders the arriving warp's shared-memory writes
  * before the reads after the matching bar.sync (PTX memory model); racecheck
- * does not read it so and reports these hand-offs (docs/reliability.md). */
+ * does not read it so and reports these hand-offs (docs/reliability.md).
+ * Policy: named where two look-ahead warps take rounds in turn (they need
+ * them) and at 32 items per thread; the block's barrier at 8 and 16 items
+ * with one look-ahead warp, the launch-bound sizes' instances, where the
+ * named ones cost f32 128 x 16 4-6 % at 2^10-2^16 (JOURNAL §6, "Small n
+ * and the named barriers"; both builds in alternating processes on one
+ * H200). */
+template <typename T, unsigned C> struct named_round_barriers {
+    static const bool ON = lookahead_warps<T, C>::N > 1 || C >= 32;
+};
 __device__ inline void named_arrive(unsigned id, unsigned n) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory"); }
 __device__ inline void named_sync(unsigned id, unsigned n) { asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory"); }
-__device__ inline void round_barrier(unsigned which, bool looker, unsigned p, unsigned n)
+template <bool NAMED> __device__ inline void round_barrier(unsigned which, bool looker, unsigned p, unsigned n)
 {
-    if (looker == (which == 1)) named_sync(which * 2 - 1 + p, n);
+    if (!NAMED) __syncthreads();
+    else if (looker == (which == 1)) named_sync(which * 2 - 1 + p, n);
     else named_arrive(which * 2 - 1 + p, n);
 }
 
@@ -275,7 +285,7 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T)
         } else if (i >= 0) {
             fold = lookahead_fold<lookahead_lane_k<T, C>::K, T, Op>(status, r ? t - grid + 1 : 0, t, backoff_ns);
         }
-        round_barrier(1, looker, p, round_threads);
+        round_barrier<named_round_barriers<T, C>::ON>(1, looker, p, round_threads);
         if (looker) { /* the prefixes first: the data warps wait for them at the next barrier */
             /* with two, the carry is the other look-ahead warp's, a round before */
             T c = LW == 1 ? carry : i > 0 ? carry_shared : Op::template identity<T>();
@@ -286,7 +296,7 @@ __global__ void __launch_bounds__(256 + 32 * lookahead_warps<T, C>::N, sizeof(T)
         } else if (i >= 0) {
             rows_offsets<T, Op, R, VEC>(x, off);
         }
-        round_barrier(2, looker, p, round_threads);
+        round_barrier<named_round_barriers<T, C>::ON>(2, looker, p, round_threads);
         if (!looker && i >= 0) {
             const size_t seg = (size_t)t * tile_elems + warp * 32 * C;
             rows_apply<T, Op, R, VEC>(x, off, warp_prefix[warp], exclusive);
