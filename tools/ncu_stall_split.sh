@@ -8,11 +8,12 @@
 #   ncu ... --section WarpStateStats --section SourceCounters -o REP bin/sweep ...
 #   ncu --import REP.ncu-rep --page source --csv --print-source sass > K-sass.csv
 # (.gz taken as well). BLOCK is the scan's block dim (its data threads; the
-# look-ahead warp is one more). Only for builds whose rounds meet at two block
-# barriers (before the named round barriers, 0bc29a7): the kernel now meets at
-# named barriers (bar.arrive on one side, bar.sync on the other, and two
-# look-ahead warps taking rounds in turn for f64 at 8 or 16 items per thread),
-# which this split does not model; on such a page it stops with exit status 2.
+# look-ahead warp is one more). Only for instances whose rounds meet at two block
+# barriers: builds before the named round barriers (0bc29a7), and today's at 8 and
+# 16 items per thread with one look-ahead warp. At 32 items, and with two
+# look-ahead warps (f64 at 8 or 16 items), the rounds meet at named barriers
+# (bar.arrive on one side, bar.sync on the other), which this split does not
+# model; on such a page it stops with exit status 2.
 #
 # How the instructions are told apart: in the main loop every warp of a block runs
 # the same number of iterations (the two barriers run most often are the loop's),
