@@ -102,11 +102,11 @@ __device__ inline void bulk_wait(unsigned long long *bar, unsigned parity)
 }
 #endif
 
-/* Stages of `stage_bytes` that `ring_bytes` holds: at least two (one being
- * read, one in flight), at most `max_stages`. */
-static inline unsigned bulk_ring_stages(size_t ring_bytes, size_t stage_bytes, unsigned max_stages)
+/* Stages of `stage_bytes` that `ring_bytes` holds: at least `min_stages`
+ * (two or more: one being read, one in flight), at most `max_stages`. */
+static inline unsigned bulk_ring_stages(size_t ring_bytes, size_t stage_bytes, unsigned min_stages, unsigned max_stages)
 {
     size_t s = ring_bytes / stage_bytes;
-    return s < 2 ? 2u : s > max_stages ? max_stages : (unsigned)s;
+    return s < min_stages ? min_stages : s > max_stages ? max_stages : (unsigned)s;
 }
 #endif /* KERNELS_BULK_COPY_CUH */

@@ -163,7 +163,7 @@ __global__ void __launch_bounds__(512) reduce_bulk_ring_kernel(const T *in, T *o
 static size_t stage_bytes(const kernel_args *a) { return (size_t)a->block_dim * a->axis[0] * 16; }
 static unsigned stages_of(const kernel_args *a)
 {
-    return bulk_ring_stages(bulk_ring_bytes, stage_bytes(a), BULK_RING_MAX_STAGES);
+    return bulk_ring_stages(bulk_ring_bytes, stage_bytes(a), 2, BULK_RING_MAX_STAGES);
 }
 static size_t smem_of(const kernel_args *a) { return stages_of(a) * stage_bytes(a); }
 

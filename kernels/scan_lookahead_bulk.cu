@@ -332,8 +332,7 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     void (*kernel)(const T *, T *, size_t, unsigned, unsigned, unsigned, int, int, aggregate_words<T>,
                    unsigned long long *, unsigned) =
         scan_lookahead_bulk_kernel<T, Op, C>;
-    unsigned stages = bulk_ring_stages(ring_bytes, tile_of(a) * sizeof(T), RING_MAX_STAGES);
-    if (stages < RING_MIN_STAGES) stages = RING_MIN_STAGES;
+    unsigned stages = bulk_ring_stages(ring_bytes, tile_of(a) * sizeof(T), RING_MIN_STAGES, RING_MAX_STAGES);
     size_t smem = stages * tile_of(a) * sizeof(T);
     RETURN_IF_ERROR(smem_opt_in((const void *)kernel, smem));
     unsigned threads = a->block_dim + 32 * lookahead_warps<T, C>::N; /* the data warps and the look-ahead warps */
