@@ -59,7 +59,10 @@
  * 256 x 32 (64 KB tiles) then takes 192 KB, still one block an SM, where
  * two stages held it to one round ahead. Measured (JOURNAL §6, "A third
  * stage for f64 x 32"; both builds in alternating processes on one H200):
- * 3.0-5.0 % faster at 2^26-2^31, 1.23-1.25x CUB where it was 1.19-1.20x. */
+ * 3.0-5.0 % faster at 2^26-2^31, 1.23-1.25x CUB where it was 1.19-1.20x.
+ * A 192 KB ring (f32 256 x 32 one block an SM, six stages) keeps the blocks
+ * in step but is 1.0-1.1 % slower at 2^30-2^31 (JOURNAL §6, "The next
+ * window's polls in flight across the barriers"). */
 static const size_t ring_bytes = 96 * 1024;
 #define RING_MIN_STAGES 3
 #define RING_MAX_STAGES 8
@@ -125,7 +128,9 @@ template <bool NAMED> __device__ inline void round_barrier(unsigned which, bool 
 }
 
 /* Rounds a block publishes ahead of the round it scans (at most stages - 1),
- * and the look-ahead's pause between two polls of a tile not yet published. */
+ * and the look-ahead's pause between two polls of a tile not yet published.
+ * Three rounds (with the 192 KB ring above) measured 0.2-0.3 % faster for
+ * f32 at 2^30-2^31 and slower at 2^28 (same entry): two are kept. */
 static const unsigned publish_ahead_rounds = 2;
 static const unsigned lookahead_backoff_ns = 0;
 
@@ -153,7 +158,10 @@ __device__ inline void ring_fill(T *ring, unsigned long long *bar, unsigned s, u
 }
 
 /* The look-ahead warp: the fold of the data warps' totals published as tile
- * t's AGGREGATE. */
+ * t's AGGREGATE. Published by the data warps instead, as soon as their folds
+ * are in, it ties; the look-ahead warp polling a round's window a step
+ * earlier finds more of it unpublished and is 6.5 % slower (JOURNAL §6, "The
+ * next window's polls in flight across the barriers"). */
 template <typename T, typename Op>
 __device__ inline void publish_ahead(aggregate_words<T> status, unsigned t, const T *totals, unsigned warps)
 {
