@@ -76,6 +76,7 @@ check "named: the look-ahead warp's polls (86 / 110)" "the loop (% of its time):
 check "named: the data warps' wait at the second barrier (100 / 220)" "the loop (% of their time): barrier 45.5, long_sb 27.3, wait 25.9" "$T/nout"
 check "named: the folds' polls again (60 / 100)" "look-ahead folds: 100, polls again 60 (0.60 a fold)" "$T/nout"
 sed 's/"0x90","BAR.ARV 0x3, R9"/"0x90","BAR.ARV 0x4, R9"/' "$T/n-sass.csv" >"$T/two-sass.csv"
+sed 's/"0x30","BAR.ARV 0x1, R9"/"0x30","BAR.ARV R10, R9"/' "$T/n-sass.csv" >"$T/reg-sass.csv"
 bad() { # what, value the one line must name, args
     local what=$1 value=$2; shift 2
     bash "$tool" "$@" >"$T/bo" 2>"$T/be"; local rc=$?
@@ -88,6 +89,7 @@ bad "no file" "usage" 64
 printf '"Kernel Name","x"\n"Address","Source"\n' >"$T/plain.csv"
 bad "a page without SourceCounters" "plain: not a source page" 64 "$T/plain.csv"
 bad "two look-ahead warps' named barriers" "two-sass: 3 named barriers" 64 "$T/two-sass.csv"
+bad "a barrier named by a register" "reg-sass: a barrier named by a register (R10)" 64 "$T/reg-sass.csv"
 [ "$fails" = 0 ] && echo "ncu_stall_split_test: all checks pass" && exit 0
 echo "ncu_stall_split_test: $fails check(s) failed"
 exit 1

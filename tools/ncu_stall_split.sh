@@ -15,7 +15,8 @@
 #   - rounds that meet at named barriers (today's at 32 items): the data warps arrive
 #     at the first (bar.arrive 1) and wait at the second (bar.sync 3), the look-ahead
 #     warp the other way round. Two look-ahead warps (f64 at 8 or 16 items: barriers
-#     1-4) are not modeled; on such a page it stops with exit status 2.
+#     1-4, or an id in a register) are not modeled; on such a page it stops with exit
+#     status 2.
 #
 # How the instructions are told apart: every warp of a block runs the same number of
 # loop iterations, so an instruction's "Instructions Executed" over the iterations
@@ -100,6 +101,7 @@ while [ $# -gt 0 ]; do
         iter = 0
         for (i = 1; i <= k; i++) if (src[i] ~ /BAR\.(ARV|SYNC)/) {
             id = src[i]; sub(/^.*BAR\.[A-Z_.]* /, "", id); sub(/,.*$/, "", id)
+            if (id !~ /^0x[0-9a-f]+$/) { print "ncu_stall_split: " name ": a barrier named by a register (" id "): two look-ahead warps take turns, not modeled" > "/dev/stderr"; exit 2 }
             if (id != "0x0" && !(id in ids)) { ids[id] = 1; n_ids++ }
             if (src[i] ~ /BAR\.SYNC/ && id != "0x0" && ex[i] > 0 && (!iter || ex[i] < iter)) iter = ex[i]
         }
