@@ -82,6 +82,9 @@ while [ $# -gt 0 ]; do
         k++; src[k] = f[col_src]; ex[k] = f[col_ex] + 0; s[k] = f[col_s] + 0
         for (i in reason) st[k, reason[i]] = f[i] + 0
     }
+    # who runs an instruction executed r times a loop iteration: every warp, the data
+    # warps (1.5 or more), or the look-ahead warp alone
+    function runner(r) { return r > warps - 0.5 ? "common" : r > 1.5 ? "data" : r > 0 ? "looker" : "common" }
     function polls_again(lo, hi,    i, f, p) {
         f = 0; p = 0
         for (i = lo; i <= hi; i++) if (src[i] ~ /LD\.E\.64\.STRONG\.GPU/ && ex[i] > f) f = ex[i]
@@ -112,7 +115,7 @@ while [ $# -gt 0 ]; do
             tot += s[i]; barrier += st[i, "barrier"]
             if (i < lo || i > hi) continue
             r = ex[i] / iter
-            c = r > warps - 0.5 ? "common" : r >= 1.5 ? "data" : r > 0 ? "looker" : "common"
+            c = runner(r)
             cls[c] += s[i]; if (c == "looker") lb += st[i, "barrier"]; if (c == "data") db += st[i, "barrier"]
             for (j in reason) why[c, reason[j]] += st[i, reason[j]]
         }
@@ -140,7 +143,7 @@ while [ $# -gt 0 ]; do
             else if (i < la) c = "data"
             else if (i < b1 - 1) c = "looker"
             else if (i <= b1 + 1 || (i >= b2 - 1 && i <= b2 + 1)) c = "common"
-            else { r = ex[i] / iter; c = r > warps - 0.5 ? "common" : r > 1.5 ? "data" : r > 0 ? "looker" : "common" }
+            else c = runner(ex[i] / iter)
             cls[c] += s[i]; tot += s[i]
             if (c == "common") barrier += st[i, "barrier"]
             if (i > top && i < b1 - 1) for (j in reason) why[c, reason[j]] += st[i, reason[j]]
