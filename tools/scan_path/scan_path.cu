@@ -20,7 +20,9 @@
  *   ring_regs3_cs         ring_regs3 with streaming stores (st.global.cs)
  *   ring_ticket3          ring_regs3 with its tiles taken in address order from a
  *                         global counter, not fixed per block (b + r x grid)
- *   ring_regs3_w4         ring_regs3 at f64's shape: 4 data warps x 256 bytes
+ *   ring_regs3_w4         ring_regs3 at f64 128 x 32's shape: 4 data warps x 256 bytes
+ *   ring_regs3_64k        ring_regs3 with 64 KB tiles (8 data warps x 256 bytes,
+ *                         three stages, one block an SM): f64 256 x 32's shape
  *   grid_copy             no ring: 16-byte loads and stores from registers, four
  *                         words in flight a thread, grid-stride over the resident
  *                         grid (what a plain copy kernel reaches)
@@ -34,8 +36,8 @@
  *                         kept together in address order, as the look-back's
  *                         chain keeps the scan's
  *   scan_lookahead_bulk, scan_cub   the scans themselves, through the registry
- * Every ring copy asks for the whole 96 KB, used or not, so each runs two
- * blocks per SM as the scan does. Before the rows, one probe says where
+ * Every 32 KB-tile ring copy asks for the whole 96 KB, used or not, so each
+ * runs two blocks per SM as the scan does. Before the rows, one probe says where
  * cudaMemcpy runs: timed beside a kernel that holds every SM's threads, it
  * takes its usual time on a copy engine and waits for the SMs otherwise. Each n: --rounds interleaved rounds (forward,
  * then reversed), --samples cold samples (L2 flushed) per entrant a round;
@@ -66,9 +68,13 @@ extern "C" { /* a C header without its own linkage guard */
 
 #define RING_BYTES (96u * 1024u)  /* scan_lookahead_bulk's ring_bytes */
 #define TILE_BYTES (32u * 1024u)  /* f32 256 x 32 and f64 128 x 32 alike */
+#define WIDE_TILE_BYTES (64u * 1024u) /* f64 256 x 32: three stages, 192 KB, one block an SM */
 #define MAX_STAGES 3
 #define MAX_DATA_WARPS 8
-#define TILE_F32 (TILE_BYTES / 4) /* every n is a multiple: whole tiles for both types */
+#define TILE_F32 (WIDE_TILE_BYTES / 4) /* every n is a multiple: whole tiles of either size for both types */
+
+/* A ring copy's tile: WARPS data warps of 32 lanes x BYTES. */
+#define RING_TILE(WARPS, BYTES) ((WARPS) * 32u * (BYTES))
 
 /* ---- the copy kernels ---------------------------------------------------- */
 
@@ -78,11 +84,12 @@ template <unsigned WARPS, unsigned BYTES>
 __device__ inline void segment_fill(char *ring, unsigned long long *bar, unsigned s, unsigned t, const char *in,
                                     unsigned tiles)
 {
-    static_assert(WARPS * 32 * BYTES == TILE_BYTES && WARPS <= MAX_DATA_WARPS, "one 32 KB tile of data warps");
+    const unsigned TILE = RING_TILE(WARPS, BYTES);
+    static_assert((TILE == TILE_BYTES || TILE == WIDE_TILE_BYTES) && WARPS <= MAX_DATA_WARPS,
+                  "a 32 or 64 KB tile of data warps");
 #if BULK_COPY_AVAILABLE
     const unsigned w = threadIdx.x >> 5, seg = 32 * BYTES;
-    if (t < tiles) bulk_load(ring + s * TILE_BYTES + w * seg, in + (size_t)t * TILE_BYTES + w * seg, seg,
-                             &bar[s * WARPS + w]);
+    if (t < tiles) bulk_load(ring + s * TILE + w * seg, in + (size_t)t * TILE + w * seg, seg, &bar[s * WARPS + w]);
 #endif
 }
 
@@ -113,7 +120,8 @@ __device__ inline void rows_take(int (&x)[BYTES / 16][4], char *ring, unsigned l
 #if BULK_COPY_AVAILABLE
     const unsigned w = threadIdx.x >> 5, s = r % stages;
     bulk_wait(&bar[s * WARPS + w], (r / stages) & 1u);
-    rows_load<int, op_sum, BYTES / 16, 4>(x, (const int *)(ring + s * TILE_BYTES + w * 32 * BYTES), 0, true);
+    rows_load<int, op_sum, BYTES / 16, 4>(x, (const int *)(ring + s * RING_TILE(WARPS, BYTES) + w * 32 * BYTES), 0,
+                                          true);
     __syncwarp(); /* every lane's rows are read before the copy engine overwrites them */
     if ((threadIdx.x & 31) == 0) {
         bulk_reuse_fence();
@@ -157,16 +165,18 @@ template <unsigned BYTES> __device__ inline void streaming_store(char *dst, cons
  * (STORE_REGS, or STORE_REGS_STREAMING with the streaming hint), or through
  * an output stage after the load stages (STORE_BULK: that stage after
  * `stages` load stages must fit the 96 KB, so 2). Only the store differs.
+ * 64 KB tiles run one block an SM, as f64 256 x 32 does.
  * Every ring kernel takes the ticket counter; only ring_ticket uses it. */
 template <unsigned WARPS, unsigned BYTES, store_kind STORE>
-__global__ void __launch_bounds__(WARPS * 32 + 32, 2)
+__global__ void __launch_bounds__(WARPS * 32 + 32, RING_TILE(WARPS, BYTES) > TILE_BYTES ? 1 : 2)
     ring_regs_kernel(const char *in, char *out, unsigned tiles, unsigned stages, unsigned *)
 {
 #if BULK_COPY_AVAILABLE
     __shared__ __align__(8) unsigned long long full[MAX_STAGES * MAX_DATA_WARPS];
     char *ring = shared_array<char>();
     const unsigned w = threadIdx.x >> 5, b = blockIdx.x, grid = gridDim.x, rounds = (tiles - b + grid - 1) / grid;
-    char *staged = ring + stages * TILE_BYTES + w * 32 * BYTES;
+    const size_t tile = RING_TILE(WARPS, BYTES);
+    char *staged = ring + stages * tile + w * 32 * BYTES;
     ring_start<WARPS, BYTES>(ring, full, stages, in, tiles);
     for (unsigned r = 0; r < rounds; r++) {
         int x[BYTES / 16][4];
@@ -174,7 +184,7 @@ __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
         __syncthreads(); /* the scan's two barriers a round, its work between them left out */
         __syncthreads();
         if (w >= WARPS) continue;
-        char *dst = out + (size_t)(b + r * grid) * TILE_BYTES + w * 32 * BYTES;
+        char *dst = out + (b + (size_t)r * grid) * tile + w * 32 * BYTES;
         if (STORE == STORE_BULK) staged_store<BYTES>(dst, staged, x);
         else if (STORE == STORE_REGS_STREAMING) streaming_store<BYTES>(dst, x);
         else rows_store<int, BYTES / 16, 4>((int *)dst, x, 0, true);
@@ -207,6 +217,7 @@ template <unsigned WARPS, unsigned BYTES>
 __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
     ring_ticket_kernel(const char *in, char *out, unsigned tiles, unsigned stages, unsigned *tickets)
 {
+    static_assert(RING_TILE(WARPS, BYTES) == TILE_BYTES, "32 KB tiles");
 #if BULK_COPY_AVAILABLE
     __shared__ __align__(8) unsigned long long full[MAX_STAGES * MAX_DATA_WARPS];
     __shared__ unsigned tile_of[MAX_STAGES];
@@ -251,6 +262,7 @@ template <unsigned WARPS, unsigned BYTES>
 __global__ void __launch_bounds__(WARPS * 32 + 32, 2)
     ring_bulk_store_kernel(const char *in, char *out, unsigned tiles, unsigned stages, unsigned *)
 {
+    static_assert(RING_TILE(WARPS, BYTES) == TILE_BYTES, "32 KB tiles");
 #if BULK_COPY_AVAILABLE
     __shared__ __align__(8) unsigned long long full[MAX_STAGES * MAX_DATA_WARPS];
     char *ring = shared_array<char>();
@@ -362,6 +374,7 @@ typedef struct entrant {
     run_kind kind;
     const void *kernel;         /* ring, grid: one of the kernels above */
     unsigned warps, stages;     /* ring: data warps, load stages */
+    unsigned tile;              /* ring: bytes a tile (RING_TILE of its kernel) */
     unsigned block, items;      /* scan: block dim, items per thread; grid: threads, words in flight a thread */
     unsigned grid;              /* ring, grid: resident blocks (the occupancy query) */
     const variant *v;           /* scan */
@@ -371,25 +384,27 @@ typedef struct entrant {
 
 static entrant entrants[] = {
     {"memcpy", DTYPE_F32, RUN_MEMCPY},
-    {"grid_copy", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<4, false>, 0, 0, GRID_COPY_THREADS, 4},
-    {"grid_copy8", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<8, false>, 0, 0, GRID_COPY_THREADS, 8},
-    {"grid_copy_cs", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<4, true>, 0, 0, GRID_COPY_THREADS, 4},
-    {"blocked_copy", DTYPE_F32, RUN_GRID, (const void *)blocked_copy_kernel, 0, 0, GRID_COPY_THREADS, 4},
-    {"ticket_copy", DTYPE_F32, RUN_GRID, (const void *)ticket_copy_kernel, 0, 0, GRID_COPY_THREADS,
+    {"grid_copy", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<4, false>, 0, 0, 0, GRID_COPY_THREADS, 4},
+    {"grid_copy8", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<8, false>, 0, 0, 0, GRID_COPY_THREADS, 8},
+    {"grid_copy_cs", DTYPE_F32, RUN_GRID, (const void *)grid_copy_kernel<4, true>, 0, 0, 0, GRID_COPY_THREADS, 4},
+    {"blocked_copy", DTYPE_F32, RUN_GRID, (const void *)blocked_copy_kernel, 0, 0, 0, GRID_COPY_THREADS, 4},
+    {"ticket_copy", DTYPE_F32, RUN_GRID, (const void *)ticket_copy_kernel, 0, 0, 0, GRID_COPY_THREADS,
      TICKET_TILE_WORDS / GRID_COPY_THREADS},
-    {"ring_regs3", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 3},
-    {"ring_regs3_cs", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS_STREAMING>, 8, 3},
-    {"ring_ticket3", DTYPE_F32, RUN_RING, (const void *)ring_ticket_kernel<8, 128>, 8, 3},
-    {"ring_regs2", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 2},
-    {"ring_regs_bulk_store", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_BULK>, 8, 2},
-    {"ring_bulk_store3", DTYPE_F32, RUN_RING, (const void *)ring_bulk_store_kernel<8, 128>, 8, 3},
-    {"scan_lookahead_bulk", DTYPE_F32, RUN_SCAN, NULL, 0, 0, 256, 32},
-    {"scan_cub", DTYPE_F32, RUN_SCAN, NULL, 0, 0, 256, 1},
+    {"ring_regs3", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 3, TILE_BYTES},
+    {"ring_regs3_cs", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS_STREAMING>, 8, 3, TILE_BYTES},
+    {"ring_ticket3", DTYPE_F32, RUN_RING, (const void *)ring_ticket_kernel<8, 128>, 8, 3, TILE_BYTES},
+    {"ring_regs2", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 2, TILE_BYTES},
+    {"ring_regs_bulk_store", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_BULK>, 8, 2, TILE_BYTES},
+    {"ring_bulk_store3", DTYPE_F32, RUN_RING, (const void *)ring_bulk_store_kernel<8, 128>, 8, 3, TILE_BYTES},
+    {"ring_regs3_64k", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 256, STORE_REGS>, 8, 3, WIDE_TILE_BYTES},
+    {"scan_lookahead_bulk", DTYPE_F32, RUN_SCAN, NULL, 0, 0, 0, 256, 32},
+    {"scan_cub", DTYPE_F32, RUN_SCAN, NULL, 0, 0, 0, 256, 1},
     {"memcpy", DTYPE_F64, RUN_MEMCPY},
-    {"grid_copy", DTYPE_F64, RUN_GRID, (const void *)grid_copy_kernel<4, false>, 0, 0, GRID_COPY_THREADS, 4},
-    {"ring_regs3_w4", DTYPE_F64, RUN_RING, (const void *)ring_regs_kernel<4, 256, STORE_REGS>, 4, 3},
-    {"scan_lookahead_bulk", DTYPE_F64, RUN_SCAN, NULL, 0, 0, 128, 32},
-    {"scan_cub", DTYPE_F64, RUN_SCAN, NULL, 0, 0, 256, 1},
+    {"grid_copy", DTYPE_F64, RUN_GRID, (const void *)grid_copy_kernel<4, false>, 0, 0, 0, GRID_COPY_THREADS, 4},
+    {"ring_regs3_w4", DTYPE_F64, RUN_RING, (const void *)ring_regs_kernel<4, 256, STORE_REGS>, 4, 3, TILE_BYTES},
+    {"ring_regs3_64k", DTYPE_F64, RUN_RING, (const void *)ring_regs_kernel<8, 256, STORE_REGS>, 8, 3, WIDE_TILE_BYTES},
+    {"scan_lookahead_bulk", DTYPE_F64, RUN_SCAN, NULL, 0, 0, 0, 256, 32},
+    {"scan_cub", DTYPE_F64, RUN_SCAN, NULL, 0, 0, 0, 256, 1},
 };
 #define ENTRANTS (sizeof entrants / sizeof entrants[0])
 
@@ -400,7 +415,12 @@ static void check_cuda(cudaError_t err, const char *what)
     exit(1);
 }
 
-/* Ring kernels: 96 KB allowed, the resident grid, sm_90 code present. */
+/* A ring copy's shared memory: the whole 96 KB for 32 KB tiles, used or not,
+ * so that each runs two blocks an SM as the scan does; its stages alone for
+ * 64 KB tiles (192 KB, one block an SM, as f64 256 x 32). */
+static unsigned ring_smem(const entrant *e) { return e->tile > TILE_BYTES ? e->stages * e->tile : RING_BYTES; }
+
+/* Ring kernels: their shared memory allowed, the resident grid, sm_90 code present. */
 static void ring_setup(entrant *e)
 {
     cudaFuncAttributes f;
@@ -410,8 +430,8 @@ static void ring_setup(entrant *e)
                 f.ptxVersion);
         exit(1);
     }
-    check_cuda(smem_opt_in(e->kernel, RING_BYTES), e->name);
-    e->grid = resident_grid(e->kernel, e->warps * 32 + 32, RING_BYTES);
+    check_cuda(smem_opt_in(e->kernel, ring_smem(e)), e->name);
+    e->grid = resident_grid(e->kernel, e->warps * 32 + 32, ring_smem(e));
     if (e->grid == 0) check_cuda(cudaErrorInvalidConfiguration, e->name);
 }
 
@@ -452,9 +472,9 @@ static cudaError_t launch(entrant *e, const void *in, void *out, size_t bytes, c
         void *args[] = {&in, &out, &words, &tickets};
         return cudaLaunchKernel(e->kernel, e->grid, GRID_COPY_THREADS, args, 0, s);
     }
-    unsigned tiles = (unsigned)(bytes / TILE_BYTES), grid = e->grid < tiles ? e->grid : tiles;
+    unsigned tiles = (unsigned)(bytes / e->tile), grid = e->grid < tiles ? e->grid : tiles;
     void *args[] = {&in, &out, &tiles, &e->stages, &tickets};
-    return cudaLaunchKernel(e->kernel, grid, e->warps * 32 + 32, args, RING_BYTES, s);
+    return cudaLaunchKernel(e->kernel, grid, e->warps * 32 + 32, args, ring_smem(e), s);
 }
 
 /* ---- the timing loop ----------------------------------------------------- */
@@ -637,9 +657,9 @@ static void print_header(int device)
     for (size_t k = 0; k < ENTRANTS; k++) {
         const entrant *e = &entrants[k];
         if (e->kind == RUN_RING)
-            printf("- %s %s: %u blocks x %u threads (%u data warps), %u KB shared, %u load stages of 32 KB\n",
-                   e->name, dtype_name(e->dtype), e->grid, e->warps * 32 + 32, e->warps, RING_BYTES >> 10,
-                   e->stages);
+            printf("- %s %s: %u blocks x %u threads (%u data warps), %u KB shared, %u load stages of %u KB\n",
+                   e->name, dtype_name(e->dtype), e->grid, e->warps * 32 + 32, e->warps, ring_smem(e) >> 10,
+                   e->stages, e->tile >> 10);
         else if (e->kind == RUN_GRID)
             printf("- %s %s: %u blocks x %u threads, %u 16-byte words in flight a thread\n", e->name,
                    dtype_name(e->dtype), e->grid, e->block, e->items);
@@ -697,7 +717,7 @@ typedef struct options {
 static const char usage[] =
     "usage: scan_path [--sizes LIST] [--rounds R] [--samples K] [--device N] [--csv FILE]\n"
     "  --sizes    f32/f64 element counts, 2^K or whole numbers, comma-separated, each a\n"
-    "             multiple of 8192 (default 2^28,2^29,2^30)\n"
+    "             multiple of 16384 (default 2^28,2^29,2^30)\n"
     "  --rounds   interleaved rounds per n (default 10)\n"
     "  --samples  cold samples per entrant a round; the round's value is their median (default 5)\n"
     "  --device   CUDA device ordinal (default 0)\n"
