@@ -71,7 +71,7 @@ extern "C" { /* a C header without its own linkage guard */
 #define WIDE_TILE_BYTES (64u * 1024u) /* f64 256 x 32: three stages, 192 KB, one block an SM */
 #define MAX_STAGES 3
 #define MAX_DATA_WARPS 8
-#define TILE_F32 (WIDE_TILE_BYTES / 4) /* every n is a multiple: whole tiles of either size for both types */
+#define SIZE_STEP (WIDE_TILE_BYTES / 4) /* every n is a multiple: whole tiles of either size for both types */
 
 /* A ring copy's tile: WARPS data warps of 32 lanes x BYTES. */
 #define RING_TILE(WARPS, BYTES) ((WARPS) * 32u * (BYTES))
@@ -391,7 +391,8 @@ static entrant entrants[] = {
     {"ticket_copy", DTYPE_F32, RUN_GRID, (const void *)ticket_copy_kernel, 0, 0, 0, GRID_COPY_THREADS,
      TICKET_TILE_WORDS / GRID_COPY_THREADS},
     {"ring_regs3", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 3, TILE_BYTES},
-    {"ring_regs3_cs", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS_STREAMING>, 8, 3, TILE_BYTES},
+    {"ring_regs3_cs", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS_STREAMING>, 8, 3,
+     TILE_BYTES},
     {"ring_ticket3", DTYPE_F32, RUN_RING, (const void *)ring_ticket_kernel<8, 128>, 8, 3, TILE_BYTES},
     {"ring_regs2", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_REGS>, 8, 2, TILE_BYTES},
     {"ring_regs_bulk_store", DTYPE_F32, RUN_RING, (const void *)ring_regs_kernel<8, 128, STORE_BULK>, 8, 2, TILE_BYTES},
@@ -743,9 +744,9 @@ static int parse_sizes(const char *list, options *o)
     o->count = 0;
     for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         size_t n = parse_size(tok);
-        if (!n || n % TILE_F32 || n > VARIANT_GRID_MAX_N || o->count == MAX_SIZES) {
+        if (!n || n % SIZE_STEP || n > VARIANT_GRID_MAX_N || o->count == MAX_SIZES) {
             fprintf(stderr, "scan_path: --sizes: '%s' is not a size here (2^K or a whole number, a multiple of %u, "
-                            "at most 2^35, %d sizes at most)\n", tok, TILE_F32, MAX_SIZES);
+                            "at most 2^35, %d sizes at most)\n", tok, SIZE_STEP, MAX_SIZES);
             return -1;
         }
         o->sizes[o->count++] = n;
