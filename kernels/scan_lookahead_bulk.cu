@@ -61,8 +61,9 @@
  * stage for f64 x 32"; both builds in alternating processes on one H200):
  * 3.0-5.0 % faster at 2^26-2^31, 1.23-1.25x CUB where it was 1.19-1.20x.
  * A 192 KB ring (f32 256 x 32 one block an SM, six stages) keeps the blocks
- * in step but is 1.0-1.1 % slower at 2^30-2^31 (JOURNAL §6, "The next
- * window's polls in flight across the barriers"). */
+ * in step but is 1.0-1.1 % slower at 2^30-2^31 publishing two rounds ahead
+ * (JOURNAL §6, "The next window's polls in flight across the barriers");
+ * three rounds ahead it is the large inputs' ring (ring_policy_of below). */
 static const size_t ring_bytes = 96 * 1024;
 #define RING_MIN_STAGES 3
 #define RING_MAX_STAGES 8
@@ -128,11 +129,33 @@ template <bool NAMED> __device__ inline void round_barrier(unsigned which, bool 
 }
 
 /* Rounds a block publishes ahead of the round it scans (at most stages - 1),
- * and the look-ahead's pause between two polls of a tile not yet published.
- * Three rounds (with the 192 KB ring above) measured 0.2-0.3 % faster for
- * f32 at 2^30-2^31 and slower at 2^28 (same entry): two are kept. */
+ * and the look-ahead's pause between two polls of a tile not yet published. */
 static const unsigned publish_ahead_rounds = 2;
 static const unsigned lookahead_backoff_ns = 0;
+
+/* Large inputs of 4-byte types in 32 KB tiles (256 x 32): a 192 KB ring, one
+ * block an SM with six stages, publishing three rounds ahead. Measured
+ * against the 96 KB ring two rounds ahead in rotating processes on one card
+ * of each part: from 2^30 0.15-0.3 % faster on an H200 (f32, i32; 2^30-2^31:
+ * JOURNAL §6, "The next window's polls in flight across the barriers") and
+ * 0.35-0.40 % on an H100 (f32 2^30-2^32: "Each shape's data path, f32 at
+ * f64's shape, and f32's stores paced"); at 2^28 a tie on the H100 and
+ * 0.4-3.3 % slower on the H200, so below 2^30 the two-block ring stays. */
+static const size_t one_block_ring_bytes = 192 * 1024, one_block_tile_bytes = 32 * 1024;
+static const unsigned one_block_ahead_rounds = 3;
+static const size_t one_block_from_n = (size_t)1 << 30;
+
+typedef struct {
+    unsigned stages, ahead;
+} ring_policy;
+static ring_policy ring_policy_of(size_t n, size_t type_bytes, size_t tile_bytes)
+{
+    const int one_block = type_bytes == 4 && tile_bytes >= one_block_tile_bytes && n >= one_block_from_n;
+    const unsigned stages = bulk_ring_stages(one_block ? one_block_ring_bytes : ring_bytes, tile_bytes,
+                                             RING_MIN_STAGES, RING_MAX_STAGES);
+    const unsigned ahead = one_block ? one_block_ahead_rounds : publish_ahead_rounds;
+    return ring_policy{stages, ahead < stages - 1 ? ahead : stages - 1};
+}
 
 /* Tile t comes through the ring: whole, both pointers 16-byte aligned, sm_90. */
 __device__ inline bool ring_tile(unsigned t, unsigned tiles, size_t n, size_t tile_elems, int aligned)
@@ -340,8 +363,8 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     void (*kernel)(const T *, T *, size_t, unsigned, unsigned, unsigned, int, int, aggregate_words<T>,
                    unsigned long long *, unsigned) =
         scan_lookahead_bulk_kernel<T, Op, C>;
-    unsigned stages = bulk_ring_stages(ring_bytes, tile_of(a) * sizeof(T), RING_MIN_STAGES, RING_MAX_STAGES);
-    size_t smem = stages * tile_of(a) * sizeof(T);
+    const ring_policy ring = ring_policy_of(a->n, sizeof(T), tile_of(a) * sizeof(T));
+    size_t smem = ring.stages * tile_of(a) * sizeof(T);
     RETURN_IF_ERROR(smem_opt_in((const void *)kernel, smem));
     unsigned threads = a->block_dim + 32 * lookahead_warps<T, C>::N; /* the data warps and the look-ahead warps */
     unsigned grid = resident_grid((const void *)kernel, threads, smem);
@@ -349,9 +372,8 @@ template <typename T, typename Op, unsigned C> static cudaError_t launch_items(c
     if (grid > tiles) grid = (unsigned)tiles;
     char *ws = (char *)a->workspace;
     int aligned = (((uintptr_t)a->in | (uintptr_t)a->out) & 15) == 0;
-    unsigned ahead = stages - 1 < publish_ahead_rounds ? stages - 1 : publish_ahead_rounds;
     return launch_dependent(kernel, grid, threads, smem, s, (const T *)a->in, (T *)a->out, a->n, (unsigned)tiles,
-                            stages, ahead, a->scan_mode == SCAN_EXCLUSIVE, aligned,
+                            ring.stages, ring.ahead, a->scan_mode == SCAN_EXCLUSIVE, aligned,
                             aggregate_words<T>{(unsigned long long *)(ws + words_offset()), 0},
                             (unsigned long long *)ws, lookahead_backoff_ns);
 }
@@ -373,7 +395,8 @@ extern "C" const variant scan_lookahead_bulk_variant = SCAN_VARIANT(
                    "stages, aggregates only, each block carries its prefix forward (decoupled look-ahead); a "
                    "dependent launch overlaps the next call's start",
     .limits = "items_per_thread 8, 16, 32; block dims 128, 256 (a 96 KB ring of at least three tile "
-              "stages per block: f64 256 x 32 takes 192 KB); bulk copies on sm_90 and later",
+              "stages per block: f64 256 x 32 takes 192 KB, as 4-byte types at 256 x 32 do from n = 2^30, "
+              "one block an SM publishing three rounds ahead); bulk copies on sm_90 and later",
     .block_dims = AXIS_BIT(128) | AXIS_BIT(256),
     .axes = {{"items_per_thread", "elements per thread",
               "input elements each thread scans in registers (whole 16-byte rows) before the tile scan",
