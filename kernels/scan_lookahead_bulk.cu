@@ -140,7 +140,10 @@ static const unsigned lookahead_backoff_ns = 0;
  * JOURNAL §6, "The next window's polls in flight across the barriers") and
  * 0.35-0.40 % on an H100 (f32 2^30-2^32: "Each shape's data path, f32 at
  * f64's shape, and f32's stores paced"); at 2^28 a tie on the H100 and
- * 0.4-3.3 % slower on the H200, so below 2^30 the two-block ring stays. */
+ * 0.4-3.3 % slower on the H200, so below 2^30 the two-block ring stays.
+ * Since it shipped, on two more H100s: 0.8-1.0 % and 0.3-0.5 % faster from
+ * 2^30, and 0.7 % and 0.2 % at 2^29 ("The large inputs' ring"); the H200's
+ * 2^29 is not measured. */
 static const size_t one_block_ring_bytes = 192 * 1024, one_block_tile_bytes = 32 * 1024;
 static const unsigned one_block_ahead_rounds = 3;
 static const size_t one_block_from_n = (size_t)1 << 30;

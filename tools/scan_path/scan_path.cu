@@ -37,7 +37,8 @@
  *                         chain keeps the scan's
  *   scan_lookahead_bulk, scan_cub   the scans themselves, through the registry
  * Every 32 KB-tile ring copy asks for the whole 96 KB, used or not, so each
- * runs two blocks per SM as the scan does. Before the rows, one probe says where
+ * runs two blocks per SM as the scan does below 2^30 (from there the f32
+ * scan runs one block an SM: ring_policy_of in scan_lookahead_bulk.cu). Before the rows, one probe says where
  * cudaMemcpy runs: timed beside a kernel that holds every SM's threads, it
  * takes its usual time on a copy engine and waits for the SMs otherwise. Each n: --rounds interleaved rounds (forward,
  * then reversed), --samples cold samples (L2 flushed) per entrant a round;
